@@ -1,0 +1,1 @@
+//! JVM worker supervisor.
