@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The whole test suite, on a fresh machine or a used one. Installs what the tests need
+# (idempotently: nothing is fetched when it is already there), then runs every test.
+#
+#   bash tests/run.sh            # what the README's quick start and .ci/run call
+#   CTGLS_E2E=1 bash tests/run.sh  # also the slow end-to-end tests (CI sets this)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+apt_updated=0
+need_deb() {
+  # need_deb PACKAGE...: installs the Debian packages that are not installed yet.
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  if [ $apt_updated -eq 0 ]; then
+    $sudo apt-get update -qq
+    apt_updated=1
+  fi
+  echo "tests/run.sh: installing ${missing[*]}" >&2
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# A JDK: the worker is compiled and run with the user's javac/java.
+if ! command -v javac >/dev/null 2>&1; then
+  need_deb openjdk-17-jdk-headless
+fi
+
+export CTGLS_E2E="${CTGLS_E2E:-0}"
+export RUST_BACKTRACE=1
+
+cargo fmt --all -- --check
+cargo test --workspace --locked
