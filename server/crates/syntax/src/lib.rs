@@ -1,6 +1,21 @@
 //! Document text (a rope), its tree-sitter-java tree, and the conversion between byte offsets
 //! and editor positions. Knows nothing of LSP, JSON or IO.
+//!
+//! Modules: `position` (editor coordinates and changes, plain data), `line_index` (the only
+//! offset <-> position conversion), `document` (rope + tree + version, incremental edits),
+//! `tree_edit` (tree-sitter points for edits, private).
 
+mod document;
+mod line_index;
+mod position;
+mod tree_edit;
+
+pub use document::{Document, EditError};
+pub use line_index::LineIndex;
+pub use position::{
+    ByteEdit, PositionEncoding, PositionError, TextChange, TextPosition, TextRange,
+};
+pub use ropey;
 pub use tree_sitter;
 
 /// Parses Java source with tree-sitter-java. Parsing never fails: syntax errors become
