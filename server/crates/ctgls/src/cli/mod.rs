@@ -1,0 +1,158 @@
+//! The command line: argument parsing and dispatch to the language server or a subcommand.
+//! In `lsp` mode stdout carries only the protocol; everything else goes to stderr.
+
+pub mod model;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+ctgls: a Java language server that generates unit tests while you edit
+
+Usage:
+  ctgls [lsp] [--stdio]    speak the Language Server Protocol on stdin/stdout (the default)
+  ctgls model FILE.java    print the Java model of one file
+  ctgls --version          print the version
+  ctgls --help             print this help
+
+Environment:
+  CTGLS_LOG                log filter for stderr (error, warn, info, debug, trace or
+                           tracing directives such as `ctgls=debug`); overrides the
+                           `logLevel` setting";
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Command {
+    Lsp,
+    Model { path: PathBuf },
+    Version,
+    Help,
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: &[OsString]) -> Result<Command, String> {
+    let args: Vec<&str> = args
+        .iter()
+        .map(|arg| {
+            arg.to_str()
+                .ok_or_else(|| format!("argument {arg:?} is not valid UTF-8"))
+        })
+        .collect::<Result<_, _>>()?;
+    // `--stdio` is what vscode-languageclient appends for the stdio transport.
+    match args.as_slice() {
+        [] | ["--stdio"] | ["lsp"] | ["lsp", "--stdio"] => Ok(Command::Lsp),
+        ["--version" | "-V"] => Ok(Command::Version),
+        ["--help" | "-h" | "help"] => Ok(Command::Help),
+        ["model", path] if !path.starts_with('-') => Ok(Command::Model {
+            path: PathBuf::from(path),
+        }),
+        ["model", ..] => Err("`model` takes exactly one FILE.java".into()),
+        ["lsp", other, ..] => Err(format!("unexpected argument `{other}` after `lsp`")),
+        [first, ..] => Err(format!("unexpected argument `{first}`")),
+    }
+}
+
+pub fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    match parse(&args) {
+        Ok(command) => run(command),
+        Err(message) => {
+            eprintln!("ctgls: {message}\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(command: Command) -> ExitCode {
+    match command {
+        Command::Lsp => run_lsp(),
+        Command::Model { path } => match model::run(&path) {
+            Ok(dump) => {
+                print!("{dump}");
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("ctgls: {error:#}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Version => {
+            println!("ctgls {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+        Command::Help => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn run_lsp() -> ExitCode {
+    let log_level = crate::logging::init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("ctgls: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let code = runtime.block_on(crate::lsp::serve(
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        log_level,
+    ));
+    // Tokio reads stdin on a blocking thread that cannot be interrupted; waiting for it would
+    // hang until the client closes the pipe, which the spec does not require it to do.
+    // https://docs.rs/tokio/latest/tokio/io/struct.Stdin.html
+    runtime.shutdown_background();
+    code
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_strs(args: &[&str]) -> Result<Command, String> {
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+        parse(&args)
+    }
+
+    #[test]
+    fn commands() {
+        assert_eq!(parse_strs(&[]), Ok(Command::Lsp));
+        assert_eq!(parse_strs(&["lsp"]), Ok(Command::Lsp));
+        assert_eq!(parse_strs(&["--stdio"]), Ok(Command::Lsp));
+        assert_eq!(parse_strs(&["lsp", "--stdio"]), Ok(Command::Lsp));
+        assert_eq!(parse_strs(&["--version"]), Ok(Command::Version));
+        assert_eq!(parse_strs(&["-h"]), Ok(Command::Help));
+        assert_eq!(
+            parse_strs(&["model", "A.java"]),
+            Ok(Command::Model {
+                path: PathBuf::from("A.java")
+            })
+        );
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(
+            parse_strs(&["model"]),
+            Err("`model` takes exactly one FILE.java".into())
+        );
+        assert_eq!(
+            parse_strs(&["model", "A.java", "B.java"]),
+            Err("`model` takes exactly one FILE.java".into())
+        );
+        assert_eq!(
+            parse_strs(&["generate"]),
+            Err("unexpected argument `generate`".into())
+        );
+        assert_eq!(
+            parse_strs(&["lsp", "--tcp"]),
+            Err("unexpected argument `--tcp` after `lsp`".into())
+        );
+    }
+}

@@ -1,0 +1,252 @@
+//! The server's settings: a typed `Config` read from `initializationOptions`,
+//! `workspace/configuration` (section `ctgls`) or a pushed `didChangeConfiguration`.
+//!
+//! A settings object is a complete configuration: keys it omits take their defaults. Keys use
+//! camelCase, as editors' settings do (`budgetSeconds`, `javaHome`). Unknown keys are reported
+//! but do not make the settings invalid; an invalid value makes the whole object invalid, and
+//! the caller keeps its previous configuration.
+
+use std::path::PathBuf;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The configuration section this server reads from the client.
+pub const SECTION: &str = "ctgls";
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Config {
+    /// The JDK to use; `JAVA_HOME` and then `PATH` when unset.
+    pub java_home: Option<PathBuf>,
+    /// Extra classpath entries of the project under test.
+    pub classpath: Vec<String>,
+    /// Search budget per class, in seconds. Always finite and positive.
+    pub budget_seconds: f64,
+    pub algorithm: Algorithm,
+    /// JUnit major version of emitted tests (4 or 5); detected from the project when unset.
+    pub junit: Option<u8>,
+    /// When false, no user code is ever run (no test generation, only static analysis).
+    pub execution_enabled: bool,
+    /// Quiet time after the last edit before background work for a class starts.
+    pub idle_delay_ms: u64,
+    /// Log level on stderr, unless the `CTGLS_LOG` environment variable overrides it.
+    pub log_level: LogLevel,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            java_home: None,
+            classpath: Vec::new(),
+            budget_seconds: 10.0,
+            algorithm: Algorithm::default(),
+            junit: None,
+            execution_enabled: true,
+            idle_delay_ms: 1000,
+            log_level: LogLevel::default(),
+        }
+    }
+}
+
+/// The search algorithm for test generation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Algorithm {
+    #[default]
+    Dynamosa,
+    Adynamosa,
+    Mosa,
+    Wholesuite,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogLevel {
+    Error,
+    Warn,
+    #[default]
+    Info,
+    Debug,
+    Trace,
+}
+
+impl LogLevel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogLevel::Error => "error",
+            LogLevel::Warn => "warn",
+            LogLevel::Info => "info",
+            LogLevel::Debug => "debug",
+            LogLevel::Trace => "trace",
+        }
+    }
+}
+
+/// Settings that were read successfully.
+#[derive(Debug, PartialEq)]
+pub struct ParsedConfig {
+    pub config: Config,
+    /// Keys that this server does not know, sorted.
+    pub unknown_keys: Vec<String>,
+}
+
+/// Why a settings object was rejected: one message per invalid key.
+#[derive(Debug, PartialEq)]
+pub struct InvalidConfig {
+    pub errors: Vec<String>,
+}
+
+impl std::fmt::Display for InvalidConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.errors.join("; "))
+    }
+}
+
+/// Reads a settings object. `null` is not handled here: callers treat it as "no settings".
+pub fn parse(settings: &Value) -> Result<ParsedConfig, InvalidConfig> {
+    let Some(object) = settings.as_object() else {
+        return Err(InvalidConfig {
+            errors: vec![format!(
+                "`{SECTION}` settings must be an object, got {settings}"
+            )],
+        });
+    };
+    let mut config = Config::default();
+    let mut unknown_keys = Vec::new();
+    let mut errors = Vec::new();
+    // Sorted, so that messages do not depend on how the JSON map orders its keys.
+    let mut entries: Vec<_> = object.iter().collect();
+    entries.sort_unstable_by_key(|(key, _)| *key);
+    for (key, value) in entries {
+        let result = match key.as_str() {
+            "javaHome" => field(key, value).map(|v| config.java_home = v),
+            "classpath" => field(key, value).map(|v| config.classpath = v),
+            "budgetSeconds" => field(key, value).and_then(|v: f64| {
+                if v.is_finite() && v > 0.0 {
+                    config.budget_seconds = v;
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "`{key}` must be a positive number of seconds, got {v}"
+                    ))
+                }
+            }),
+            "algorithm" => field(key, value).map(|v| config.algorithm = v),
+            "junit" => field(key, value).and_then(|v: Option<u8>| match v {
+                None | Some(4) | Some(5) => {
+                    config.junit = v;
+                    Ok(())
+                }
+                Some(other) => Err(format!("`{key}` must be 4 or 5, got {other}")),
+            }),
+            "executionEnabled" => field(key, value).map(|v| config.execution_enabled = v),
+            "idleDelayMs" => field(key, value).map(|v| config.idle_delay_ms = v),
+            "logLevel" => field(key, value).map(|v| config.log_level = v),
+            _ => {
+                unknown_keys.push(key.clone());
+                Ok(())
+            }
+        };
+        if let Err(error) = result {
+            errors.push(error);
+        }
+    }
+    if errors.is_empty() {
+        Ok(ParsedConfig {
+            config,
+            unknown_keys,
+        })
+    } else {
+        Err(InvalidConfig { errors })
+    }
+}
+
+/// The `ctgls` section of a pushed `didChangeConfiguration` payload, if it has one.
+pub fn section(settings: &Value) -> Option<&Value> {
+    settings.get(SECTION).filter(|value| !value.is_null())
+}
+
+fn field<T: DeserializeOwned>(key: &str, value: &Value) -> Result<T, String> {
+    T::deserialize(value).map_err(|error| format!("`{key}`: {error}, got {value}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::expect;
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn empty_object_gives_defaults() {
+        let parsed = parse(&json!({})).unwrap();
+        assert_eq!(parsed.config, Config::default());
+        assert!(parsed.unknown_keys.is_empty());
+        expect![[r#"{"javaHome":null,"classpath":[],"budgetSeconds":10.0,"algorithm":"dynamosa","junit":null,"executionEnabled":true,"idleDelayMs":1000,"logLevel":"info"}"#]]
+            .assert_eq(&serde_json::to_string(&parsed.config).unwrap());
+    }
+
+    #[test]
+    fn every_key_is_read() {
+        let parsed = parse(&json!({
+            "javaHome": "/usr/lib/jvm/java-17",
+            "classpath": ["lib/a.jar", "target/classes"],
+            "budgetSeconds": 2.5,
+            "algorithm": "wholesuite",
+            "junit": 4,
+            "executionEnabled": false,
+            "idleDelayMs": 250,
+            "logLevel": "debug",
+            "colour": "blue",
+            "budget_seconds": 3,
+        }))
+        .unwrap();
+        assert_eq!(
+            parsed.config,
+            Config {
+                java_home: Some(PathBuf::from("/usr/lib/jvm/java-17")),
+                classpath: vec!["lib/a.jar".into(), "target/classes".into()],
+                budget_seconds: 2.5,
+                algorithm: Algorithm::Wholesuite,
+                junit: Some(4),
+                execution_enabled: false,
+                idle_delay_ms: 250,
+                log_level: LogLevel::Debug,
+            }
+        );
+        assert_eq!(parsed.unknown_keys, ["budget_seconds", "colour"]);
+    }
+
+    #[test]
+    fn invalid_values_are_all_reported() {
+        let error = parse(&json!({
+            "budgetSeconds": -1,
+            "algorithm": "hillclimbing",
+            "junit": 3,
+            "idleDelayMs": "soon",
+            "executionEnabled": true,
+        }))
+        .unwrap_err();
+        expect![[r#"`algorithm`: unknown variant `hillclimbing`, expected one of `dynamosa`, `adynamosa`, `mosa`, `wholesuite`, got "hillclimbing"; `budgetSeconds` must be a positive number of seconds, got -1; `idleDelayMs`: invalid type: string "soon", expected u64, got "soon"; `junit` must be 4 or 5, got 3"#]]
+            .assert_eq(&error.to_string());
+    }
+
+    #[test]
+    fn settings_must_be_an_object() {
+        expect!["`ctgls` settings must be an object, got [1]"]
+            .assert_eq(&parse(&json!([1])).unwrap_err().to_string());
+    }
+
+    #[test]
+    fn pushed_settings_are_read_from_the_section() {
+        assert_eq!(
+            section(&json!({"ctgls": {"junit": 5}, "java": {}})),
+            Some(&json!({"junit": 5}))
+        );
+        assert_eq!(section(&json!({"java": {}})), None);
+        assert_eq!(section(&json!({"ctgls": null})), None);
+        assert_eq!(section(&Value::Null), None);
+    }
+}

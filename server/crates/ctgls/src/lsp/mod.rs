@@ -1,0 +1,71 @@
+//! The language server: LSP over a byte stream (stdio for editors). This is the only module
+//! that speaks LSP or JSON.
+//!
+//! - `server`: the `LanguageServer` handlers, which only forward to the owner task;
+//! - `state`: the owner task, which applies events in order and hands out snapshots;
+//! - `config`: typed settings; `capabilities`: what we announce;
+//! - `from_proto` / `to_proto`: conversions at the edge; `ext`: debugging extensions.
+
+pub mod capabilities;
+pub mod config;
+pub mod ext;
+pub mod from_proto;
+pub mod server;
+pub mod state;
+pub mod to_proto;
+
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::mpsc;
+use tower_lsp_server::{LspService, Server};
+
+use crate::logging::LogLevelControl;
+use server::Backend;
+use state::State;
+
+/// How long the owner task may take to drain its queue after the connection ended.
+const OWNER_DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Serves one client until `exit` or the end of `input`. Returns the exit code the LSP
+/// specification asks for: success if `shutdown` came before, 1 otherwise.
+pub async fn serve<I, O>(input: I, output: O, log_level: LogLevelControl) -> ExitCode
+where
+    I: AsyncRead + Unpin,
+    O: AsyncWrite,
+{
+    let (events, receiver) = mpsc::unbounded_channel();
+    let shutdown_requested = Arc::new(AtomicBool::new(false));
+    let mut owner = None;
+    let (service, socket) = LspService::build(|client| {
+        owner = Some(tokio::spawn(
+            State::new(client.clone(), log_level).run(receiver),
+        ));
+        Backend::new(client, events, shutdown_requested.clone())
+    })
+    .custom_method(ext::DEBUG_DOCUMENT, Backend::debug_document)
+    .custom_method(ext::DEBUG_CONFIG, Backend::debug_config)
+    .finish();
+
+    Server::new(input, output, socket).serve(service).await;
+
+    // `serve` dropped the backend, and with it the last long-lived event sender, so the owner
+    // ends once it has drained its queue (it already ended if `shutdown` came).
+    if let Some(owner) = owner {
+        if tokio::time::timeout(OWNER_DRAIN_TIMEOUT, owner)
+            .await
+            .is_err()
+        {
+            tracing::warn!("the owner task did not stop in time");
+        }
+    }
+    if shutdown_requested.load(Ordering::SeqCst) {
+        ExitCode::SUCCESS
+    } else {
+        tracing::warn!("exiting without a shutdown request");
+        ExitCode::from(1)
+    }
+}

@@ -1,0 +1,55 @@
+//! The command line outside LSP mode.
+
+use std::process::Command;
+
+fn ctgls(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ctgls"))
+        .args(args)
+        .output()
+        .expect("the ctgls binary runs")
+}
+
+#[test]
+fn version() {
+    let output = ctgls(&["--version"]);
+    assert!(output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        format!("ctgls {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn help_lists_the_commands() {
+    let output = ctgls(&["--help"]);
+    assert!(output.status.success());
+    let help = String::from_utf8_lossy(&output.stdout);
+    for command in ["ctgls [lsp]", "ctgls model FILE.java", "CTGLS_LOG"] {
+        assert!(help.contains(command), "{command} in {help}");
+    }
+}
+
+#[test]
+fn unknown_arguments_fail_with_usage() {
+    let output = ctgls(&["--frobnicate"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("unexpected argument `--frobnicate`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Usage:"), "{stderr}");
+}
+
+#[test]
+fn model_of_a_missing_file_is_an_error() {
+    let output = ctgls(&["model", "/nonexistent/Missing.java"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("cannot read /nonexistent/Missing.java"),
+        "{stderr}"
+    );
+}
