@@ -1,1 +1,27 @@
-//! JVM worker supervisor.
+//! JVM worker supervisor: finds the JDK, builds the embedded worker (`server/java/`), runs it as
+//! a sandboxed child process and speaks its wire protocol (docs/protocol.md). The only crate
+//! that reads or writes the worker's JSON; everything it returns is a plain Rust value.
+//!
+//! API boundary: callers use [`Supervisor`] synchronously. Misbehaving code under test never
+//! makes a call fail or panic: it becomes an [`ExecutionOutcome`] or a [`TestStatus`].
+
+mod config;
+mod error;
+mod jdk;
+mod model;
+mod process;
+mod proto;
+mod sandbox;
+mod supervisor;
+mod worker_build;
+
+pub use config::WorkerConfig;
+pub use error::{JdkError, JvmError};
+pub use jdk::{parse_version, JavaVersion, Jdk, MINIMUM_JAVA};
+pub use model::*;
+pub use proto::PROTOCOL_VERSION;
+pub use sandbox::{
+    kernel_landlock_abi, NetworkNamespace, SandboxLevel, SandboxPolicy, SandboxReport,
+};
+pub use supervisor::Supervisor;
+pub use worker_build::default_cache_dir;

@@ -1,0 +1,57 @@
+//! Settings of the worker and its supervisor, passed in by the caller (never global).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::sandbox::SandboxPolicy;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkerConfig {
+    /// When false the supervisor refuses to start ([`JvmError::ExecutionDisabled`](crate::JvmError)).
+    pub execution_enabled: bool,
+    /// JDK home; when `None`, `JAVA_HOME`, then `javac` on `PATH`.
+    pub java_home: Option<PathBuf>,
+    /// Where the compiled worker is cached; default [`default_cache_dir`](crate::default_cache_dir).
+    pub cache_dir: Option<PathBuf>,
+    /// Parent of the per-job scratch directories; default the system temp dir.
+    pub scratch_root: Option<PathBuf>,
+    pub heap_mb: u32,
+    pub stack_kb: u32,
+    pub metaspace_mb: u32,
+    pub sandbox: SandboxPolicy,
+    /// Block `System.exit` in tests where the JVM allows a SecurityManager (Java 11-17).
+    pub block_system_exit: bool,
+    /// `-XX:TieredStopAtLevel=1`: faster start and first compile, slower long runs.
+    pub quick_start: bool,
+    /// Start-up and `hello` deadline.
+    pub start_timeout: Duration,
+    /// Deadline of compile and describe requests.
+    pub request_timeout: Duration,
+    /// Extra time per test beyond its own deadline before the worker counts as hung.
+    pub test_slack: Duration,
+    /// Largest accepted message from the worker.
+    pub max_message_bytes: usize,
+    pub extra_jvm_args: Vec<String>,
+}
+
+impl Default for WorkerConfig {
+    fn default() -> Self {
+        WorkerConfig {
+            execution_enabled: true,
+            java_home: None,
+            cache_dir: None,
+            scratch_root: None,
+            heap_mb: 512,
+            stack_kb: 2048,
+            metaspace_mb: 256,
+            sandbox: SandboxPolicy::BestEffort,
+            block_system_exit: true,
+            quick_start: true,
+            start_timeout: Duration::from_secs(30),
+            request_timeout: Duration::from_secs(120),
+            test_slack: Duration::from_secs(3),
+            max_message_bytes: 64 << 20,
+            extra_jvm_args: Vec::new(),
+        }
+    }
+}

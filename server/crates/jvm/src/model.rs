@@ -1,0 +1,470 @@
+//! Requests and results of the worker, as plain Rust values (no serde: the wire format lives in
+//! `proto`, the only module that reads or writes JSON).
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A compilation unit set: the classes of one successful compile, which describe and execute
+/// requests refer to. Stays valid across worker restarts (the supervisor recompiles on demand).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct UnitId(pub u64);
+
+impl UnitId {
+    pub(crate) fn wire(self) -> String {
+        format!("u{}", self.0)
+    }
+}
+
+/// One source file of the project. `instrumented`, when present, is compiled instead of `text`.
+///
+/// Invariant: instrumented text keeps every original line on the same line number (probes are
+/// inserted inline), so diagnostic lines and stack-frame lines are original lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    /// Path relative to a source root, e.g. `com/acme/Account.java`; used as the file's identity.
+    pub path: String,
+    pub text: String,
+    pub instrumented: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompileRequest {
+    pub sources: Vec<SourceFile>,
+    /// Jars and class directories the project compiles and runs against.
+    pub classpath: Vec<PathBuf>,
+    /// Extra javac options, e.g. `["--release", "17"]`.
+    pub options: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompileResult {
+    /// Present when compilation succeeded.
+    pub unit: Option<UnitId>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Binary names of the compiled classes.
+    pub classes: Vec<String>,
+    pub compiled_files: u32,
+    pub reused_files: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiagnosticKind {
+    Error,
+    Warning,
+    MandatoryWarning,
+    Note,
+    Other,
+}
+
+/// A javac diagnostic. Positions are those of the compiled text; for instrumented files the
+/// line is also the original line (see [`SourceFile`]), the column may differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub kind: DiagnosticKind,
+    pub message: String,
+    pub file: Option<String>,
+    /// 1-based.
+    pub line: Option<u32>,
+    /// 1-based.
+    pub column: Option<u32>,
+    /// Character offsets into the compiled text.
+    pub start: Option<u64>,
+    pub end: Option<u64>,
+    pub code: Option<String>,
+    /// The file was compiled from its instrumented text.
+    pub instrumented: bool,
+}
+
+// ---------------------------------------------------------------------------- describe
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DescribeResult {
+    pub classes: Vec<ClassInfo>,
+    /// Requested or mentioned types that could not be loaded: (name, reason).
+    pub missing: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TypeKind {
+    Class,
+    Interface,
+    Enum,
+    Record,
+    Annotation,
+}
+
+/// Public surface of one type. Type names use `Class.getTypeName()` form: `int`, `int[]`,
+/// `java.util.List`, `com.acme.Outer$Inner`; generic forms like `java.util.List<java.lang.String>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassInfo {
+    pub name: String,
+    pub kind: TypeKind,
+    pub modifiers: Vec<String>,
+    /// Compiled from the project's sources (as opposed to the classpath or the JDK).
+    pub project: bool,
+    pub is_public: bool,
+    pub is_abstract: bool,
+    /// A non-static member class: its constructors take the outer instance first.
+    pub inner_class: bool,
+    pub declaring_class: Option<String>,
+    pub superclass: Option<String>,
+    pub generic_superclass: Option<String>,
+    pub interfaces: Vec<String>,
+    pub type_parameters: Vec<String>,
+    /// Public constructors (none for abstract classes, interfaces and enums).
+    pub constructors: Vec<ConstructorInfo>,
+    /// Public methods including inherited ones, except those declared by `java.lang.Object`.
+    pub methods: Vec<MethodInfo>,
+    pub fields: Vec<FieldInfo>,
+    pub enum_constants: Vec<String>,
+    pub record_components: Vec<RecordComponent>,
+    pub permitted_subclasses: Vec<String>,
+    /// Public project classes assignable to this type.
+    pub subclasses: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Param {
+    pub type_name: String,
+    pub generic: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConstructorInfo {
+    pub params: Vec<Param>,
+    pub exceptions: Vec<String>,
+    pub varargs: bool,
+    pub modifiers: Vec<String>,
+    pub type_parameters: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MethodInfo {
+    pub name: String,
+    pub declaring_class: String,
+    pub is_static: bool,
+    pub return_type: String,
+    pub generic_return_type: Option<String>,
+    /// A static method whose return type is assignable to the described type.
+    pub factory: bool,
+    pub params: Vec<Param>,
+    pub exceptions: Vec<String>,
+    pub varargs: bool,
+    pub modifiers: Vec<String>,
+    pub type_parameters: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldInfo {
+    pub name: String,
+    pub declaring_class: String,
+    pub type_name: String,
+    pub generic_type: Option<String>,
+    pub is_static: bool,
+    pub is_final: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordComponent {
+    pub name: String,
+    pub type_name: String,
+    pub generic_type: String,
+}
+
+// ---------------------------------------------------------------------------- execute
+
+/// A literal for a primitive or String statement.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Literal {
+    Boolean(bool),
+    Byte(i8),
+    Short(i16),
+    Char(char),
+    Int(i32),
+    Long(i64),
+    Float(f32),
+    Double(f64),
+    String(String),
+}
+
+/// Index of an earlier statement of the same test case, whose value is used.
+pub type ValueRef = usize;
+
+/// One statement of a test case (seed 001, section III-B). Statement `i` defines value `i`;
+/// void statements define `null`. Type and parameter names use `Class.getTypeName()` form.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Statement {
+    Value(Literal),
+    Null {
+        type_name: String,
+    },
+    EnumConstant {
+        type_name: String,
+        name: String,
+    },
+    New {
+        class: String,
+        params: Vec<String>,
+        args: Vec<ValueRef>,
+    },
+    /// `receiver: None` calls a static method.
+    Call {
+        class: String,
+        method: String,
+        params: Vec<String>,
+        receiver: Option<ValueRef>,
+        args: Vec<ValueRef>,
+    },
+    GetField {
+        class: String,
+        field: String,
+        receiver: Option<ValueRef>,
+    },
+    SetField {
+        class: String,
+        field: String,
+        receiver: Option<ValueRef>,
+        value: ValueRef,
+    },
+    NewArray {
+        component: String,
+        length: u32,
+    },
+    SetElement {
+        array: ValueRef,
+        index: u32,
+        value: ValueRef,
+    },
+    GetElement {
+        array: ValueRef,
+        index: u32,
+    },
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TestCase {
+    pub statements: Vec<Statement>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExecuteOptions {
+    /// Deadline of one test; the probes throw after it, the worker escalates after that.
+    pub timeout_per_test: Duration,
+    /// Also observe public no-arg getters of produced objects (for assertion generation).
+    pub observe_getters: bool,
+    pub max_getters: u32,
+    /// Bytes of stdout and of stderr kept per test.
+    pub output_limit: u32,
+    /// Exception frames are reported in these classes (and their nested classes); empty means
+    /// every project class.
+    pub classes_under_test: Vec<String>,
+}
+
+impl Default for ExecuteOptions {
+    fn default() -> Self {
+        ExecuteOptions {
+            timeout_per_test: Duration::from_secs(1),
+            observe_getters: false,
+            max_getters: 16,
+            output_limit: 16 * 1024,
+            classes_under_test: Vec::new(),
+        }
+    }
+}
+
+/// The result of one `execute` call. The supervisor restarts the worker on the next request
+/// after `Timeout` or `Crashed`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExecutionOutcome {
+    /// One result per test case, in order.
+    Finished(Vec<TestResult>),
+    /// The worker stopped answering within the batch deadline and was killed.
+    Timeout { completed: Vec<TestResult> },
+    /// The worker process ended during the batch (exit, halt, signal, fatal error).
+    Crashed {
+        reason: CrashReason,
+        completed: Vec<TestResult>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrashReason {
+    pub exit: ExitKind,
+    /// The last bytes the JVM wrote to its stdout/stderr (JVM errors, user prints to fd 1/2).
+    pub console_tail: String,
+}
+
+impl fmt::Display for CrashReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.exit {
+            ExitKind::Code(c) => write!(f, "exit code {c}")?,
+            ExitKind::Signal(s) => write!(f, "killed by signal {s}")?,
+            ExitKind::Unknown => write!(f, "ended")?,
+        }
+        let tail = self.console_tail.trim();
+        if !tail.is_empty() {
+            write!(f, "; output: {}", tail.lines().last().unwrap_or(""))?;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitKind {
+    Code(i32),
+    Signal(i32),
+    Unknown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestStatus {
+    /// Every statement ran.
+    Ok,
+    /// A statement threw; see [`TestResult::exception`].
+    Exception,
+    /// A statement could not be executed as written (unknown member, bad reference, null receiver).
+    Invalid,
+    Timeout,
+    /// `System.exit` was blocked (Java 11-17); see [`TestResult::exit_status`].
+    SystemExit,
+    StackOverflow,
+    OutOfMemory,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestResult {
+    pub status: TestStatus,
+    /// The statement at which the test ended when the status is not `Ok`.
+    pub failed_at: Option<usize>,
+    /// Results of the statements that completed, in order.
+    pub statements: Vec<StatementResult>,
+    pub exception: Option<ThrownException>,
+    /// Why the test is `Invalid`.
+    pub message: Option<String>,
+    pub exit_status: Option<i32>,
+    /// A `System.exit` attempt that user code caught and swallowed.
+    pub exit_attempted: Option<i32>,
+    pub trace: ExecutionTrace,
+    pub stdout: String,
+    pub stderr: String,
+    pub output_truncated: bool,
+    pub duration: Duration,
+    /// Threads started by the test that survived interruption.
+    pub leaked_threads: u32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum StatementResult {
+    Void,
+    Value(Observation),
+}
+
+/// What was observed about one statement's value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Observation {
+    /// Primitive name for primitive values, else the runtime class (the declared type for null).
+    pub type_name: Option<String>,
+    pub is_null: bool,
+    pub value: Option<ObservedValue>,
+    pub enum_constant: Option<String>,
+    /// Array length.
+    pub length: Option<u64>,
+    /// The String value was cut at 1000 chars.
+    pub truncated: bool,
+    /// Public no-arg getters returning simple values, when asked for.
+    pub getters: Vec<GetterObservation>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ObservedValue {
+    Bool(bool),
+    Integer(i64),
+    /// Also `NaN` and infinities.
+    Float(f64),
+    /// Strings and chars.
+    Text(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetterObservation {
+    pub name: String,
+    pub outcome: GetterOutcome,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum GetterOutcome {
+    Value(ObservedValue),
+    Enum(String),
+    Null,
+    Threw(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThrownException {
+    pub type_name: String,
+    pub message: Option<String>,
+    /// Listed in the `throws` clause of the called constructor or method.
+    pub declared: bool,
+    pub checked: bool,
+    /// Top stack frame inside the classes under test.
+    pub frame: Option<StackFrame>,
+    pub cause: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StackFrame {
+    pub class: String,
+    pub method: String,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+}
+
+/// The probe trace of one test: per instrumented file, per kind, only the ids that were reached.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ExecutionTrace {
+    pub files: Vec<FileTrace>,
+    pub proxies: PerformanceProxies,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FileTrace {
+    /// The key the instrumented file registered with (`Probe.register`).
+    pub key: String,
+    pub branches: Vec<BranchTrace>,
+    /// (line id, hits).
+    pub lines: Vec<(u32, u64)>,
+    /// (method id, entries).
+    pub methods: Vec<(u32, u64)>,
+    /// (loop id, iterations).
+    pub loops: Vec<(u32, u64)>,
+}
+
+/// Minimal distances seen for one branch id; 0 means that outcome was taken.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BranchTrace {
+    pub id: u32,
+    pub hits: u64,
+    pub true_distance: f64,
+    pub false_distance: f64,
+}
+
+/// Dynamic performance proxies of aDynaMOSA (seed 002, Table I: I1, I2, I4, I5).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PerformanceProxies {
+    pub loop_iterations: u64,
+    pub method_calls: u64,
+    pub instantiations: u64,
+    pub statements: u64,
+}
+
+/// What the running worker reported about itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkerInfo {
+    pub protocol: u64,
+    pub java_version: String,
+    pub java_feature: u32,
+    /// System.exit inside tests is blocked (a SecurityManager could be installed).
+    pub exit_blocking: bool,
+    pub pid: u32,
+}

@@ -1,0 +1,566 @@
+//! The worker's wire format (docs/protocol.md): one JSON object per line in each direction.
+//! This is the only module that builds or reads JSON.
+
+use serde_json::{json, Map, Value};
+
+use crate::model::*;
+
+/// Version of the request/response protocol; the worker reports its own in `hello`.
+pub const PROTOCOL_VERSION: u64 = 1;
+
+pub(crate) fn hello(id: u64) -> Value {
+    json!({"id": id, "op": "hello"})
+}
+
+pub(crate) fn shutdown(id: u64) -> Value {
+    json!({"id": id, "op": "shutdown"})
+}
+
+pub(crate) fn compile(id: u64, unit: UnitId, req: &CompileRequest) -> Value {
+    let sources: Vec<Value> = req
+        .sources
+        .iter()
+        .map(|s| json!({"path": s.path, "text": s.text, "instrumented": s.instrumented}))
+        .collect();
+    let classpath: Vec<String> = req
+        .classpath
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    json!({"id": id, "op": "compile", "unit": unit.wire(), "classpath": classpath,
+           "options": req.options, "sources": sources})
+}
+
+pub(crate) fn describe(id: u64, unit: UnitId, classes: &[String], depth: u32) -> Value {
+    json!({"id": id, "op": "describe", "unit": unit.wire(), "classes": classes, "depth": depth})
+}
+
+pub(crate) fn execute(id: u64, unit: UnitId, tests: &[TestCase], opts: &ExecuteOptions) -> Value {
+    let tests: Vec<Value> = tests
+        .iter()
+        .map(|t| json!({"statements": t.statements.iter().map(statement).collect::<Vec<_>>()}))
+        .collect();
+    json!({"id": id, "op": "execute", "unit": unit.wire(), "tests": tests,
+           "timeoutMs": u64::try_from(opts.timeout_per_test.as_millis()).unwrap_or(u64::MAX).max(1),
+           "observe": opts.observe_getters, "maxGetters": opts.max_getters,
+           "outputLimit": opts.output_limit, "classesUnderTest": opts.classes_under_test})
+}
+
+fn statement(s: &Statement) -> Value {
+    match s {
+        Statement::Value(lit) => {
+            let (ty, v) = literal(lit);
+            json!({"kind": "value", "type": ty, "value": v})
+        }
+        Statement::Null { type_name } => json!({"kind": "null", "type": type_name}),
+        Statement::EnumConstant { type_name, name } => {
+            json!({"kind": "enum", "type": type_name, "name": name})
+        }
+        Statement::New {
+            class,
+            params,
+            args,
+        } => json!({"kind": "new", "class": class, "params": params, "args": args}),
+        Statement::Call {
+            class,
+            method,
+            params,
+            receiver,
+            args,
+        } => json!({"kind": "call", "class": class, "method": method, "params": params,
+                    "receiver": receiver, "args": args}),
+        Statement::GetField {
+            class,
+            field,
+            receiver,
+        } => json!({"kind": "getField", "class": class, "field": field, "receiver": receiver}),
+        Statement::SetField {
+            class,
+            field,
+            receiver,
+            value,
+        } => json!({"kind": "setField", "class": class, "field": field, "receiver": receiver,
+                    "value": value}),
+        Statement::NewArray { component, length } => {
+            json!({"kind": "newArray", "type": component, "length": length})
+        }
+        Statement::SetElement {
+            array,
+            index,
+            value,
+        } => json!({"kind": "setElement", "array": array, "index": index, "value": value}),
+        Statement::GetElement { array, index } => {
+            json!({"kind": "getElement", "array": array, "index": index})
+        }
+    }
+}
+
+fn float_value(d: f64) -> Value {
+    if d.is_finite() {
+        json!(d)
+    } else if d.is_nan() {
+        json!("NaN")
+    } else if d > 0.0 {
+        json!("Infinity")
+    } else {
+        json!("-Infinity")
+    }
+}
+
+fn literal(lit: &Literal) -> (&'static str, Value) {
+    match lit {
+        Literal::Boolean(b) => ("boolean", json!(b)),
+        Literal::Byte(n) => ("byte", json!(n)),
+        Literal::Short(n) => ("short", json!(n)),
+        Literal::Char(c) => ("char", json!(u32::from(*c))),
+        Literal::Int(n) => ("int", json!(n)),
+        Literal::Long(n) => ("long", json!(n)),
+        Literal::Float(f) => ("float", float_value(f64::from(*f))),
+        Literal::Double(d) => ("double", float_value(*d)),
+        Literal::String(s) => ("java.lang.String", json!(s)),
+    }
+}
+
+// ---------------------------------------------------------------------------- responses
+
+/// A field-access helper that turns shape errors into protocol errors.
+pub(crate) struct Obj<'a>(pub &'a Map<String, Value>);
+
+pub(crate) type Res<T> = Result<T, String>;
+
+impl<'a> Obj<'a> {
+    pub(crate) fn of(v: &'a Value, what: &str) -> Res<Obj<'a>> {
+        v.as_object()
+            .map(Obj)
+            .ok_or_else(|| format!("{what}: expected an object"))
+    }
+    fn get(&self, k: &str) -> Option<&'a Value> {
+        self.0.get(k).filter(|v| !v.is_null())
+    }
+    pub(crate) fn str(&self, k: &str) -> Res<String> {
+        self.opt_str(k)
+            .ok_or_else(|| format!("missing string field '{k}'"))
+    }
+    pub(crate) fn opt_str(&self, k: &str) -> Option<String> {
+        self.get(k).and_then(Value::as_str).map(str::to_string)
+    }
+    pub(crate) fn u64(&self, k: &str) -> Res<u64> {
+        self.opt_u64(k)
+            .ok_or_else(|| format!("missing number field '{k}'"))
+    }
+    pub(crate) fn opt_u64(&self, k: &str) -> Option<u64> {
+        self.get(k).and_then(Value::as_u64)
+    }
+    fn opt_i64(&self, k: &str) -> Option<i64> {
+        self.get(k).and_then(Value::as_i64)
+    }
+    pub(crate) fn bool(&self, k: &str) -> bool {
+        self.get(k).and_then(Value::as_bool).unwrap_or(false)
+    }
+    fn arr(&self, k: &str) -> &'a [Value] {
+        self.get(k)
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+    fn strings(&self, k: &str) -> Vec<String> {
+        self.arr(k)
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect()
+    }
+    fn obj(&self, k: &str) -> Option<Obj<'a>> {
+        self.get(k).and_then(Value::as_object).map(Obj)
+    }
+}
+
+pub(crate) fn worker_info(v: &Value) -> Res<WorkerInfo> {
+    let o = Obj::of(v, "hello")?;
+    Ok(WorkerInfo {
+        protocol: o.u64("protocol")?,
+        java_version: o.str("java")?,
+        java_feature: o.u64("javaFeature")? as u32,
+        exit_blocking: o.bool("exitBlocking"),
+        pid: o.u64("pid")? as u32,
+    })
+}
+
+pub(crate) fn compile_result(v: &Value, unit: UnitId) -> Res<CompileResult> {
+    let o = Obj::of(v, "compile")?;
+    let success = o.bool("success");
+    let diagnostics = o
+        .arr("diagnostics")
+        .iter()
+        .map(|d| {
+            let d = Obj::of(d, "diagnostic")?;
+            Ok(Diagnostic {
+                kind: match d.str("kind")?.as_str() {
+                    "ERROR" => DiagnosticKind::Error,
+                    "WARNING" => DiagnosticKind::Warning,
+                    "MANDATORY_WARNING" => DiagnosticKind::MandatoryWarning,
+                    "NOTE" => DiagnosticKind::Note,
+                    _ => DiagnosticKind::Other,
+                },
+                message: d.opt_str("message").unwrap_or_default(),
+                file: d.opt_str("file"),
+                line: d.opt_u64("line").map(|n| n as u32),
+                column: d.opt_u64("column").map(|n| n as u32),
+                start: d.opt_u64("start"),
+                end: d.opt_u64("end"),
+                code: d.opt_str("code"),
+                instrumented: d.bool("instrumented"),
+            })
+        })
+        .collect::<Res<Vec<_>>>()?;
+    Ok(CompileResult {
+        unit: success.then_some(unit),
+        diagnostics,
+        classes: o.strings("classes"),
+        compiled_files: o.opt_u64("compiledFiles").unwrap_or(0) as u32,
+        reused_files: o.opt_u64("reusedFiles").unwrap_or(0) as u32,
+    })
+}
+
+pub(crate) fn describe_result(v: &Value) -> Res<DescribeResult> {
+    let o = Obj::of(v, "describe")?;
+    let classes = o
+        .arr("classes")
+        .iter()
+        .map(class_info)
+        .collect::<Res<Vec<_>>>()?;
+    let missing = o
+        .arr("missing")
+        .iter()
+        .filter_map(|m| {
+            let m = Obj::of(m, "missing").ok()?;
+            Some((m.opt_str("name")?, m.opt_str("message").unwrap_or_default()))
+        })
+        .collect();
+    Ok(DescribeResult { classes, missing })
+}
+
+fn params(o: &Obj<'_>) -> Res<Vec<Param>> {
+    o.arr("params")
+        .iter()
+        .map(|p| {
+            let p = Obj::of(p, "param")?;
+            let type_name = p.str("type")?;
+            Ok(Param {
+                generic: p.opt_str("generic").unwrap_or_else(|| type_name.clone()),
+                type_name,
+            })
+        })
+        .collect()
+}
+
+fn class_info(v: &Value) -> Res<ClassInfo> {
+    let o = Obj::of(v, "class")?;
+    let constructors = o
+        .arr("constructors")
+        .iter()
+        .map(|c| {
+            let c = Obj::of(c, "constructor")?;
+            Ok(ConstructorInfo {
+                params: params(&c)?,
+                exceptions: c.strings("exceptions"),
+                varargs: c.bool("varargs"),
+                modifiers: c.strings("modifiers"),
+                type_parameters: c.strings("typeParameters"),
+            })
+        })
+        .collect::<Res<Vec<_>>>()?;
+    let methods = o
+        .arr("methods")
+        .iter()
+        .map(|m| {
+            let m = Obj::of(m, "method")?;
+            Ok(MethodInfo {
+                name: m.str("name")?,
+                declaring_class: m.str("declaringClass")?,
+                is_static: m.bool("static"),
+                return_type: m.str("returnType")?,
+                generic_return_type: m.opt_str("genericReturnType"),
+                factory: m.bool("factory"),
+                params: params(&m)?,
+                exceptions: m.strings("exceptions"),
+                varargs: m.bool("varargs"),
+                modifiers: m.strings("modifiers"),
+                type_parameters: m.strings("typeParameters"),
+            })
+        })
+        .collect::<Res<Vec<_>>>()?;
+    let fields = o
+        .arr("fields")
+        .iter()
+        .map(|f| {
+            let f = Obj::of(f, "field")?;
+            Ok(FieldInfo {
+                name: f.str("name")?,
+                declaring_class: f.str("declaringClass")?,
+                type_name: f.str("type")?,
+                generic_type: f.opt_str("genericType"),
+                is_static: f.bool("static"),
+                is_final: f.bool("final"),
+            })
+        })
+        .collect::<Res<Vec<_>>>()?;
+    let record_components = o
+        .arr("recordComponents")
+        .iter()
+        .map(|r| {
+            let r = Obj::of(r, "record component")?;
+            Ok(RecordComponent {
+                name: r.str("name")?,
+                type_name: r.str("type")?,
+                generic_type: r.str("genericType")?,
+            })
+        })
+        .collect::<Res<Vec<_>>>()?;
+    Ok(ClassInfo {
+        name: o.str("name")?,
+        kind: match o.str("kind")?.as_str() {
+            "interface" => TypeKind::Interface,
+            "enum" => TypeKind::Enum,
+            "record" => TypeKind::Record,
+            "annotation" => TypeKind::Annotation,
+            _ => TypeKind::Class,
+        },
+        modifiers: o.strings("modifiers"),
+        project: o.bool("project"),
+        is_public: o.bool("public"),
+        is_abstract: o.bool("abstract"),
+        inner_class: o.bool("innerClass"),
+        declaring_class: o.opt_str("declaringClass"),
+        superclass: o.opt_str("superclass"),
+        generic_superclass: o.opt_str("genericSuperclass"),
+        interfaces: o.strings("interfaces"),
+        type_parameters: o.strings("typeParameters"),
+        constructors,
+        methods,
+        fields,
+        enum_constants: o.strings("enumConstants"),
+        record_components,
+        permitted_subclasses: o.strings("permittedSubclasses"),
+        subclasses: o.strings("subclasses"),
+    })
+}
+
+fn observed(v: &Value) -> Option<ObservedValue> {
+    match v {
+        Value::Bool(b) => Some(ObservedValue::Bool(*b)),
+        Value::Number(n) => Some(match n.as_i64() {
+            Some(i) if !n.is_f64() => ObservedValue::Integer(i),
+            _ => ObservedValue::Float(n.as_f64()?),
+        }),
+        Value::String(s) => Some(ObservedValue::Text(s.clone())),
+        _ => None,
+    }
+}
+
+/// Floats travel as numbers, or as the strings "NaN", "Infinity", "-Infinity".
+fn observed_typed(v: &Value, type_name: Option<&str>) -> Option<ObservedValue> {
+    let is_float = matches!(
+        type_name,
+        Some("float" | "double" | "java.lang.Float" | "java.lang.Double")
+    );
+    match (is_float, v) {
+        // Rust parses "NaN", "Infinity" and "-Infinity" as Java prints them.
+        (true, Value::String(s)) => s.parse::<f64>().ok().map(ObservedValue::Float),
+        (true, Value::Number(n)) => n.as_f64().map(ObservedValue::Float),
+        _ => observed(v),
+    }
+}
+
+fn observation(v: &Value) -> Res<Observation> {
+    let o = Obj::of(v, "observation")?;
+    let type_name = o.opt_str("type");
+    let getters = o
+        .arr("getters")
+        .iter()
+        .map(|g| {
+            let g = Obj::of(g, "getter")?;
+            let outcome = if let Some(t) = g.opt_str("threw") {
+                GetterOutcome::Threw(t)
+            } else if g.bool("null") {
+                GetterOutcome::Null
+            } else if let Some(e) = g.opt_str("enum") {
+                GetterOutcome::Enum(e)
+            } else {
+                // Getter values carry no type on the wire; NaN/Infinity arrive as text.
+                let raw = g.get("value").ok_or("getter without value")?;
+                GetterOutcome::Value(observed(raw).ok_or("bad getter value")?)
+            };
+            Ok(GetterObservation {
+                name: g.str("name")?,
+                outcome,
+            })
+        })
+        .collect::<Res<Vec<_>>>()?;
+    Ok(Observation {
+        value: o
+            .get("value")
+            .and_then(|v| observed_typed(v, type_name.as_deref())),
+        type_name,
+        is_null: o.bool("null"),
+        enum_constant: o.opt_str("enum"),
+        length: o.opt_u64("length"),
+        truncated: o.bool("truncated"),
+        getters,
+    })
+}
+
+fn pairs(rows: &[Value]) -> Vec<(u32, u64)> {
+    rows.iter()
+        .filter_map(|r| {
+            let r = r.as_array()?;
+            Some((r.first()?.as_u64()? as u32, r.get(1)?.as_u64()?))
+        })
+        .collect()
+}
+
+fn distance(v: Option<&Value>) -> f64 {
+    match v {
+        Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::MAX),
+        _ => f64::MAX,
+    }
+}
+
+fn trace(v: Option<Obj<'_>>) -> ExecutionTrace {
+    let Some(o) = v else {
+        return ExecutionTrace::default();
+    };
+    let files = o
+        .arr("files")
+        .iter()
+        .filter_map(|f| {
+            let f = Obj::of(f, "file").ok()?;
+            let branches = f
+                .arr("branches")
+                .iter()
+                .filter_map(|b| {
+                    let b = b.as_array()?;
+                    Some(BranchTrace {
+                        id: b.first()?.as_u64()? as u32,
+                        hits: b.get(1)?.as_u64()?,
+                        true_distance: distance(b.get(2)),
+                        false_distance: distance(b.get(3)),
+                    })
+                })
+                .collect();
+            Some(FileTrace {
+                key: f.opt_str("key").unwrap_or_default(),
+                branches,
+                lines: pairs(f.arr("lines")),
+                methods: pairs(f.arr("methods")),
+                loops: pairs(f.arr("loops")),
+            })
+        })
+        .collect();
+    let proxies = o
+        .obj("proxies")
+        .map(|p| PerformanceProxies {
+            loop_iterations: p.opt_u64("loopIterations").unwrap_or(0),
+            method_calls: p.opt_u64("methodCalls").unwrap_or(0),
+            instantiations: p.opt_u64("instantiations").unwrap_or(0),
+            statements: p.opt_u64("statements").unwrap_or(0),
+        })
+        .unwrap_or_default();
+    ExecutionTrace { files, proxies }
+}
+
+pub(crate) fn test_result(v: &Value) -> Res<TestResult> {
+    let o = Obj::of(v, "test")?;
+    let status = match o.str("status")?.as_str() {
+        "ok" => TestStatus::Ok,
+        "exception" => TestStatus::Exception,
+        "invalid" => TestStatus::Invalid,
+        "timeout" => TestStatus::Timeout,
+        "systemExit" => TestStatus::SystemExit,
+        "stackOverflow" => TestStatus::StackOverflow,
+        "outOfMemory" => TestStatus::OutOfMemory,
+        other => return Err(format!("unknown test status '{other}'")),
+    };
+    let statements = o
+        .arr("statements")
+        .iter()
+        .map(|s| {
+            let s = Obj::of(s, "statement result")?;
+            if s.bool("void") {
+                Ok(StatementResult::Void)
+            } else {
+                let v = s.get("value").ok_or("statement result without value")?;
+                Ok(StatementResult::Value(observation(v)?))
+            }
+        })
+        .collect::<Res<Vec<_>>>()?;
+    let exception = o.obj("exception").map(|e| ThrownException {
+        type_name: e.opt_str("type").unwrap_or_default(),
+        message: e.opt_str("message"),
+        declared: e.bool("declared"),
+        checked: e.bool("checked"),
+        frame: e.obj("frame").map(|f| StackFrame {
+            class: f.opt_str("class").unwrap_or_default(),
+            method: f.opt_str("method").unwrap_or_default(),
+            file: f.opt_str("file"),
+            line: f.opt_u64("line").map(|n| n as u32),
+        }),
+        cause: e.opt_str("cause"),
+    });
+    Ok(TestResult {
+        status,
+        failed_at: o.opt_u64("failedAt").map(|n| n as usize),
+        statements,
+        exception,
+        message: o.opt_str("message"),
+        exit_status: o.opt_i64("exitStatus").map(|n| n as i32),
+        exit_attempted: o.opt_i64("exitAttempted").map(|n| n as i32),
+        trace: trace(o.obj("trace")),
+        stdout: o.opt_str("stdout").unwrap_or_default(),
+        stderr: o.opt_str("stderr").unwrap_or_default(),
+        output_truncated: o.bool("outputTruncated"),
+        duration: std::time::Duration::from_micros(o.opt_u64("durationMicros").unwrap_or(0)),
+        leaked_threads: o.opt_u64("leakedThreads").unwrap_or(0) as u32,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statements_refer_to_earlier_values_by_index() {
+        let t = TestCase {
+            statements: vec![
+                Statement::Value(Literal::Int(3)),
+                Statement::New {
+                    class: "p.A".into(),
+                    params: vec!["int".into()],
+                    args: vec![0],
+                },
+                Statement::Call {
+                    class: "p.A".into(),
+                    method: "m".into(),
+                    params: vec![],
+                    receiver: Some(1),
+                    args: vec![],
+                },
+                Statement::Value(Literal::Double(f64::NAN)),
+            ],
+        };
+        let v = execute(7, UnitId(2), &[t], &ExecuteOptions::default());
+        let s = &v["tests"][0]["statements"];
+        assert_eq!(s[0], json!({"kind": "value", "type": "int", "value": 3}));
+        assert_eq!(s[1]["args"], json!([0]));
+        assert_eq!(s[2]["receiver"], json!(1));
+        assert_eq!(s[3]["value"], json!("NaN"));
+        assert_eq!(v["unit"], json!("u2"));
+    }
+
+    #[test]
+    fn float_observations_decode_special_values() {
+        let o = observation(&json!({"type": "double", "null": false, "value": "NaN"})).unwrap();
+        assert!(matches!(o.value, Some(ObservedValue::Float(f)) if f.is_nan()));
+        let o = observation(&json!({"type": "int", "null": false, "value": 4})).unwrap();
+        assert_eq!(o.value, Some(ObservedValue::Integer(4)));
+    }
+}

@@ -1,0 +1,421 @@
+//! The supervisor: owns at most one worker process, starts it lazily, restarts it after a
+//! timeout, crash or a restart request, and replays compiles so unit ids survive restarts.
+//! Blocking API: every call returns within its deadline.
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::config::WorkerConfig;
+use crate::error::JvmError;
+use crate::jdk::Jdk;
+use crate::model::*;
+use crate::process::{Incoming, RecvError, WorkerProcess};
+use crate::proto::{self, Obj, PROTOCOL_VERSION};
+use crate::sandbox::{SandboxLevel, SandboxPolicy, SandboxReport};
+use crate::worker_build;
+
+/// Why a request ended without a final reply.
+enum Failure {
+    Timeout(Duration),
+    Crashed(CrashReason),
+    Protocol(String),
+    Rejected { kind: String, message: String },
+}
+
+impl From<Failure> for JvmError {
+    fn from(f: Failure) -> JvmError {
+        match f {
+            Failure::Timeout(d) => JvmError::Timeout(d),
+            Failure::Crashed(r) => JvmError::Crashed(r),
+            Failure::Protocol(m) => JvmError::Protocol(m),
+            Failure::Rejected { kind, message } => JvmError::Rejected { kind, message },
+        }
+    }
+}
+
+struct Running {
+    process: WorkerProcess,
+    info: WorkerInfo,
+    /// Units compiled in this process.
+    loaded: HashSet<UnitId>,
+}
+
+pub struct Supervisor {
+    config: WorkerConfig,
+    jdk: Jdk,
+    worker_classes: PathBuf,
+    running: Option<Running>,
+    units: HashMap<UnitId, CompileRequest>,
+    next_unit: u64,
+    next_request: u64,
+    last_sandbox: Option<SandboxReport>,
+    starts: u32,
+}
+
+impl Supervisor {
+    /// Finds the JDK and compiles the worker into the cache if needed; the worker process itself
+    /// starts with the first request (or [`Supervisor::start`]).
+    pub fn new(config: WorkerConfig) -> Result<Supervisor, JvmError> {
+        if !config.execution_enabled {
+            return Err(JvmError::ExecutionDisabled);
+        }
+        let jdk = Jdk::locate(config.java_home.as_deref())?;
+        let cache = config
+            .cache_dir
+            .clone()
+            .unwrap_or_else(worker_build::default_cache_dir);
+        let worker_classes = worker_build::ensure_worker(&jdk, &cache)?;
+        Ok(Supervisor {
+            config,
+            jdk,
+            worker_classes,
+            running: None,
+            units: HashMap::new(),
+            next_unit: 1,
+            next_request: 1,
+            last_sandbox: None,
+            starts: 0,
+        })
+    }
+
+    pub fn jdk(&self) -> &Jdk {
+        &self.jdk
+    }
+
+    /// The sandbox of the current (or last) worker process; `None` before the first start.
+    pub fn sandbox(&self) -> Option<SandboxReport> {
+        self.last_sandbox
+    }
+
+    /// Process id of the running worker (which is also its process group id).
+    pub fn worker_pid(&self) -> Option<u32> {
+        self.running.as_ref().map(|r| r.process.pid())
+    }
+
+    /// The running worker's scratch directory, the only place it may write.
+    pub fn scratch_dir(&self) -> Option<PathBuf> {
+        self.running
+            .as_ref()
+            .map(|r| r.process.scratch().to_path_buf())
+    }
+
+    /// How many worker processes were started so far.
+    pub fn starts(&self) -> u32 {
+        self.starts
+    }
+
+    /// Starts the worker if it is not running and returns what it reported about itself.
+    pub fn start(&mut self) -> Result<WorkerInfo, JvmError> {
+        self.ensure_running()?;
+        self.running
+            .as_ref()
+            .map(|r| r.info.clone())
+            .ok_or_else(|| JvmError::Protocol("worker vanished right after start".into()))
+    }
+
+    fn ensure_running(&mut self) -> Result<(), JvmError> {
+        if self.running.is_some() {
+            return Ok(());
+        }
+        let process = WorkerProcess::spawn(&self.config, &self.jdk, &self.worker_classes)?;
+        self.starts += 1;
+        self.last_sandbox = Some(process.sandbox);
+        if self.config.sandbox == SandboxPolicy::Required
+            && process.sandbox.level() != SandboxLevel::Full
+        {
+            return Err(JvmError::SandboxUnavailable(process.sandbox.to_string()));
+        }
+        self.running = Some(Running {
+            process,
+            info: WorkerInfo {
+                protocol: 0,
+                java_version: String::new(),
+                java_feature: 0,
+                exit_blocking: false,
+                pid: 0,
+            },
+            loaded: HashSet::new(),
+        });
+        let id = self.request_id();
+        let timeout = self.config.start_timeout;
+        let reply = self
+            .roundtrip(proto::hello(id), timeout, &mut |_| Ok(()))
+            .map_err(JvmError::from)?;
+        let info = proto::worker_info(&reply).map_err(JvmError::Protocol)?;
+        if info.protocol != PROTOCOL_VERSION {
+            self.running = None;
+            return Err(JvmError::ProtocolVersion {
+                found: info.protocol,
+                expected: PROTOCOL_VERSION,
+            });
+        }
+        if let Some(r) = self.running.as_mut() {
+            r.info = info;
+        }
+        Ok(())
+    }
+
+    fn request_id(&mut self) -> u64 {
+        self.next_request += 1;
+        self.next_request
+    }
+
+    /// Sends one request and waits for its final reply; events go to `on_event`. The deadline
+    /// restarts with every event (a long batch that keeps reporting is not hung). Any failure
+    /// but a rejection kills the worker.
+    fn roundtrip(
+        &mut self,
+        request: Value,
+        idle_timeout: Duration,
+        on_event: &mut dyn FnMut(&Value) -> Result<(), String>,
+    ) -> Result<Value, Failure> {
+        let result = self.roundtrip_inner(request, idle_timeout, on_event);
+        if let Err(f) = &result {
+            if !matches!(f, Failure::Rejected { .. }) {
+                self.running = None;
+            }
+        }
+        result
+    }
+
+    fn roundtrip_inner(
+        &mut self,
+        request: Value,
+        idle_timeout: Duration,
+        on_event: &mut dyn FnMut(&Value) -> Result<(), String>,
+    ) -> Result<Value, Failure> {
+        let running = self
+            .running
+            .as_mut()
+            .ok_or_else(|| Failure::Protocol("no worker".into()))?;
+        let id = request.get("id").cloned().unwrap_or(Value::Null);
+        let line = serde_json::to_vec(&request).map_err(|e| Failure::Protocol(e.to_string()))?;
+        if running.process.send(&line).is_err() {
+            return Err(Failure::Crashed(running.process.crash_reason()));
+        }
+        let mut deadline = Instant::now() + idle_timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let msg = match running.process.recv(left) {
+                Ok(Incoming::Line(l)) => l,
+                Ok(Incoming::Oversize) => {
+                    return Err(Failure::Protocol(format!(
+                        "worker message larger than {} bytes",
+                        self.config.max_message_bytes
+                    )))
+                }
+                Ok(Incoming::Eof) | Err(RecvError::Closed) => {
+                    return Err(Failure::Crashed(running.process.crash_reason()))
+                }
+                Err(RecvError::Timeout) => {
+                    running.process.kill();
+                    return Err(Failure::Timeout(idle_timeout));
+                }
+            };
+            let v: Value = serde_json::from_slice(&msg)
+                .map_err(|e| Failure::Protocol(format!("invalid JSON from the worker: {e}")))?;
+            if v.get("id") != Some(&id) {
+                return Err(Failure::Protocol(format!(
+                    "reply for request {:?} while waiting for {id}",
+                    v.get("id")
+                )));
+            }
+            if v.get("event").is_some() {
+                on_event(&v).map_err(Failure::Protocol)?;
+                deadline = Instant::now() + idle_timeout;
+                continue;
+            }
+            return match v.get("ok").and_then(Value::as_bool) {
+                Some(true) => Ok(v),
+                _ => {
+                    let err = v.get("error").and_then(|e| Obj::of(e, "error").ok());
+                    Err(Failure::Rejected {
+                        kind: err
+                            .as_ref()
+                            .and_then(|e| e.opt_str("kind"))
+                            .unwrap_or_default(),
+                        message: err
+                            .as_ref()
+                            .and_then(|e| e.opt_str("message"))
+                            .unwrap_or_default(),
+                    })
+                }
+            };
+        }
+    }
+
+    /// Compiles the sources in memory. Compile errors are a successful call whose result has
+    /// no unit and error diagnostics.
+    pub fn compile(&mut self, request: &CompileRequest) -> Result<CompileResult, JvmError> {
+        let unit = UnitId(self.next_unit);
+        self.next_unit += 1;
+        let result = self.compile_as(unit, request)?;
+        if result.unit.is_some() {
+            self.units.insert(unit, request.clone());
+        }
+        Ok(result)
+    }
+
+    fn compile_as(
+        &mut self,
+        unit: UnitId,
+        request: &CompileRequest,
+    ) -> Result<CompileResult, JvmError> {
+        self.ensure_running()?;
+        let id = self.request_id();
+        let timeout = self.config.request_timeout;
+        let reply = self.roundtrip(proto::compile(id, unit, request), timeout, &mut |_| Ok(()))?;
+        let result = proto::compile_result(&reply, unit).map_err(JvmError::Protocol)?;
+        if let Some(r) = self.running.as_mut() {
+            if result.unit.is_some() {
+                r.loaded.insert(unit);
+            } else {
+                r.loaded.remove(&unit);
+            }
+        }
+        Ok(result)
+    }
+
+    /// Forgets a unit (the worker drops least recently used units by itself).
+    pub fn release(&mut self, unit: UnitId) {
+        self.units.remove(&unit);
+    }
+
+    /// Makes sure the running worker has `unit` compiled (after a restart it is compiled again).
+    fn ensure_unit(&mut self, unit: UnitId) -> Result<(), JvmError> {
+        self.ensure_running()?;
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.loaded.contains(&unit))
+        {
+            return Ok(());
+        }
+        let request = self
+            .units
+            .get(&unit)
+            .cloned()
+            .ok_or(JvmError::UnknownUnit(unit))?;
+        let result = self.compile_as(unit, &request)?;
+        if result.unit.is_none() {
+            return Err(JvmError::Protocol(
+                "a unit that compiled before failed to compile again".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Runs `f` with the unit loaded; when the worker evicted the unit, recompiles once and retries.
+    fn with_unit<T>(
+        &mut self,
+        unit: UnitId,
+        mut f: impl FnMut(&mut Self) -> Result<T, JvmError>,
+    ) -> Result<T, JvmError> {
+        self.ensure_unit(unit)?;
+        match f(self) {
+            Err(JvmError::Rejected { kind, .. }) if kind == "unknownUnit" => {
+                if let Some(r) = self.running.as_mut() {
+                    r.loaded.remove(&unit);
+                }
+                self.ensure_unit(unit)?;
+                f(self)
+            }
+            other => other,
+        }
+    }
+
+    /// Public surface of `classes` and, to `depth`, of the types their members mention.
+    pub fn describe(
+        &mut self,
+        unit: UnitId,
+        classes: &[String],
+        depth: u32,
+    ) -> Result<DescribeResult, JvmError> {
+        self.with_unit(unit, |s| {
+            let id = s.request_id();
+            let timeout = s.config.request_timeout;
+            let reply = s.roundtrip(
+                proto::describe(id, unit, classes, depth),
+                timeout,
+                &mut |_| Ok(()),
+            )?;
+            proto::describe_result(&reply).map_err(JvmError::Protocol)
+        })
+    }
+
+    /// Executes a batch of test cases. Misbehaving code under test yields an outcome, not an
+    /// error: `Timeout` or `Crashed` with the results completed before. When the worker asks for
+    /// a restart (a thread it cannot stop), the rest of the batch runs in a fresh worker.
+    pub fn execute(
+        &mut self,
+        unit: UnitId,
+        tests: &[TestCase],
+        options: &ExecuteOptions,
+    ) -> Result<ExecutionOutcome, JvmError> {
+        let mut completed: Vec<TestResult> = Vec::with_capacity(tests.len());
+        while completed.len() < tests.len() {
+            let rest = &tests[completed.len()..];
+            let idle = options.timeout_per_test + self.config.test_slack;
+            let mut batch = Vec::new();
+            let reply = self.with_unit(unit, |s| {
+                batch.clear();
+                let id = s.request_id();
+                let mut on_event = |v: &Value| {
+                    batch.push(proto::test_result(v)?);
+                    Ok(())
+                };
+                s.roundtrip(proto::execute(id, unit, rest, options), idle, &mut on_event)
+                    .map_err(|f| match f {
+                        Failure::Timeout(_) => JvmError::Timeout(idle),
+                        Failure::Crashed(r) => JvmError::Crashed(r),
+                        other => other.into(),
+                    })
+            });
+            completed.append(&mut batch);
+            let reply = match reply {
+                Ok(r) => r,
+                Err(JvmError::Timeout(_)) => return Ok(ExecutionOutcome::Timeout { completed }),
+                Err(JvmError::Crashed(reason)) => {
+                    return Ok(ExecutionOutcome::Crashed { reason, completed })
+                }
+                Err(e) => return Err(e),
+            };
+            let restart = reply
+                .get("restart")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            if restart.is_some() {
+                // The worker has a thread it cannot stop: replace it before anything else runs.
+                self.running = None;
+            } else if completed.len() < tests.len() {
+                return Err(JvmError::Protocol(format!(
+                    "worker executed {} of {} tests without asking for a restart",
+                    completed.len(),
+                    tests.len()
+                )));
+            }
+        }
+        Ok(ExecutionOutcome::Finished(completed))
+    }
+
+    /// Asks the worker to exit and waits briefly; the process group is killed in any case.
+    pub fn shutdown(&mut self) {
+        if self.running.is_some() {
+            let id = self.request_id();
+            let _ = self.roundtrip(proto::shutdown(id), Duration::from_secs(2), &mut |_| Ok(()));
+        }
+        if let Some(mut r) = self.running.take() {
+            r.process.close_input();
+            r.process.wait_exit(Duration::from_secs(1));
+        }
+    }
+}
+
+impl Drop for Supervisor {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}

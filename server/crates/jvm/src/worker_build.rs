@@ -1,0 +1,208 @@
+//! The embedded worker sources and their compilation into a cache directory keyed by their hash.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::error::JvmError;
+use crate::jdk::Jdk;
+
+/// The worker's Java sources (`server/java/`), embedded in the binary.
+pub(crate) const SOURCES: &[(&str, &str)] = &[
+    (
+        "ctgls/rt/Probe.java",
+        include_str!("../../../java/ctgls/rt/Probe.java"),
+    ),
+    (
+        "ctgls/rt/DeadlineExceeded.java",
+        include_str!("../../../java/ctgls/rt/DeadlineExceeded.java"),
+    ),
+    (
+        "ctgls/worker/Main.java",
+        include_str!("../../../java/ctgls/worker/Main.java"),
+    ),
+    (
+        "ctgls/worker/Json.java",
+        include_str!("../../../java/ctgls/worker/Json.java"),
+    ),
+    (
+        "ctgls/worker/Capture.java",
+        include_str!("../../../java/ctgls/worker/Capture.java"),
+    ),
+    (
+        "ctgls/worker/ExitGuard.java",
+        include_str!("../../../java/ctgls/worker/ExitGuard.java"),
+    ),
+    (
+        "ctgls/worker/Compiler.java",
+        include_str!("../../../java/ctgls/worker/Compiler.java"),
+    ),
+    (
+        "ctgls/worker/Unit.java",
+        include_str!("../../../java/ctgls/worker/Unit.java"),
+    ),
+    (
+        "ctgls/worker/Describer.java",
+        include_str!("../../../java/ctgls/worker/Describer.java"),
+    ),
+    (
+        "ctgls/worker/Types.java",
+        include_str!("../../../java/ctgls/worker/Types.java"),
+    ),
+    (
+        "ctgls/worker/Observer.java",
+        include_str!("../../../java/ctgls/worker/Observer.java"),
+    ),
+    (
+        "ctgls/worker/TestCase.java",
+        include_str!("../../../java/ctgls/worker/TestCase.java"),
+    ),
+    (
+        "ctgls/worker/TestRunner.java",
+        include_str!("../../../java/ctgls/worker/TestRunner.java"),
+    ),
+];
+
+/// Class-file target: the worker runs on any Java 11+ whatever javac compiled it.
+const JAVAC_ARGS: &[&str] = &["--release", "11", "-encoding", "UTF-8", "-nowarn"];
+const COMPLETE_MARKER: &str = "complete";
+
+/// FNV-1a over the sources and the javac arguments: stable across Rust versions and processes.
+pub(crate) fn sources_hash() -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |bytes: &[u8]| {
+        for b in bytes.iter().chain(std::iter::once(&0u8)) {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    for a in JAVAC_ARGS {
+        feed(a.as_bytes());
+    }
+    for (path, text) in SOURCES {
+        feed(path.as_bytes());
+        feed(text.as_bytes());
+    }
+    format!("{h:016x}")
+}
+
+/// The default cache root: `$XDG_CACHE_HOME/ctgls`, else `~/.cache/ctgls`, else the temp dir.
+pub fn default_cache_dir() -> PathBuf {
+    if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
+        return PathBuf::from(x).join("ctgls");
+    }
+    if let Some(home) = std::env::var_os("HOME").filter(|x| !x.is_empty()) {
+        return PathBuf::from(home).join(".cache").join("ctgls");
+    }
+    std::env::temp_dir().join("ctgls-cache")
+}
+
+/// Returns the class directory of the compiled worker, compiling it on first use.
+///
+/// Safe against concurrent processes: each compiles into its own temp dir and renames it into
+/// place; the loser of the race discards its copy and uses the winner's.
+pub(crate) fn ensure_worker(jdk: &Jdk, cache_root: &Path) -> Result<PathBuf, JvmError> {
+    let target = cache_root.join(format!("worker-{}", sources_hash()));
+    if target.join(COMPLETE_MARKER).is_file() {
+        return Ok(target.join("classes"));
+    }
+    let fail = |what: &str, e: std::io::Error| JvmError::WorkerBuild(format!("{what}: {e}"));
+    std::fs::create_dir_all(cache_root).map_err(|e| fail("creating the cache directory", e))?;
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let tmp = cache_root.join(format!(
+        ".tmp-worker-{}-{}-{nanos}",
+        std::process::id(),
+        sources_hash()
+    ));
+    let result = build_into(jdk, &tmp);
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    match std::fs::rename(&tmp, &target) {
+        Ok(()) => {}
+        Err(_) if target.join(COMPLETE_MARKER).is_file() => {
+            // Another process won the race.
+            let _ = std::fs::remove_dir_all(&tmp);
+        }
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(fail("moving the compiled worker into the cache", e));
+        }
+    }
+    Ok(target.join("classes"))
+}
+
+fn build_into(jdk: &Jdk, dir: &Path) -> Result<(), JvmError> {
+    let fail = |what: &str, e: std::io::Error| JvmError::WorkerBuild(format!("{what}: {e}"));
+    let src = dir.join("src");
+    let mut files = Vec::new();
+    for (path, text) in SOURCES {
+        let p = src.join(path);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| fail("writing the worker sources", e))?;
+        }
+        std::fs::write(&p, text).map_err(|e| fail("writing the worker sources", e))?;
+        files.push(p);
+    }
+    let out = Command::new(&jdk.javac)
+        .args(JAVAC_ARGS)
+        .arg("-d")
+        .arg(dir.join("classes"))
+        .args(&files)
+        .output()
+        .map_err(|e| fail(&format!("running {}", jdk.javac.display()), e))?;
+    if !out.status.success() {
+        return Err(JvmError::WorkerBuild(format!(
+            "javac failed ({}): {}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    let mut marker = std::fs::File::create(dir.join(COMPLETE_MARKER))
+        .map_err(|e| fail("writing the cache marker", e))?;
+    writeln!(marker, "{}", jdk.version.full).map_err(|e| fail("writing the cache marker", e))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every Java file under server/java is embedded (a forgotten entry would fail at runtime).
+    #[test]
+    fn every_java_source_is_embedded() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../java");
+        let mut on_disk = Vec::new();
+        let mut stack = vec![root.clone()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "java") {
+                    let rel = p
+                        .strip_prefix(&root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned();
+                    on_disk.push(rel);
+                }
+            }
+        }
+        on_disk.sort();
+        let mut embedded: Vec<String> = SOURCES.iter().map(|(p, _)| p.to_string()).collect();
+        embedded.sort();
+        assert_eq!(on_disk, embedded);
+    }
+
+    #[test]
+    fn hash_is_stable_hex() {
+        assert_eq!(sources_hash(), sources_hash());
+        assert_eq!(sources_hash().len(), 16);
+    }
+}

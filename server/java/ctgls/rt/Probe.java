@@ -1,0 +1,513 @@
+package ctgls.rt;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The probe runtime that instrumented code calls (see "Probe API" in docs/protocol.md).
+ *
+ * <p>Loaded once by the worker's own class loader; every per-test class loader delegates
+ * {@code ctgls.rt.*} to it, so all tests share these arrays and the worker resets them between
+ * tests. Ids are global: {@code register} hands out a base per instrumented source file and the
+ * instrumenter passes {@code base + localId}, so the hot path is one array index, no map lookup.
+ *
+ * <p>Only threads of the running test's thread group are recorded. Other threads (a leaked thread
+ * of an earlier test, a common fork-join pool worker) run the original semantics untraced, so a
+ * trace never claims coverage that its own test did not produce.
+ */
+public final class Probe {
+    /** Comparison operators for the {@code cmp*} probes. */
+    public static final int EQ = 0, NE = 1, LT = 2, LE = 3, GT = 4, GE = 5;
+
+    /** The constant k of the branch distance (seed 001, section III-C). */
+    private static final double K = 1.0;
+    /** Distance of the other outcome when no numeric measure exists (null, instanceof, NaN). */
+    private static final double UNIT = 1.0;
+    /** Distance for String.equals against a non-String argument. */
+    private static final double FAR = 1.0e6;
+    private static final double INF = Double.POSITIVE_INFINITY;
+
+    private Probe() {}
+
+    // ---------------------------------------------------------------- registry
+
+    private static final Object LOCK = new Object();
+    private static final HashMap<String, Integer> SLOT_BY_KEY = new HashMap<>();
+    private static String[] slotKey = new String[16];
+    private static int[] slotBase = new int[16];
+    private static int[][] slotCounts = new int[16][];
+    private static int slotCount;
+    private static int nextBase;
+
+    // ---------------------------------------------------------------- per-test trace
+
+    private static double[] trueDist = filled(256);
+    private static double[] falseDist = filled(256);
+    private static int[] branchHits = new int[256];
+    private static int[] lineHits = new int[256];
+    private static int[] methodHits = new int[256];
+    private static int[] loopHits = new int[256];
+    private static final IntList touchedBranches = new IntList();
+    private static final IntList touchedLines = new IntList();
+    private static final IntList touchedMethods = new IntList();
+    private static final IntList touchedLoops = new IntList();
+
+    private static long loopIterations;
+    private static long methodCalls;
+    private static long instantiations;
+    private static long statements;
+
+    private static volatile ThreadGroup group;
+    private static volatile boolean expired;
+    private static volatile boolean paused;
+
+    /**
+     * Registers one instrumented source file and returns its id base.
+     *
+     * <p>Idempotent per key: a class loaded again by the next test's class loader gets the same
+     * base. A key should identify the instrumented text (e.g. {@code "p/A.java#<hash>"}); a key
+     * registered again with other counts gets a fresh base.
+     */
+    public static int register(String key, int branches, int lines, int methods, int loops) {
+        int size = Math.max(1, Math.max(Math.max(branches, lines), Math.max(methods, loops)));
+        synchronized (LOCK) {
+            Integer known = SLOT_BY_KEY.get(key);
+            if (known != null) {
+                int[] c = slotCounts[known];
+                if (c[0] == branches && c[1] == lines && c[2] == methods && c[3] == loops) {
+                    return slotBase[known];
+                }
+            }
+            if (slotCount == slotKey.length) {
+                slotKey = Arrays.copyOf(slotKey, slotCount * 2);
+                slotBase = Arrays.copyOf(slotBase, slotCount * 2);
+                slotCounts = Arrays.copyOf(slotCounts, slotCount * 2);
+            }
+            int base = nextBase;
+            nextBase += size;
+            slotKey[slotCount] = key;
+            slotBase[slotCount] = base;
+            slotCounts[slotCount] = new int[] {branches, lines, methods, loops};
+            SLOT_BY_KEY.put(key, slotCount);
+            slotCount++;
+            ensureCapacity(nextBase);
+            return base;
+        }
+    }
+
+    private static void ensureCapacity(int n) {
+        if (n <= branchHits.length) {
+            return;
+        }
+        int cap = Math.max(n, branchHits.length * 2);
+        double[] t = Arrays.copyOf(trueDist, cap);
+        double[] f = Arrays.copyOf(falseDist, cap);
+        Arrays.fill(t, trueDist.length, cap, INF);
+        Arrays.fill(f, falseDist.length, cap, INF);
+        trueDist = t;
+        falseDist = f;
+        branchHits = Arrays.copyOf(branchHits, cap);
+        lineHits = Arrays.copyOf(lineHits, cap);
+        methodHits = Arrays.copyOf(methodHits, cap);
+        loopHits = Arrays.copyOf(loopHits, cap);
+    }
+
+    private static double[] filled(int n) {
+        double[] a = new double[n];
+        Arrays.fill(a, INF);
+        return a;
+    }
+
+    // ---------------------------------------------------------------- hot path
+
+    /** True when the calling thread belongs to the running test; throws once the deadline passed. */
+    private static boolean recording() {
+        ThreadGroup g = group;
+        if (g == null || Thread.currentThread().getThreadGroup() != g) {
+            return false;
+        }
+        if (expired) {
+            throw new DeadlineExceeded();
+        }
+        return !paused;
+    }
+
+    private static void outcome(int id, boolean taken, double otherDistance) {
+        if (branchHits[id]++ == 0) {
+            touchedBranches.add(id);
+        }
+        if (taken) {
+            trueDist[id] = 0.0;
+            if (otherDistance < falseDist[id]) {
+                falseDist[id] = otherDistance;
+            }
+        } else {
+            falseDist[id] = 0.0;
+            if (otherDistance < trueDist[id]) {
+                trueDist[id] = otherDistance;
+            }
+        }
+    }
+
+    /**
+     * Outcome and distance of {@code a op b}; the distance is the one to the outcome not taken:
+     * for {@code a < b} false, the true-distance is {@code a - b + k}; for {@code a == b} false it
+     * is {@code |a - b|}; a taken {@code ==} is {@code k} away from false.
+     */
+    private static boolean compare(int id, int op, double a, double b) {
+        boolean r;
+        double other;
+        if (Double.isNaN(a) || Double.isNaN(b)) {
+            r = op == NE;
+            other = UNIT;
+        } else {
+            double d = a - b;
+            switch (op) {
+                case EQ: r = d == 0; other = r ? K : Math.abs(d); break;
+                case NE: r = d != 0; other = r ? Math.abs(d) : K; break;
+                case LT: r = d < 0; other = r ? -d : d + K; break;
+                case LE: r = d <= 0; other = r ? -d + K : d; break;
+                case GT: r = d > 0; other = r ? d : -d + K; break;
+                case GE: r = d >= 0; other = r ? d + K : -d; break;
+                default: throw new IllegalArgumentException("ctgls probe: unknown operator " + op);
+            }
+            if (Double.isInfinite(other) || Double.isNaN(other)) {
+                other = Double.MAX_VALUE;
+            }
+        }
+        if (recording()) {
+            outcome(id, r, other);
+        }
+        return r;
+    }
+
+    /** {@code a op b} on ints (also byte, short, char by widening). Returns the outcome. */
+    public static boolean cmpInt(int id, int op, int a, int b) {
+        return compare(id, op, a, b);
+    }
+
+    /** {@code a op b} on longs. Distances are computed in double precision. */
+    public static boolean cmpLong(int id, int op, long a, long b) {
+        boolean exact;
+        switch (op) {
+            case EQ: exact = a == b; break;
+            case NE: exact = a != b; break;
+            case LT: exact = a < b; break;
+            case LE: exact = a <= b; break;
+            case GT: exact = a > b; break;
+            case GE: exact = a >= b; break;
+            default: throw new IllegalArgumentException("ctgls probe: unknown operator " + op);
+        }
+        // The double difference may round to zero for huge longs; the outcome stays exact.
+        double d = (double) a - (double) b;
+        double other;
+        switch (op) {
+            case EQ: other = exact ? K : Math.max(Math.abs(d), K); break;
+            case NE: other = exact ? Math.max(Math.abs(d), K) : K; break;
+            case LT: other = exact ? Math.max(-d, K) : d + K; break;
+            case LE: other = exact ? -d + K : Math.max(d, K); break;
+            case GT: other = exact ? Math.max(d, K) : -d + K; break;
+            default: other = exact ? d + K : Math.max(-d, K); break;
+        }
+        if (recording()) {
+            outcome(id, exact, other);
+        }
+        return exact;
+    }
+
+    /** {@code a op b} on doubles (and floats by widening); NaN operands give distance 1. */
+    public static boolean cmpDouble(int id, int op, double a, double b) {
+        return compare(id, op, a, b);
+    }
+
+    /** {@code a == b} or {@code a != b} on booleans. */
+    public static boolean cmpBool(int id, int op, boolean a, boolean b) {
+        boolean r = op == NE ? a != b : a == b;
+        if (recording()) {
+            outcome(id, r, UNIT);
+        }
+        return r;
+    }
+
+    /** Reference comparison {@code a == b} (op EQ) or {@code a != b} (op NE), e.g. with null. */
+    public static boolean cmpRef(int id, int op, Object a, Object b) {
+        boolean r = op == NE ? a != b : a == b;
+        if (recording()) {
+            outcome(id, r, UNIT);
+        }
+        return r;
+    }
+
+    /** {@code a == null}. */
+    public static boolean isNull(int id, Object a) {
+        boolean r = a == null;
+        if (recording()) {
+            outcome(id, r, UNIT);
+        }
+        return r;
+    }
+
+    /** {@code a instanceof c} where {@code c} is the class literal of the tested type. */
+    public static boolean instOf(int id, Object a, Class<?> c) {
+        boolean r = c.isInstance(a);
+        if (recording()) {
+            outcome(id, r, UNIT);
+        }
+        return r;
+    }
+
+    /**
+     * {@code a.equals(b)} for a String receiver; throws NullPointerException for a null receiver
+     * exactly like the original call. The true-distance is the edit distance.
+     */
+    public static boolean strEquals(int id, String a, Object b) {
+        boolean r = a.equals(b);
+        if (recording()) {
+            double other;
+            if (r) {
+                other = K;
+            } else if (b instanceof String) {
+                other = editDistance(a, (String) b);
+            } else {
+                other = FAR;
+            }
+            outcome(id, r, other);
+        }
+        return r;
+    }
+
+    /**
+     * Records one branch per case label of a switch on an int-like selector and returns the
+     * selector unchanged: {@code switch (Probe.switchInt(base + 7, x, 1, 2, 5))}. Case i is branch
+     * {@code firstId + i}, taken when the selector equals {@code cases[i]}.
+     */
+    public static int switchInt(int firstId, int value, int... cases) {
+        if (recording()) {
+            for (int k = 0; k < cases.length; k++) {
+                boolean r = value == cases[k];
+                outcome(firstId + k, r, r ? K : Math.abs((double) value - cases[k]));
+            }
+        }
+        return value;
+    }
+
+    /** Outcome-only fallback for any condition: the other outcome is at distance 1. */
+    public static boolean branch(int id, boolean outcome) {
+        if (recording()) {
+            outcome(id, outcome, UNIT);
+        }
+        return outcome;
+    }
+
+    /** A line (statement) was reached; counts towards the covered-statements proxy. */
+    public static void line(int id) {
+        if (recording()) {
+            if (lineHits[id]++ == 0) {
+                touchedLines.add(id);
+            }
+            statements++;
+        }
+    }
+
+    /** A method or constructor body was entered; checks the deadline. */
+    public static void enter(int id) {
+        if (recording()) {
+            if (methodHits[id]++ == 0) {
+                touchedMethods.add(id);
+            }
+            methodCalls++;
+        }
+    }
+
+    /** One iteration of a loop body; checks the deadline. */
+    public static void loop(int id) {
+        if (recording()) {
+            if (loopHits[id]++ == 0) {
+                touchedLoops.add(id);
+            }
+            loopIterations++;
+        }
+    }
+
+    /** Wraps an object or array creation expression and counts it: {@code Probe.alloc(new A())}. */
+    public static <T> T alloc(T created) {
+        if (recording()) {
+            instantiations++;
+        }
+        return created;
+    }
+
+    /** Deadline check alone, for places where no other probe fits. */
+    public static void checkDeadline() {
+        recording();
+    }
+
+    private static double editDistance(String a, String b) {
+        int n = a.length();
+        int m = b.length();
+        if (n > 256 || m > 256) {
+            // Quadratic cost is not worth it for long strings: fall back to a cheap lower bound + 1.
+            return Math.abs(n - m) + K;
+        }
+        int[] prev = new int[m + 1];
+        int[] cur = new int[m + 1];
+        for (int j = 0; j <= m; j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= n; i++) {
+            cur[0] = i;
+            char c = a.charAt(i - 1);
+            for (int j = 1; j <= m; j++) {
+                int cost = c == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return Math.max(prev[m], 1);
+    }
+
+    // ---------------------------------------------------------------- worker control
+    // Called by the worker only; user code calling them would only spoil its own trace.
+
+    /** Starts recording for the threads of {@code testGroup}; clears the previous test's trace. */
+    public static void beginTest(ThreadGroup testGroup) {
+        synchronized (LOCK) {
+            clear(touchedBranches, branchHits);
+            for (int k = 0; k < touchedBranches.size; k++) {
+                int id = touchedBranches.data[k];
+                trueDist[id] = INF;
+                falseDist[id] = INF;
+            }
+            touchedBranches.size = 0;
+            clear(touchedLines, lineHits);
+            touchedLines.size = 0;
+            clear(touchedMethods, methodHits);
+            touchedMethods.size = 0;
+            clear(touchedLoops, loopHits);
+            touchedLoops.size = 0;
+            loopIterations = 0;
+            methodCalls = 0;
+            instantiations = 0;
+            statements = 0;
+            paused = false;
+            expired = false;
+            group = testGroup;
+        }
+    }
+
+    private static void clear(IntList touched, int[] hits) {
+        for (int k = 0; k < touched.size; k++) {
+            hits[touched.data[k]] = 0;
+        }
+    }
+
+    /** Makes every further probe call of the test's threads throw {@link DeadlineExceeded}. */
+    public static void expire() {
+        expired = true;
+    }
+
+    /** Stops recording (probes still check the deadline) while the worker observes values. */
+    public static void pause(boolean on) {
+        paused = on;
+    }
+
+    /** Stops recording; probes of any thread become no-ops until the next {@link #beginTest}. */
+    public static void endTest() {
+        group = null;
+        expired = false;
+        paused = false;
+    }
+
+    /** The trace of the current test as JSON-ready maps and lists (see docs/protocol.md). */
+    public static Map<String, Object> snapshot() {
+        synchronized (LOCK) {
+            Map<Integer, Map<String, Object>> bySlot = new LinkedHashMap<>();
+            int[] b = touchedBranches.sorted();
+            for (int id : b) {
+                List<Object> row = new ArrayList<>(4);
+                int s = slotOf(id);
+                row.add((long) (id - slotBase[s]));
+                row.add((long) branchHits[id]);
+                row.add(trueDist[id]);
+                row.add(falseDist[id]);
+                list(bySlot, s, "branches").add(row);
+            }
+            counts(bySlot, touchedLines.sorted(), lineHits, "lines");
+            counts(bySlot, touchedMethods.sorted(), methodHits, "methods");
+            counts(bySlot, touchedLoops.sorted(), loopHits, "loops");
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("files", new ArrayList<Object>(bySlot.values()));
+            Map<String, Object> proxies = new LinkedHashMap<>();
+            proxies.put("loopIterations", loopIterations);
+            proxies.put("methodCalls", methodCalls);
+            proxies.put("instantiations", instantiations);
+            proxies.put("statements", statements);
+            out.put("proxies", proxies);
+            return out;
+        }
+    }
+
+    private static void counts(Map<Integer, Map<String, Object>> bySlot, int[] ids, int[] hits, String kind) {
+        for (int id : ids) {
+            int s = slotOf(id);
+            List<Object> row = new ArrayList<>(2);
+            row.add((long) (id - slotBase[s]));
+            row.add((long) hits[id]);
+            list(bySlot, s, kind).add(row);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> list(Map<Integer, Map<String, Object>> bySlot, int slot, String kind) {
+        Map<String, Object> m = bySlot.get(slot);
+        if (m == null) {
+            m = new LinkedHashMap<>();
+            m.put("key", slotKey[slot]);
+            m.put("branches", new ArrayList<Object>());
+            m.put("lines", new ArrayList<Object>());
+            m.put("methods", new ArrayList<Object>());
+            m.put("loops", new ArrayList<Object>());
+            bySlot.put(slot, m);
+        }
+        return (List<Object>) m.get(kind);
+    }
+
+    /** The slot whose id range contains {@code id}; bases are ascending. */
+    private static int slotOf(int id) {
+        int lo = 0;
+        int hi = slotCount - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (slotBase[mid] <= id) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
+    private static final class IntList {
+        int[] data = new int[64];
+        int size;
+
+        void add(int v) {
+            if (size == data.length) {
+                data = Arrays.copyOf(data, size * 2);
+            }
+            data[size++] = v;
+        }
+
+        int[] sorted() {
+            int[] a = Arrays.copyOf(data, size);
+            Arrays.sort(a);
+            return a;
+        }
+    }
+}

@@ -1,0 +1,340 @@
+package ctgls.worker;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Executable;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The test cluster by reflection: public members of the requested classes and, to a bounded
+ * depth, of the types those members mention. Classes are loaded without initialisation, so no
+ * user code runs here.
+ */
+final class Describer {
+    private static final Set<String> LEAVES = new HashSet<>(Arrays.asList(
+            "java.lang.Object", "java.lang.String", "java.lang.Class", "java.lang.Enum", "java.lang.Record",
+            "java.lang.Boolean", "java.lang.Byte", "java.lang.Short", "java.lang.Character", "java.lang.Integer",
+            "java.lang.Long", "java.lang.Float", "java.lang.Double", "java.lang.Number", "java.lang.Void",
+            "java.lang.CharSequence", "java.lang.Comparable"));
+
+    private final Unit unit;
+    private final ClassLoader loader;
+    private List<Class<?>> projectClasses;
+
+    Describer(Unit unit) {
+        this.unit = unit;
+        this.loader = unit.newLoader();
+    }
+
+    Map<String, Object> describe(Map<String, Object> req) {
+        int maxDepth = (int) Json.num(req, "depth", 1);
+        ArrayDeque<Object[]> queue = new ArrayDeque<>();
+        Set<String> seen = new HashSet<>();
+        for (Object o : Json.arr(req.get("classes"), "classes")) {
+            if (!(o instanceof String)) {
+                throw new IllegalArgumentException("classes: expected strings");
+            }
+            if (seen.add((String) o)) {
+                queue.add(new Object[] {o, 0});
+            }
+        }
+        List<Object> out = new ArrayList<>();
+        List<Object> missing = new ArrayList<>();
+        while (!queue.isEmpty()) {
+            Object[] item = queue.poll();
+            String name = (String) item[0];
+            int depth = (Integer) item[1];
+            Class<?> c;
+            try {
+                c = Types.load(name, loader);
+            } catch (ClassNotFoundException | LinkageError e) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("name", name);
+                m.put("message", e.toString());
+                missing.add(m);
+                continue;
+            }
+            Set<Class<?>> mentioned = new HashSet<>();
+            out.add(describeClass(c, mentioned));
+            if (depth < maxDepth) {
+                for (Class<?> t : mentioned) {
+                    while (t.isArray()) {
+                        t = t.getComponentType();
+                    }
+                    if (t.isPrimitive() || LEAVES.contains(t.getName())) {
+                        continue;
+                    }
+                    if (seen.add(t.getName())) {
+                        queue.add(new Object[] {t.getName(), depth + 1});
+                    }
+                }
+            }
+        }
+        Map<String, Object> res = new LinkedHashMap<>();
+        res.put("classes", out);
+        res.put("missing", missing);
+        return res;
+    }
+
+    private Map<String, Object> describeClass(Class<?> c, Set<Class<?>> mentioned) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", c.getName());
+        m.put("kind", kind(c));
+        m.put("modifiers", modifiers(c.getModifiers() & ~Modifier.INTERFACE));
+        m.put("project", unit.classes.containsKey(c.getName()));
+        m.put("public", Modifier.isPublic(c.getModifiers()));
+        m.put("abstract", Modifier.isAbstract(c.getModifiers()));
+        m.put("innerClass", c.isMemberClass() && !Modifier.isStatic(c.getModifiers()));
+        m.put("declaringClass", c.getDeclaringClass() == null ? null : c.getDeclaringClass().getName());
+        m.put("superclass", c.getSuperclass() == null ? null : c.getSuperclass().getName());
+        m.put("genericSuperclass", safe(() -> c.getGenericSuperclass() == null ? null : c.getGenericSuperclass().getTypeName()));
+        List<Object> interfaces = new ArrayList<>();
+        for (Class<?> i : c.getInterfaces()) {
+            interfaces.add(i.getName());
+        }
+        m.put("interfaces", interfaces);
+        List<Object> tps = new ArrayList<>();
+        for (TypeVariable<?> tv : c.getTypeParameters()) {
+            tps.add(typeVariable(tv));
+        }
+        m.put("typeParameters", tps);
+        if (c.getSuperclass() != null) {
+            mentioned.add(c.getSuperclass());
+        }
+
+        List<Object> ctors = new ArrayList<>();
+        Constructor<?>[] cs = c.getConstructors();
+        Arrays.sort(cs, Comparator.comparing(Constructor::toString));
+        boolean instantiable = !Modifier.isAbstract(c.getModifiers()) && !c.isInterface() && !c.isEnum();
+        if (instantiable) {
+            for (Constructor<?> k : cs) {
+                if (!k.isSynthetic()) {
+                    ctors.add(executable(k, mentioned));
+                }
+            }
+        }
+        m.put("constructors", ctors);
+
+        List<Object> methods = new ArrayList<>();
+        Method[] ms;
+        try {
+            ms = c.getMethods();
+        } catch (LinkageError e) {
+            ms = new Method[0];
+        }
+        Arrays.sort(ms, Comparator.comparing(Method::getName).thenComparing(Method::toString));
+        for (Method x : ms) {
+            if (x.isBridge() || x.isSynthetic() || x.getDeclaringClass() == Object.class) {
+                continue;
+            }
+            Map<String, Object> e = executable(x, mentioned);
+            e.put("name", x.getName());
+            e.put("declaringClass", x.getDeclaringClass().getName());
+            e.put("static", Modifier.isStatic(x.getModifiers()));
+            e.put("returnType", x.getReturnType().getTypeName());
+            e.put("genericReturnType", safe(() -> x.getGenericReturnType().getTypeName()));
+            e.put("factory", Modifier.isStatic(x.getModifiers()) && c.isAssignableFrom(x.getReturnType()));
+            mentioned.add(x.getReturnType());
+            methods.add(e);
+        }
+        m.put("methods", methods);
+
+        List<Object> fields = new ArrayList<>();
+        List<Object> constants = new ArrayList<>();
+        Field[] fs;
+        try {
+            fs = c.getFields();
+        } catch (LinkageError e) {
+            fs = new Field[0];
+        }
+        Arrays.sort(fs, Comparator.comparing(Field::getName));
+        for (Field f : c.isEnum() ? c.getDeclaredFields() : fs) {
+            if (f.isEnumConstant()) {
+                constants.add(f.getName());
+            }
+        }
+        for (Field f : fs) {
+            if (f.isSynthetic() || f.isEnumConstant()) {
+                continue;
+            }
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("name", f.getName());
+            e.put("declaringClass", f.getDeclaringClass().getName());
+            e.put("type", f.getType().getTypeName());
+            e.put("genericType", safe(() -> f.getGenericType().getTypeName()));
+            e.put("static", Modifier.isStatic(f.getModifiers()));
+            e.put("final", Modifier.isFinal(f.getModifiers()));
+            mentioned.add(f.getType());
+            fields.add(e);
+        }
+        m.put("fields", fields);
+        m.put("enumConstants", constants);
+        m.put("recordComponents", recordComponents(c));
+        m.put("permittedSubclasses", permitted(c));
+
+        List<Object> subs = new ArrayList<>();
+        for (Class<?> p : projectClasses()) {
+            if (p != c && c.isAssignableFrom(p) && Modifier.isPublic(p.getModifiers())) {
+                subs.add(p.getName());
+            }
+        }
+        m.put("subclasses", subs);
+        return m;
+    }
+
+    private Map<String, Object> executable(Executable x, Set<Class<?>> mentioned) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        Class<?>[] raw = x.getParameterTypes();
+        Type[] generic;
+        try {
+            generic = x.getGenericParameterTypes();
+        } catch (RuntimeException | LinkageError err) {
+            generic = raw;
+        }
+        List<Object> params = new ArrayList<>();
+        for (int k = 0; k < raw.length; k++) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("type", raw[k].getTypeName());
+            // Inner-class constructors have an implicit outer parameter without a generic type.
+            p.put("generic", generic.length == raw.length ? generic[k].getTypeName() : raw[k].getTypeName());
+            params.add(p);
+            mentioned.add(raw[k]);
+        }
+        e.put("params", params);
+        List<Object> exceptions = new ArrayList<>();
+        for (Class<?> t : x.getExceptionTypes()) {
+            exceptions.add(t.getName());
+        }
+        e.put("exceptions", exceptions);
+        e.put("varargs", x.isVarArgs());
+        e.put("modifiers", modifiers(x.getModifiers()));
+        List<Object> tps = new ArrayList<>();
+        for (TypeVariable<?> tv : x.getTypeParameters()) {
+            tps.add(typeVariable(tv));
+        }
+        e.put("typeParameters", tps);
+        return e;
+    }
+
+    private static String typeVariable(TypeVariable<?> tv) {
+        StringBuilder b = new StringBuilder(tv.getName());
+        try {
+            Type[] bounds = tv.getBounds();
+            if (bounds.length > 0 && !(bounds.length == 1 && bounds[0] == Object.class)) {
+                b.append(" extends ");
+                for (int k = 0; k < bounds.length; k++) {
+                    if (k > 0) {
+                        b.append(" & ");
+                    }
+                    b.append(bounds[k].getTypeName());
+                }
+            }
+        } catch (RuntimeException | LinkageError e) {
+            // An unresolvable bound: the bare name is still useful.
+        }
+        return b.toString();
+    }
+
+    private static String kind(Class<?> c) {
+        if (c.isAnnotation()) {
+            return "annotation";
+        }
+        if (c.isInterface()) {
+            return "interface";
+        }
+        if (c.isEnum()) {
+            return "enum";
+        }
+        if (Boolean.TRUE.equals(reflect(c, "isRecord"))) {
+            return "record";
+        }
+        return "class";
+    }
+
+    private static List<Object> modifiers(int mod) {
+        List<Object> out = new ArrayList<>();
+        String s = Modifier.toString(mod);
+        if (!s.isEmpty()) {
+            out.addAll(Arrays.asList((Object[]) s.split(" ")));
+        }
+        return out;
+    }
+
+    private static List<Object> recordComponents(Class<?> c) {
+        List<Object> out = new ArrayList<>();
+        Object comps = reflect(c, "getRecordComponents");
+        if (comps instanceof Object[]) {
+            for (Object rc : (Object[]) comps) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                try {
+                    m.put("name", rc.getClass().getMethod("getName").invoke(rc));
+                    m.put("type", ((Class<?>) rc.getClass().getMethod("getType").invoke(rc)).getTypeName());
+                    m.put("genericType", ((Type) rc.getClass().getMethod("getGenericType").invoke(rc)).getTypeName());
+                } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                    continue;
+                }
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    private static List<Object> permitted(Class<?> c) {
+        List<Object> out = new ArrayList<>();
+        Object subs = reflect(c, "getPermittedSubclasses");
+        if (subs instanceof Class<?>[]) {
+            for (Class<?> s : (Class<?>[]) subs) {
+                out.add(s.getName());
+            }
+        }
+        return out;
+    }
+
+    /** Calls a no-arg Class method that may not exist on the running Java version (records, sealed). */
+    private static Object reflect(Class<?> c, String method) {
+        try {
+            return Class.class.getMethod(method).invoke(c);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+
+    private interface Supplier {
+        String get();
+    }
+
+    private static String safe(Supplier s) {
+        try {
+            return s.get();
+        } catch (RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+
+    private List<Class<?>> projectClasses() {
+        if (projectClasses == null) {
+            projectClasses = new ArrayList<>();
+            for (String n : unit.classNames) {
+                try {
+                    projectClasses.add(Class.forName(n, false, loader));
+                } catch (ClassNotFoundException | LinkageError e) {
+                    // A class that does not link is not a usable subclass.
+                }
+            }
+        }
+        return projectClasses;
+    }
+
+}

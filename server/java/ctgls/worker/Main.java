@@ -1,0 +1,200 @@
+package ctgls.worker;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The JVM worker: reads one JSON request per line and writes one JSON message per line
+ * (docs/protocol.md). Requests are handled one at a time on the main thread.
+ */
+public final class Main {
+    static final int PROTOCOL_VERSION = 1;
+
+    private final OutputStream protoOut;
+    final Capture out = new Capture();
+    final Capture err = new Capture();
+    private final Compiler compiler = new Compiler();
+    private final TestRunner runner;
+    private boolean exitBlocking;
+
+    private Main(OutputStream protoOut) {
+        this.protoOut = protoOut;
+        this.runner = new TestRunner(this);
+    }
+
+    public static void main(String[] args) throws Exception {
+        int inFd = -1;
+        int outFd = -1;
+        boolean blockExit = true;
+        for (int k = 0; k < args.length; k++) {
+            if ("--in-fd".equals(args[k]) && k + 1 < args.length) {
+                inFd = Integer.parseInt(args[++k]);
+            } else if ("--out-fd".equals(args[k]) && k + 1 < args.length) {
+                outFd = Integer.parseInt(args[++k]);
+            } else if ("--no-exit-guard".equals(args[k])) {
+                blockExit = false;
+            }
+        }
+        // The protocol channel is private: the supervisor passes it as extra descriptors, so user
+        // code printing to System.out, or even writing to FileDescriptor.out, cannot reach it.
+        InputStream in = inFd >= 0 ? new FileInputStream(descriptor(inFd)) : new FileInputStream(FileDescriptor.in);
+        OutputStream rawOut = outFd >= 0 ? new FileOutputStream(descriptor(outFd)) : new FileOutputStream(FileDescriptor.out);
+        Main m = new Main(rawOut);
+        System.setOut(new PrintStream(m.out, true, "UTF-8"));
+        System.setErr(new PrintStream(m.err, true, "UTF-8"));
+        System.setIn(new ByteArrayInputStream(new byte[0]));
+        if (blockExit) {
+            m.exitBlocking = ExitGuard.install();
+        }
+        watchParent();
+        m.loop(in);
+    }
+
+    /** A FileDescriptor for an inherited descriptor number; needs --add-opens java.base/java.io. */
+    private static FileDescriptor descriptor(int fd) throws ReflectiveOperationException {
+        FileDescriptor d = new FileDescriptor();
+        Field f = FileDescriptor.class.getDeclaredField("fd");
+        f.setAccessible(true);
+        f.setInt(d, fd);
+        return d;
+    }
+
+    /** Ends the worker when the supervisor dies (the worker is re-parented), even mid-test. */
+    private static void watchParent() {
+        final long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        Thread t = new Thread(() -> {
+            while (true) {
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long now = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+                if (now != parent) {
+                    ExitGuard.exitWorker(70);
+                }
+            }
+        }, "ctgls-parent-watch");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private void loop(InputStream in) {
+        BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+        while (true) {
+            String line;
+            try {
+                line = r.readLine();
+            } catch (IOException e) {
+                break;
+            }
+            if (line == null) {
+                break;
+            }
+            if (line.isEmpty()) {
+                continue;
+            }
+            Object id = null;
+            try {
+                Map<String, Object> req = Json.obj(Json.parse(line), "request");
+                id = req.get("id");
+                String op = Json.str(req, "op");
+                switch (op) {
+                    case "hello":
+                        reply(id, hello());
+                        break;
+                    case "compile":
+                        reply(id, compiler.compile(req));
+                        break;
+                    case "describe":
+                        reply(id, new Describer(compiler.unit(Json.str(req, "unit"))).describe(req));
+                        break;
+                    case "execute":
+                        Map<String, Object> done = runner.execute(id, compiler.unit(Json.str(req, "unit")), req);
+                        reply(id, done);
+                        break;
+                    case "shutdown":
+                        reply(id, new LinkedHashMap<>());
+                        ExitGuard.exitWorker(0);
+                        break;
+                    default:
+                        fail(id, "badRequest", "unknown op '" + op + "'");
+                }
+            } catch (Compiler.UnknownUnit e) {
+                fail(id, "unknownUnit", e.getMessage());
+            } catch (IllegalArgumentException e) {
+                fail(id, "badRequest", e.getMessage());
+            } catch (OutOfMemoryError e) {
+                // The heap may be too damaged to continue: tell the supervisor and leave.
+                fail(id, "unhealthy", "OutOfMemoryError in the worker");
+                ExitGuard.exitWorker(3);
+            } catch (Throwable e) {
+                fail(id, "internal", e.toString());
+            }
+        }
+        ExitGuard.exitWorker(0);
+    }
+
+    private Map<String, Object> hello() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("protocol", (long) PROTOCOL_VERSION);
+        m.put("java", System.getProperty("java.version"));
+        m.put("javaFeature", (long) Runtime.version().feature());
+        m.put("exitBlocking", exitBlocking);
+        m.put("pid", ProcessHandle.current().pid());
+        return m;
+    }
+
+    void reply(Object id, Map<String, Object> body) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", id);
+        m.put("ok", Boolean.TRUE);
+        m.putAll(body);
+        send(m);
+    }
+
+    /** A streamed event belonging to request {@code id}, before its final reply. */
+    void event(Object id, String kind, Map<String, Object> body) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", id);
+        m.put("event", kind);
+        m.putAll(body);
+        send(m);
+    }
+
+    private void fail(Object id, String kind, String message) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", id);
+        m.put("ok", Boolean.FALSE);
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("kind", kind);
+        e.put("message", message == null ? "" : message);
+        m.put("error", e);
+        send(m);
+    }
+
+    private synchronized void send(Map<String, Object> m) {
+        StringBuilder b = new StringBuilder(256);
+        Json.write(b, m);
+        b.append('\n');
+        try {
+            protoOut.write(b.toString().getBytes(StandardCharsets.UTF_8));
+            protoOut.flush();
+        } catch (IOException e) {
+            // The supervisor is gone.
+            ExitGuard.exitWorker(71);
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package ctgls.worker;
+
+import ctgls.rt.DeadlineExceeded;
+import ctgls.rt.Probe;
+import java.lang.reflect.Array;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Summaries of statement values that later become regression assertions: the value of primitives,
+ * Strings and enums, null-ness and runtime type of objects and, when asked, the values of public
+ * no-arg getters. Getters run in the test thread with recording paused but the deadline active.
+ */
+final class Observer {
+    private static final int MAX_STRING = 1000;
+    private final boolean getters;
+    private final int maxGetters;
+
+    Observer(boolean getters, int maxGetters) {
+        this.getters = getters;
+        this.maxGetters = maxGetters;
+    }
+
+    Map<String, Object> summarize(Object v, Class<?> declared) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        if (v == null) {
+            m.put("type", declared == null ? null : declared.getTypeName());
+            m.put("null", true);
+            return m;
+        }
+        Class<?> c = v.getClass();
+        m.put("type", declared != null && declared.isPrimitive() ? declared.getTypeName() : c.getTypeName());
+        m.put("null", false);
+        simple(v, m);
+        if (m.containsKey("value") || m.containsKey("enum")) {
+            return m;
+        }
+        if (c.isArray()) {
+            m.put("length", (long) Array.getLength(v));
+            return m;
+        }
+        if (getters) {
+            m.put("getters", getters(v));
+        }
+        return m;
+    }
+
+    private static void simple(Object v, Map<String, Object> m) {
+        if (v instanceof String) {
+            String s = (String) v;
+            if (s.length() > MAX_STRING) {
+                m.put("value", s.substring(0, MAX_STRING));
+                m.put("truncated", true);
+            } else {
+                m.put("value", s);
+            }
+        } else if (v instanceof Character) {
+            m.put("value", String.valueOf(v));
+        } else if (v instanceof Boolean || v instanceof Double || v instanceof Float) {
+            m.put("value", v);
+        } else if (v instanceof Number && v.getClass().getName().startsWith("java.lang.")) {
+            m.put("value", ((Number) v).longValue());
+        } else if (v instanceof Enum) {
+            m.put("enum", ((Enum<?>) v).name());
+        }
+    }
+
+    private List<Object> getters(Object v) {
+        List<Method> candidates = new ArrayList<>();
+        for (Method x : v.getClass().getMethods()) {
+            if (x.getParameterCount() != 0 || Modifier.isStatic(x.getModifiers()) || x.isSynthetic()
+                    || x.getDeclaringClass() == Object.class || !Types.isSimple(x.getReturnType())
+                    || !isGetterName(x.getName(), x.getReturnType())) {
+                continue;
+            }
+            candidates.add(x);
+        }
+        candidates.sort(Comparator.comparing(Method::getName));
+        List<Object> out = new ArrayList<>();
+        Probe.pause(true);
+        try {
+            for (Method x : candidates) {
+                if (out.size() >= maxGetters) {
+                    break;
+                }
+                Map<String, Object> g = new LinkedHashMap<>();
+                g.put("name", x.getName());
+                try {
+                    Method callable = accessible(x);
+                    Object r = callable.invoke(v);
+                    Map<String, Object> s = new LinkedHashMap<>();
+                    if (r == null) {
+                        s.put("null", true);
+                    } else {
+                        simple(r, s);
+                    }
+                    g.putAll(s);
+                } catch (InvocationTargetException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof DeadlineExceeded || TestCase.isThreadDeath(cause)) {
+                        throw (Error) cause;
+                    }
+                    g.put("threw", cause == null ? "unknown" : cause.getClass().getName());
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    continue;
+                }
+                out.add(g);
+            }
+        } finally {
+            Probe.pause(false);
+        }
+        return out;
+    }
+
+    private static boolean isGetterName(String n, Class<?> ret) {
+        if (n.length() > 3 && n.startsWith("get") && Character.isUpperCase(n.charAt(3))) {
+            return true;
+        }
+        if (n.length() > 2 && n.startsWith("is") && Character.isUpperCase(n.charAt(2))) {
+            return ret == boolean.class || ret == Boolean.class;
+        }
+        if (n.length() > 3 && n.startsWith("has") && Character.isUpperCase(n.charAt(3))) {
+            return ret == boolean.class || ret == Boolean.class;
+        }
+        return Arrays.asList("size", "length", "isEmpty").contains(n);
+    }
+
+    /** A public method of a non-public class is invoked through a public supertype's declaration. */
+    static Method accessible(Method m) {
+        if (Modifier.isPublic(m.getDeclaringClass().getModifiers())) {
+            return m;
+        }
+        try {
+            m.setAccessible(true);
+            return m;
+        } catch (RuntimeException e) {
+            // A JDK-internal class: look the method up on its public supertypes.
+        }
+        for (Class<?> s = m.getDeclaringClass(); s != null; s = s.getSuperclass()) {
+            for (Class<?> t : superTypes(s)) {
+                if (Modifier.isPublic(t.getModifiers())) {
+                    try {
+                        return t.getMethod(m.getName(), m.getParameterTypes());
+                    } catch (NoSuchMethodException e) {
+                        // keep looking
+                    }
+                }
+            }
+        }
+        return m;
+    }
+
+    private static List<Class<?>> superTypes(Class<?> c) {
+        List<Class<?>> out = new ArrayList<>();
+        out.add(c);
+        for (Class<?> i : c.getInterfaces()) {
+            out.addAll(superTypes(i));
+        }
+        return out;
+    }
+}

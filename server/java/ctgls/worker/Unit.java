@@ -1,0 +1,101 @@
+package ctgls.worker;
+
+import java.io.File;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * A compilation unit set: the class bytes of one successful compile plus its library classpath.
+ *
+ * <p>Isolation choice: every test gets a fresh {@link TestLoader} that defines the project classes
+ * again from these cached bytes, so static fields and static initialisers start fresh for each
+ * test without any bytecode rewriting. Re-initialising statics in place would be cheaper but
+ * cannot reset static final fields or re-run initialisers with their side effects faithfully.
+ * Library classes on the classpath are loaded once per unit and shared between tests.
+ */
+final class Unit {
+    final String id;
+    final Map<String, byte[]> classes;
+    /** Binary names of the project's classes, sorted for deterministic output. */
+    final List<String> classNames;
+    private final List<String> classpath;
+    private ClassLoader libraries;
+
+    Unit(String id, Map<String, byte[]> classes, List<String> classpath) {
+        this.id = id;
+        this.classes = Collections.unmodifiableMap(classes);
+        this.classNames = Collections.unmodifiableList(new java.util.ArrayList<>(new TreeSet<>(classes.keySet())));
+        this.classpath = classpath;
+    }
+
+    synchronized ClassLoader libraries() {
+        if (libraries == null) {
+            URL[] urls = new URL[classpath.size()];
+            for (int k = 0; k < urls.length; k++) {
+                try {
+                    urls[k] = new File(classpath.get(k)).toURI().toURL();
+                } catch (MalformedURLException e) {
+                    throw new IllegalArgumentException("bad classpath entry " + classpath.get(k));
+                }
+            }
+            libraries = new URLClassLoader(urls, new BridgeLoader());
+        }
+        return libraries;
+    }
+
+    TestLoader newLoader() {
+        return new TestLoader(this, libraries());
+    }
+
+    /**
+     * Parent of user code: the platform classes plus {@code ctgls.rt.*} from the worker's loader,
+     * so instrumented classes of every test share one {@code Probe}, and worker internals stay
+     * invisible to user code.
+     */
+    static final class BridgeLoader extends ClassLoader {
+        BridgeLoader() {
+            super(ClassLoader.getPlatformClassLoader());
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (name.startsWith("ctgls.rt.")) {
+                return Class.forName(name, false, Main.class.getClassLoader());
+            }
+            return super.loadClass(name, resolve);
+        }
+    }
+
+    /** Child-first for project classes (a stale copy on the classpath must not win). */
+    static final class TestLoader extends ClassLoader {
+        private final Unit unit;
+
+        TestLoader(Unit unit, ClassLoader parent) {
+            super(parent);
+            this.unit = unit;
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                if (c == null) {
+                    byte[] b = unit.classes.get(name);
+                    if (b == null) {
+                        return super.loadClass(name, resolve);
+                    }
+                    c = defineClass(name, b, 0, b.length);
+                }
+                if (resolve) {
+                    resolveClass(c);
+                }
+                return c;
+            }
+        }
+    }
+}
