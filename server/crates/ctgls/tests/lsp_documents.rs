@@ -193,7 +193,7 @@ fn incremental_edits_in_utf16_when_the_client_does_not_offer_utf8() {
 }
 
 #[test]
-fn full_document_changes_replace_the_text() {
+fn full_document_changes_replace_the_text_and_versions_are_checked() {
     let mut server = TestServer::start();
     server.initialize(initialize_params(false));
     server.notify(
@@ -213,6 +213,18 @@ fn full_document_changes_replace_the_text() {
     let seen = debug_document(&mut server);
     assert_eq!(seen["text"], "class B {}\n// 😀");
     assert_eq!(seen["version"], 2);
+
+    // A version that does not increase is reported; the change still applies, because it is
+    // relative to the text the client and the server share.
+    server.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": URI, "version": 2},
+            "contentChanges": [{"text": "class C {}"}],
+        }),
+    );
+    server.wait_for_message("window/logMessage", "has version 2, not newer than 2");
+    assert_eq!(debug_document(&mut server)["text"], "class C {}");
     assert_eq!(server.shutdown_and_exit().code(), Some(0));
 }
 
