@@ -90,18 +90,19 @@ impl WorkerProcess {
         // and buffers prepared before the fork (see PreparedSandbox::apply_in_child).
         unsafe {
             cmd.pre_exec(move || {
-                // Move both ends above the target numbers first, so dup2 never clobbers one with
-                // the other; dup2 clears close-on-exec on the copies.
+                // Move the protocol ends above the target numbers first: the ruleset and status
+                // descriptors, or each other, may sit at 3 or 4 until the sandbox is applied.
                 let a = libc::fcntl(in_fd, libc::F_DUPFD_CLOEXEC, 10);
                 let b = libc::fcntl(out_fd, libc::F_DUPFD_CLOEXEC, 10);
-                if a < 0
-                    || b < 0
-                    || libc::dup2(a, CHILD_IN_FD) < 0
-                    || libc::dup2(b, CHILD_OUT_FD) < 0
-                {
+                if a < 0 || b < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
-                sandbox.apply_in_child(status_fd)
+                sandbox.apply_in_child(status_fd)?;
+                // dup2 clears close-on-exec on the copies the worker inherits.
+                if libc::dup2(a, CHILD_IN_FD) < 0 || libc::dup2(b, CHILD_OUT_FD) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
             });
         }
         let child = cmd

@@ -179,6 +179,7 @@ impl PreparedSandbox {
             }
         }
         let mut ll = LL_NOT;
+        let mut failure = None;
         if let Some(rs) = self.ruleset.take() {
             ll = match rs.restrict_self() {
                 Ok(s) => match s.ruleset {
@@ -186,14 +187,17 @@ impl PreparedSandbox {
                     RulesetStatus::PartiallyEnforced => LL_PARTIAL,
                     RulesetStatus::NotEnforced => LL_NOT,
                 },
-                Err(_) => LL_FAILED,
+                Err(_) => {
+                    failure = Some(std::io::Error::last_os_error());
+                    LL_FAILED
+                }
             };
         }
         let bytes = [net, ll];
         // SAFETY: writing two bytes from the stack to a pipe.
         unsafe { libc::write(status_fd, bytes.as_ptr().cast(), bytes.len()) };
-        if ll == LL_FAILED {
-            return Err(std::io::Error::other("landlock_restrict_self failed"));
+        if let Some(e) = failure {
+            return Err(e);
         }
         Ok(())
     }

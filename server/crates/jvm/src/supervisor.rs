@@ -355,6 +355,9 @@ impl Supervisor {
         tests: &[TestCase],
         options: &ExecuteOptions,
     ) -> Result<ExecutionOutcome, JvmError> {
+        if !self.units.contains_key(&unit) {
+            return Err(JvmError::UnknownUnit(unit));
+        }
         let mut completed: Vec<TestResult> = Vec::with_capacity(tests.len());
         while completed.len() < tests.len() {
             let rest = &tests[completed.len()..];

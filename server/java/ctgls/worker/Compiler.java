@@ -143,7 +143,7 @@ final class Compiler {
         List<Object> diagnostics = new ArrayList<>();
         boolean success = true;
         if (!toCompile.isEmpty()) {
-            Map<String, byte[]> visible = new HashMap<>();
+            Map<String, byte[]> visible = new HashMap<>(runtimeClasses());
             for (Map.Entry<String, FileEntry> e : files.entrySet()) {
                 if (!toCompile.contains(e.getKey())) {
                     visible.putAll(e.getValue().classes);
@@ -227,6 +227,28 @@ final class Compiler {
         m.put("code", d.getCode());
         m.put("instrumented", path != null && Boolean.TRUE.equals(instrumented.get(path)));
         return m;
+    }
+
+    private static Map<String, byte[]> runtime;
+
+    /**
+     * The probe runtime's class files, visible to javac so instrumented sources compile against
+     * {@code ctgls.rt.Probe}; the worker's other classes stay off the user's compile path.
+     */
+    private static synchronized Map<String, byte[]> runtimeClasses() throws IOException {
+        if (runtime == null) {
+            Map<String, byte[]> m = new HashMap<>();
+            for (String name : new String[] {"ctgls.rt.Probe", "ctgls.rt.Probe$IntList", "ctgls.rt.DeadlineExceeded"}) {
+                try (java.io.InputStream in = Compiler.class.getClassLoader()
+                        .getResourceAsStream(name.replace('.', '/') + ".class")) {
+                    if (in != null) {
+                        m.put(name, in.readAllBytes());
+                    }
+                }
+            }
+            runtime = m;
+        }
+        return runtime;
     }
 
     private static List<String> strings(Object o, String what) {

@@ -1,0 +1,420 @@
+//! Hostile code under test against the real JVM and sandbox: the supervisor stays up, the next
+//! batch works, time is bounded, files outside the scratch directory are untouched, and no
+//! worker process survives.
+
+mod common;
+
+use std::net::TcpListener;
+use std::time::{Duration, Instant};
+
+use common::*;
+use jvm::*;
+
+const HOSTILE: &str = "hostile.Hostile";
+
+fn hostile_supervisor(config: WorkerConfig) -> (Supervisor, UnitId) {
+    let mut sup = Supervisor::new(config).unwrap();
+    let unit = compile_project(&mut sup, "hostile");
+    (sup, unit)
+}
+
+fn one(class_method: &str, params: &[&str], args: Vec<Statement>) -> TestCase {
+    let refs: Vec<usize> = (0..args.len()).collect();
+    let mut statements = args;
+    statements.push(call_static(HOSTILE, class_method, params, &refs));
+    test(statements)
+}
+
+fn healthy(sup: &mut Supervisor, unit: UnitId) {
+    let r = finished(
+        sup.execute(unit, &[one("writeTemp", &[], vec![])], &options(5000))
+            .unwrap(),
+    );
+    assert_eq!(r[0].status, TestStatus::Ok, "{:#?}", r[0]);
+    assert_eq!(text_value(&r[0], 0), "scratch is writable");
+}
+
+fn sandboxed() -> bool {
+    kernel_landlock_abi().is_some()
+}
+
+#[test]
+fn sandbox_level_on_this_kernel() {
+    let mut sup = supervisor();
+    sup.start().unwrap();
+    let report = sup.sandbox().unwrap();
+    eprintln!("sandbox: {report}");
+    if let Some(abi) = kernel_landlock_abi() {
+        assert_eq!(report.landlock_abi, Some(abi));
+        assert!(report.filesystem);
+        assert_eq!(report.tcp, abi >= 4);
+        assert_eq!(report.level(), SandboxLevel::Full);
+        assert_eq!(report.warning(), None);
+    } else {
+        assert!(report.warning().is_some());
+    }
+    let off = WorkerConfig {
+        sandbox: SandboxPolicy::Off,
+        ..config()
+    };
+    let mut sup = Supervisor::new(off).unwrap();
+    sup.start().unwrap();
+    assert_eq!(sup.sandbox().unwrap().level(), SandboxLevel::None);
+}
+
+#[test]
+fn writes_and_deletes_outside_scratch_are_denied() {
+    let (mut sup, unit) = hostile_supervisor(config());
+    let outside = std::env::temp_dir().join(format!("ctgls-victim-{}", std::process::id()));
+    std::fs::create_dir_all(&outside).unwrap();
+    let victim = outside.join("precious.txt");
+    std::fs::write(&victim, "original").unwrap();
+    let fresh = outside.join("new.txt");
+    let path = |p: &std::path::Path| string(&p.display().to_string());
+    let tests = [
+        one("writeFile", &["java.lang.String"], vec![path(&victim)]),
+        one("deleteFile", &["java.lang.String"], vec![path(&victim)]),
+        one("writeFile", &["java.lang.String"], vec![path(&fresh)]),
+        one("writeTemp", &[], vec![]),
+    ];
+    let r = finished(sup.execute(unit, &tests, &options(5000)).unwrap());
+    let scratch = sup.scratch_dir().unwrap();
+    drop(sup);
+    let content = std::fs::read_to_string(&victim);
+    let fresh_exists = fresh.exists();
+    std::fs::remove_dir_all(&outside).unwrap();
+    if !sandboxed() {
+        eprintln!("no Landlock on this kernel: write confinement not checked");
+        return;
+    }
+    for t in &r[..3] {
+        assert_eq!(t.status, TestStatus::Exception, "{t:#?}");
+        let e = t.exception.as_ref().unwrap();
+        assert!(
+            e.type_name.contains("AccessDenied") || e.type_name.contains("FileSystemException"),
+            "{e:?}"
+        );
+        assert!(e.declared, "IOException is declared");
+    }
+    assert_eq!(content.unwrap(), "original");
+    assert!(!fresh_exists);
+    assert_eq!(
+        r[3].status,
+        TestStatus::Ok,
+        "scratch stays writable: {:#?}",
+        r[3]
+    );
+    assert!(
+        !scratch.exists(),
+        "the scratch directory is removed with the worker"
+    );
+}
+
+#[test]
+fn network_connections_are_refused() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (mut sup, unit) = hostile_supervisor(config());
+    let r = finished(
+        sup.execute(
+            unit,
+            &[one("connect", &["int"], vec![int(i32::from(port))])],
+            &options(5000),
+        )
+        .unwrap(),
+    );
+    let report = sup.sandbox().unwrap();
+    if !report.network_isolated() {
+        eprintln!("no network isolation here: {report}");
+        return;
+    }
+    assert_eq!(r[0].status, TestStatus::Exception, "{:#?}", r[0]);
+    assert!(r[0]
+        .exception
+        .as_ref()
+        .unwrap()
+        .type_name
+        .contains("Exception"));
+    assert!(listener.accept().is_err(), "the listener saw no connection");
+    healthy(&mut sup, unit);
+}
+
+#[test]
+fn system_exit_is_contained_with_and_without_the_guard() {
+    let (mut sup, unit) = hostile_supervisor(config());
+    let exit_blocking = sup.start().unwrap().exit_blocking;
+    let outcome = sup
+        .execute(
+            unit,
+            &[
+                one("exit", &["int"], vec![int(3)]),
+                one("writeTemp", &[], vec![]),
+            ],
+            &options(5000),
+        )
+        .unwrap();
+    if exit_blocking {
+        let r = finished(outcome);
+        assert_eq!(r[0].status, TestStatus::SystemExit);
+        assert_eq!(r[0].exit_status, Some(3));
+        assert_eq!(r[1].status, TestStatus::Ok);
+    } else {
+        // Java 18+: the exit really ends the worker.
+        assert!(matches!(
+            outcome,
+            ExecutionOutcome::Crashed {
+                reason: CrashReason {
+                    exit: ExitKind::Code(3),
+                    ..
+                },
+                ..
+            }
+        ));
+    }
+    healthy(&mut sup, unit);
+
+    let unguarded = WorkerConfig {
+        block_system_exit: false,
+        ..config()
+    };
+    let (mut sup, unit) = hostile_supervisor(unguarded);
+    let pid = sup.start().unwrap().pid;
+    let outcome = sup
+        .execute(
+            unit,
+            &[
+                one("writeTemp", &[], vec![]),
+                one("exit", &["int"], vec![int(3)]),
+            ],
+            &options(5000),
+        )
+        .unwrap();
+    match outcome {
+        ExecutionOutcome::Crashed { reason, completed } => {
+            assert_eq!(reason.exit, ExitKind::Code(3));
+            assert_eq!(completed.len(), 1, "the test before the exit is reported");
+        }
+        other => panic!("expected Crashed, got {other:#?}"),
+    }
+    assert!(group_gone(pid));
+    healthy(&mut sup, unit);
+}
+
+#[test]
+fn runtime_halt_and_kill_crash_the_worker_and_the_next_batch_runs() {
+    let (mut sup, unit) = hostile_supervisor(config());
+    let info = sup.start().unwrap();
+    // With the exit guard, halt is blocked like exit.
+    let outcome = sup
+        .execute(
+            unit,
+            &[one("halt", &["int"], vec![int(42)])],
+            &options(5000),
+        )
+        .unwrap();
+    if info.exit_blocking {
+        assert_eq!(finished(outcome)[0].status, TestStatus::SystemExit);
+    }
+    // SIGKILL cannot be blocked by anything in the JVM.
+    let pid = sup.start().unwrap().pid;
+    let outcome = sup
+        .execute(unit, &[one("killSelf", &[], vec![])], &options(5000))
+        .unwrap();
+    assert!(
+        matches!(
+            outcome,
+            ExecutionOutcome::Crashed {
+                reason: CrashReason {
+                    exit: ExitKind::Signal(9),
+                    ..
+                },
+                ..
+            }
+        ),
+        "{outcome:#?}"
+    );
+    assert!(group_gone(pid));
+    healthy(&mut sup, unit);
+
+    let unguarded = WorkerConfig {
+        block_system_exit: false,
+        ..config()
+    };
+    let (mut sup, unit) = hostile_supervisor(unguarded);
+    let pid = sup.start().unwrap().pid;
+    let outcome = sup
+        .execute(
+            unit,
+            &[one("halt", &["int"], vec![int(42)])],
+            &options(5000),
+        )
+        .unwrap();
+    assert!(
+        matches!(
+            outcome,
+            ExecutionOutcome::Crashed {
+                reason: CrashReason {
+                    exit: ExitKind::Code(42),
+                    ..
+                },
+                ..
+            }
+        ),
+        "{outcome:#?}"
+    );
+    assert!(group_gone(pid));
+    healthy(&mut sup, unit);
+    assert_eq!(sup.starts(), 2);
+}
+
+#[test]
+fn endless_loops_time_out_with_and_without_probes() {
+    let (mut sup, unit) = hostile_supervisor(config());
+    sup.start().unwrap();
+    let started = Instant::now();
+    let r = finished(
+        sup.execute(
+            unit,
+            &[
+                one("spinWithProbe", &[], vec![]),
+                one("spin", &[], vec![]),
+                one("writeTemp", &[], vec![]),
+            ],
+            &options(300),
+        )
+        .unwrap(),
+    );
+    let elapsed = started.elapsed();
+    assert_eq!(r[0].status, TestStatus::Timeout);
+    assert_eq!(r[0].failed_at, Some(0));
+    assert!(
+        r[0].trace.proxies.loop_iterations > 0,
+        "the probe loop counted iterations"
+    );
+    assert_eq!(r[1].status, TestStatus::Timeout);
+    assert_eq!(r[2].status, TestStatus::Ok);
+    assert!(elapsed < Duration::from_secs(10), "took {elapsed:?}");
+    healthy(&mut sup, unit);
+}
+
+#[test]
+fn unbounded_recursion_and_allocation_are_reported() {
+    let config = WorkerConfig {
+        heap_mb: 64,
+        ..config()
+    };
+    let (mut sup, unit) = hostile_supervisor(config);
+    let pid = sup.start().unwrap().pid;
+    let r = finished(
+        sup.execute(
+            unit,
+            &[
+                one("recurse", &["int"], vec![int(0)]),
+                one("hoard", &[], vec![]),
+                one("writeTemp", &[], vec![]),
+            ],
+            &options(10_000),
+        )
+        .unwrap(),
+    );
+    assert_eq!(r[0].status, TestStatus::StackOverflow);
+    assert_eq!(r[1].status, TestStatus::OutOfMemory);
+    assert_eq!(r[2].status, TestStatus::Ok);
+    assert_eq!(sup.worker_pid(), Some(pid), "recovered without a restart");
+}
+
+#[test]
+fn threads_that_never_stop_are_stopped_or_the_worker_is_replaced() {
+    let (mut sup, unit) = hostile_supervisor(config());
+    let first = sup.start().unwrap().pid;
+    let started = Instant::now();
+    let r = finished(
+        sup.execute(
+            unit,
+            &[
+                one("spawnSleepers", &["int"], vec![int(3)]),
+                one("spawnStubborn", &[], vec![]),
+                one("writeTemp", &[], vec![]),
+            ],
+            &options(2000),
+        )
+        .unwrap(),
+    );
+    assert!(started.elapsed() < Duration::from_secs(15));
+    assert_eq!(r.len(), 3);
+    assert_eq!(r[0].status, TestStatus::Ok);
+    assert_eq!(r[1].status, TestStatus::Ok);
+    assert!(
+        r[1].leaked_threads > 0,
+        "a thread that swallows ThreadDeath survives: {:#?}",
+        r[1]
+    );
+    // The third test ran in a fresh worker; the old one and its threads are gone.
+    assert_eq!(r[2].status, TestStatus::Ok);
+    assert_ne!(sup.worker_pid(), Some(first));
+    assert!(
+        group_gone(first),
+        "the worker with the stubborn thread was killed"
+    );
+    let second = sup.worker_pid().unwrap();
+    drop(sup);
+    assert!(group_gone(second));
+}
+
+#[test]
+fn a_hung_worker_is_killed_at_the_batch_deadline() {
+    // No slack: the worker's own escalation (expire, interrupt, stop) outlasts the deadline.
+    let config = WorkerConfig {
+        test_slack: Duration::ZERO,
+        ..config()
+    };
+    let (mut sup, unit) = hostile_supervisor(config);
+    let pid = sup.start().unwrap().pid;
+    let started = Instant::now();
+    let outcome = sup
+        .execute(unit, &[one("spin", &[], vec![])], &options(300))
+        .unwrap();
+    assert!(
+        matches!(outcome, ExecutionOutcome::Timeout { .. }),
+        "{outcome:#?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert!(group_gone(pid));
+    healthy(&mut sup, unit);
+}
+
+#[test]
+fn signals_cannot_leave_the_sandbox() {
+    let (mut sup, unit) = hostile_supervisor(config());
+    sup.start().unwrap();
+    if !sup.sandbox().unwrap().scoped {
+        eprintln!("no Landlock scopes here: not checked");
+        return;
+    }
+    let mut bystander = std::process::Command::new("sleep")
+        .arg("30")
+        .spawn()
+        .unwrap();
+    let pid = i64::from(bystander.id());
+    let r = finished(
+        sup.execute(
+            unit,
+            &[test(vec![
+                Statement::Value(Literal::Long(pid)),
+                call_static(HOSTILE, "signal", &["long"], &[0]),
+            ])],
+            &options(5000),
+        )
+        .unwrap(),
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    let still_running = bystander.try_wait().unwrap().is_none();
+    let _ = bystander.kill();
+    let _ = bystander.wait();
+    assert!(
+        still_running,
+        "the sandboxed worker killed a process outside it: {:#?}",
+        r[0]
+    );
+}

@@ -1,0 +1,650 @@
+//! Integration tests against the real JVM: hello, compile, describe, execute, probe traces.
+
+mod common;
+
+use common::*;
+use jvm::*;
+
+const ACCOUNT: &str = "bank.Account";
+
+#[test]
+fn hello_reports_protocol_and_java_version() {
+    let mut sup = supervisor();
+    let info = sup.start().unwrap();
+    assert_eq!(info.protocol, PROTOCOL_VERSION);
+    assert!(info.java_feature >= 11, "{info:?}");
+    assert_eq!(info.java_feature, sup.jdk().version.feature);
+    let pid = sup.worker_pid().unwrap();
+    assert_eq!(info.pid, pid);
+    drop(sup);
+    assert!(group_gone(pid), "worker process group {pid} left behind");
+}
+
+#[test]
+fn compile_errors_have_file_line_and_column() {
+    let mut sup = supervisor();
+    let broken = SourceFile {
+        path: "p/Broken.java".into(),
+        text: "package p;\n\npublic class Broken {\n    int f() { return \"no\"; }\n}\n".into(),
+        instrumented: None,
+    };
+    let result = sup
+        .compile(&CompileRequest {
+            sources: vec![broken],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    assert_eq!(result.unit, None);
+    let errors: Vec<_> = result
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == DiagnosticKind::Error)
+        .collect();
+    assert_eq!(errors.len(), 1, "{:#?}", result.diagnostics);
+    let e = errors[0];
+    assert_eq!(e.file.as_deref(), Some("p/Broken.java"));
+    assert_eq!((e.line, e.column), (Some(4), Some(22)));
+    assert!(e.message.contains("incompatible types"), "{}", e.message);
+    assert!(!e.instrumented);
+}
+
+#[test]
+fn instrumented_text_is_compiled_and_its_lines_are_the_original_lines() {
+    let mut sup = supervisor();
+    let original = "package p;\npublic class A {\n    public int f(int x) { return x; }\n}\n";
+    let instrumented = "package p;\npublic class A {\n    public int f(int x) { ctgls.rt.Probe.enter(undefinedBase); return x; }\n}\n";
+    let result = sup
+        .compile(&CompileRequest {
+            sources: vec![SourceFile {
+                path: "p/A.java".into(),
+                text: original.into(),
+                instrumented: Some(instrumented.into()),
+            }],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    assert_eq!(result.unit, None);
+    let e = &result.diagnostics[0];
+    assert_eq!(e.line, Some(3));
+    assert!(e.instrumented);
+    assert!(e.message.contains("undefinedBase"), "{}", e.message);
+}
+
+#[test]
+fn unchanged_files_are_reused_and_dependents_recompiled() {
+    let mut sup = supervisor();
+    let mut sources = project("bank");
+    let first = sup
+        .compile(&CompileRequest {
+            sources: sources.clone(),
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    assert_eq!((first.compiled_files, first.reused_files), (4, 0));
+    assert!(first.classes.contains(&"bank.Level".to_string()));
+
+    // Util is mentioned by no other file: only it is recompiled.
+    let util = sources
+        .iter_mut()
+        .find(|s| s.path.ends_with("Util.java"))
+        .unwrap();
+    util.text = util.text.replace("2 * x", "3 * x");
+    let second = sup
+        .compile(&CompileRequest {
+            sources: sources.clone(),
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    assert_eq!((second.compiled_files, second.reused_files), (1, 3));
+
+    // Level is used by Account: both are recompiled, the rest reused.
+    let level = sources
+        .iter_mut()
+        .find(|s| s.path.ends_with("Level.java"))
+        .unwrap();
+    level.text = level.text.replace("BASIC, GOLD", "BASIC, SILVER, GOLD");
+    let third = sup
+        .compile(&CompileRequest {
+            sources: sources.clone(),
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    assert_eq!((third.compiled_files, third.reused_files), (2, 2));
+
+    // The new unit runs the new code; the old unit still runs the old code.
+    let old = second.unit.unwrap();
+    let new_unit = third.unit.unwrap();
+    let t = test(vec![
+        int(5),
+        call_static("bank.Util", "twice", &["int"], &[0]),
+    ]);
+    let r = finished(sup.execute(old, &[t.clone()], &options(2000)).unwrap());
+    assert_eq!(int_value(&r[0], 1), 15);
+    let r = finished(sup.execute(new_unit, &[t], &options(2000)).unwrap());
+    assert_eq!(int_value(&r[0], 1), 15);
+    let r = finished(
+        sup.execute(
+            new_unit,
+            &[test(vec![Statement::EnumConstant {
+                type_name: "bank.Level".into(),
+                name: "SILVER".into(),
+            }])],
+            &options(2000),
+        )
+        .unwrap(),
+    );
+    assert_eq!(value(&r[0], 0).enum_constant.as_deref(), Some("SILVER"));
+}
+
+#[test]
+fn describe_reports_hierarchy_generics_enums_and_records() {
+    let mut sup = supervisor();
+    let unit = compile_project(&mut sup, "shapes");
+    let d = sup
+        .describe(unit, &["shapes.Circle".into(), "shapes.Registry".into()], 1)
+        .unwrap();
+    let class = |n: &str| {
+        d.classes.iter().find(|c| c.name == n).unwrap_or_else(|| {
+            panic!(
+                "{n} not described: {:?}",
+                d.classes.iter().map(|c| &c.name).collect::<Vec<_>>()
+            )
+        })
+    };
+
+    let circle = class("shapes.Circle");
+    assert_eq!(circle.kind, TypeKind::Class);
+    assert!(circle.project && circle.is_public && !circle.is_abstract);
+    assert_eq!(circle.superclass.as_deref(), Some("shapes.AbstractShape"));
+    assert_eq!(
+        circle.generic_superclass.as_deref(),
+        Some("shapes.AbstractShape<java.lang.Double>")
+    );
+    assert_eq!(circle.constructors.len(), 2);
+    let with_color = circle
+        .constructors
+        .iter()
+        .find(|c| c.params.len() == 2)
+        .unwrap();
+    assert_eq!(with_color.params[1].type_name, "shapes.Color");
+    assert_eq!(
+        with_color.exceptions,
+        vec!["java.io.IOException".to_string()]
+    );
+    let unit_factory = circle.methods.iter().find(|m| m.name == "unit").unwrap();
+    assert!(unit_factory.is_static && unit_factory.factory);
+    let dims = circle
+        .methods
+        .iter()
+        .find(|m| m.name == "dimensions")
+        .unwrap();
+    assert_eq!(
+        dims.generic_return_type.as_deref(),
+        Some("java.util.List<java.lang.Double>")
+    );
+    let size = circle.methods.iter().find(|m| m.name == "getSize").unwrap();
+    assert_eq!(size.declaring_class, "shapes.AbstractShape");
+    assert!(circle
+        .fields
+        .iter()
+        .any(|f| f.name == "color" && f.type_name == "shapes.Color"));
+
+    let registry = class("shapes.Registry");
+    assert_eq!(
+        registry.type_parameters,
+        vec![
+            "K extends java.lang.Comparable<K>".to_string(),
+            "V extends shapes.Shape".to_string()
+        ]
+    );
+    let put_all = registry
+        .methods
+        .iter()
+        .find(|m| m.name == "putAll")
+        .unwrap();
+    assert_eq!(put_all.params[1].type_name, "java.util.List");
+    assert_eq!(put_all.params[1].generic, "java.util.List<V>");
+    assert_eq!(
+        put_all.exceptions,
+        vec!["java.lang.IllegalStateException".to_string()]
+    );
+    let lookup = registry
+        .methods
+        .iter()
+        .find(|m| m.name == "lookup")
+        .unwrap();
+    assert_eq!(lookup.type_parameters, vec!["R".to_string()]);
+
+    // Mentioned types, one level deep.
+    let color = class("shapes.Color");
+    assert_eq!(color.kind, TypeKind::Enum);
+    assert_eq!(color.enum_constants, vec!["RED", "GREEN", "BLUE"]);
+    assert!(color.constructors.is_empty());
+    let abstract_shape = class("shapes.AbstractShape");
+    assert!(abstract_shape.is_abstract);
+    assert!(abstract_shape.constructors.is_empty());
+    assert_eq!(
+        abstract_shape.type_parameters,
+        vec!["T extends java.lang.Number".to_string()]
+    );
+    let mut subs = abstract_shape.subclasses.clone();
+    subs.sort();
+    assert_eq!(subs, vec!["shapes.Circle", "shapes.Square"]);
+
+    let d = sup
+        .describe(unit, &["shapes.Shape".into(), "shapes.Point".into()], 0)
+        .unwrap();
+    let shape = &d.classes[0];
+    assert_eq!(shape.kind, TypeKind::Interface);
+    let mut impls = shape.subclasses.clone();
+    impls.sort();
+    assert_eq!(
+        impls,
+        vec!["shapes.AbstractShape", "shapes.Circle", "shapes.Square"]
+    );
+    let point = &d.classes[1];
+    assert_eq!(point.kind, TypeKind::Record);
+    let comps: Vec<_> = point
+        .record_components
+        .iter()
+        .map(|c| (c.name.as_str(), c.type_name.as_str()))
+        .collect();
+    assert_eq!(comps, vec![("x", "int"), ("y", "int")]);
+
+    let d = sup.describe(unit, &["shapes.Nope".into()], 1).unwrap();
+    assert!(d.classes.is_empty());
+    assert_eq!(d.missing[0].0, "shapes.Nope");
+}
+
+#[test]
+fn execute_constructors_methods_getters_and_static_calls() {
+    let mut sup = supervisor();
+    let unit = compile_project(&mut sup, "bank");
+    let t = test(vec![
+        int(150),
+        new(ACCOUNT, &["int"], &[0]),
+        int(30),
+        call(ACCOUNT, "withdraw", &["int"], 1, &[2]),
+        call(ACCOUNT, "deposit", &["int"], 1, &[2]),
+        call(ACCOUNT, "getLevel", &[], 1, &[]),
+        string("ann"),
+        call_static(ACCOUNT, "open", &["java.lang.String"], &[6]),
+        call_static(ACCOUNT, "createdCount", &[], &[]),
+    ]);
+    let opts = ExecuteOptions {
+        observe_getters: true,
+        ..options(2000)
+    };
+    let r = finished(sup.execute(unit, &[t], &opts).unwrap());
+    let r = &r[0];
+    assert_eq!(r.status, TestStatus::Ok, "{r:#?}");
+    assert_eq!(int_value(r, 3), 120);
+    assert_eq!(r.statements[4], StatementResult::Void);
+    assert_eq!(value(r, 5).enum_constant.as_deref(), Some("GOLD"));
+    let account = value(r, 1);
+    assert_eq!(account.type_name.as_deref(), Some(ACCOUNT));
+    assert!(!account.is_null);
+    let getters: Vec<_> = account
+        .getters
+        .iter()
+        .map(|g| (g.name.as_str(), g.outcome.clone()))
+        .collect();
+    // Observed right after construction.
+    assert_eq!(
+        getters,
+        vec![
+            (
+                "getBalance",
+                GetterOutcome::Value(ObservedValue::Integer(150))
+            ),
+            ("getLevel", GetterOutcome::Enum("GOLD".into())),
+            ("isEmpty", GetterOutcome::Value(ObservedValue::Bool(false))),
+        ]
+    );
+    assert_eq!(value(r, 7).type_name.as_deref(), Some(ACCOUNT));
+    assert_eq!(int_value(r, 8), 2, "two accounts created in this test");
+}
+
+#[test]
+fn static_state_does_not_leak_between_tests() {
+    let mut sup = supervisor();
+    let unit = compile_project(&mut sup, "bank");
+    let t = test(vec![
+        int(1),
+        new(ACCOUNT, &["int"], &[0]),
+        new(ACCOUNT, &["int"], &[0]),
+        call_static(ACCOUNT, "createdCount", &[], &[]),
+    ]);
+    let r = finished(
+        sup.execute(unit, &[t.clone(), t.clone(), t], &options(2000))
+            .unwrap(),
+    );
+    let counts: Vec<i64> = r.iter().map(|r| int_value(r, 3)).collect();
+    assert_eq!(counts, vec![2, 2, 2]);
+}
+
+#[test]
+fn exceptions_are_declared_or_undeclared_with_their_line() {
+    let mut sup = supervisor();
+    let unit = compile_project(&mut sup, "bank");
+    let declared = test(vec![
+        int(10),
+        new(ACCOUNT, &["int"], &[0]),
+        int(50),
+        call(ACCOUNT, "withdraw", &["int"], 1, &[2]),
+        call_static(ACCOUNT, "createdCount", &[], &[]),
+    ]);
+    let undeclared = test(vec![
+        int(0),
+        new(ACCOUNT, &["int"], &[0]),
+        call(ACCOUNT, "share", &["int"], 1, &[0]),
+    ]);
+    let in_constructor = test(vec![int(-1), new(ACCOUNT, &["int"], &[0])]);
+    let r = finished(
+        sup.execute(
+            unit,
+            &[declared, undeclared, in_constructor],
+            &options(2000),
+        )
+        .unwrap(),
+    );
+
+    assert_eq!(r[0].status, TestStatus::Exception);
+    assert_eq!(r[0].failed_at, Some(3));
+    assert_eq!(
+        r[0].statements.len(),
+        3,
+        "execution stops at the throwing statement"
+    );
+    let e = r[0].exception.as_ref().unwrap();
+    assert_eq!(e.type_name, "bank.InsufficientFundsException");
+    assert_eq!(e.message.as_deref(), Some("missing 40"));
+    assert!(e.declared && e.checked);
+    assert_eq!(e.frame.as_ref().unwrap().line, Some(45));
+    assert_eq!(e.frame.as_ref().unwrap().method, "withdraw");
+
+    let e = r[1].exception.as_ref().unwrap();
+    assert_eq!(e.type_name, "java.lang.ArithmeticException");
+    assert!(!e.declared && !e.checked);
+    let frame = e.frame.as_ref().unwrap();
+    assert_eq!((frame.class.as_str(), frame.line), (ACCOUNT, Some(52)));
+
+    let e = r[2].exception.as_ref().unwrap();
+    assert_eq!(e.type_name, "java.lang.IllegalArgumentException");
+    assert_eq!(e.frame.as_ref().unwrap().line, Some(11));
+    assert_eq!(e.frame.as_ref().unwrap().method, "<init>");
+}
+
+#[test]
+fn fields_and_arrays() {
+    let mut sup = supervisor();
+    let unit = compile_project(&mut sup, "bank");
+    let t = test(vec![
+        int(0),
+        new(ACCOUNT, &["int"], &[0]),
+        Statement::GetField {
+            class: ACCOUNT.into(),
+            field: "limit".into(),
+            receiver: Some(1),
+        },
+        int(500),
+        Statement::SetField {
+            class: ACCOUNT.into(),
+            field: "limit".into(),
+            receiver: Some(1),
+            value: 3,
+        },
+        Statement::GetField {
+            class: ACCOUNT.into(),
+            field: "limit".into(),
+            receiver: Some(1),
+        },
+        Statement::GetField {
+            class: ACCOUNT.into(),
+            field: "created".into(),
+            receiver: None,
+        },
+        Statement::NewArray {
+            component: "int".into(),
+            length: 3,
+        },
+        Statement::SetElement {
+            array: 7,
+            index: 0,
+            value: 3,
+        },
+        int(7),
+        Statement::SetElement {
+            array: 7,
+            index: 2,
+            value: 9,
+        },
+        Statement::GetElement { array: 7, index: 2 },
+        call(ACCOUNT, "total", &["int[]"], 1, &[7]),
+        Statement::Null {
+            type_name: "java.lang.String".into(),
+        },
+        Statement::GetField {
+            class: ACCOUNT.into(),
+            field: "owner".into(),
+            receiver: Some(1),
+        },
+    ]);
+    let r = finished(sup.execute(unit, &[t], &options(2000)).unwrap());
+    let r = &r[0];
+    assert_eq!(r.status, TestStatus::Ok, "{r:#?}");
+    assert_eq!(int_value(r, 2), 100);
+    assert_eq!(int_value(r, 5), 500);
+    assert_eq!(int_value(r, 6), 1);
+    assert_eq!(value(r, 7).length, Some(3));
+    assert_eq!(value(r, 7).type_name.as_deref(), Some("int[]"));
+    assert_eq!(int_value(r, 11), 7);
+    assert_eq!(int_value(r, 12), 507);
+    assert!(value(r, 13).is_null);
+    assert!(value(r, 14).is_null);
+}
+
+#[test]
+fn invalid_statements_are_reported_not_thrown() {
+    let mut sup = supervisor();
+    let unit = compile_project(&mut sup, "bank");
+    let tests = [
+        test(vec![call_static(ACCOUNT, "noSuchMethod", &[], &[])]),
+        test(vec![
+            Statement::Null {
+                type_name: ACCOUNT.into(),
+            },
+            call(ACCOUNT, "getBalance", &[], 0, &[]),
+        ]),
+        test(vec![int(1), new(ACCOUNT, &["int"], &[5])]),
+        test(vec![
+            Statement::Value(Literal::Long(1 << 40)),
+            new(ACCOUNT, &["int"], &[0]),
+        ]),
+    ];
+    let r = finished(sup.execute(unit, &tests, &options(2000)).unwrap());
+    for (k, t) in r.iter().enumerate() {
+        assert_eq!(t.status, TestStatus::Invalid, "test {k}: {t:#?}");
+        assert!(t.message.is_some());
+    }
+    assert_eq!(r[1].failed_at, Some(1));
+}
+
+#[test]
+fn user_output_never_corrupts_the_protocol() {
+    let mut sup = supervisor();
+    let unit = compile_project(&mut sup, "bank");
+    let chatter = test(vec![
+        int(1),
+        new(ACCOUNT, &["int"], &[0]),
+        call(ACCOUNT, "chatter", &[], 1, &[]),
+    ]);
+    let flood = test(vec![
+        int(5000),
+        new(ACCOUNT, &["int"], &[0]),
+        call(ACCOUNT, "shout", &["int"], 1, &[0]),
+    ]);
+    let opts = ExecuteOptions {
+        output_limit: 1000,
+        ..options(5000)
+    };
+    let r = finished(sup.execute(unit, &[chatter, flood], &opts).unwrap());
+    assert_eq!(r[0].status, TestStatus::Ok);
+    assert!(r[0].stdout.contains("forged"), "{:?}", r[0].stdout);
+    assert_eq!(r[0].stderr, "to stderr\n");
+    assert!(r[1].output_truncated);
+    assert!(r[1].stdout.len() < 1200);
+    assert!(r[1].stdout.contains("output truncated"));
+    // The worker still answers.
+    let again = finished(sup.execute(unit, &[test(vec![int(3)])], &opts).unwrap());
+    assert_eq!(int_value(&again[0], 0), 3);
+}
+
+#[test]
+fn probe_trace_of_a_hand_instrumented_class() {
+    let mut sup = supervisor();
+    let dir = fixtures().join("probe/probe");
+    let original = std::fs::read_to_string(dir.join("Triangle.java")).unwrap();
+    let instrumented = std::fs::read_to_string(dir.join("Triangle.instrumented.java")).unwrap();
+    assert_eq!(
+        original.lines().count(),
+        instrumented.lines().count(),
+        "lines are preserved"
+    );
+    let result = sup
+        .compile(&CompileRequest {
+            sources: vec![SourceFile {
+                path: "probe/Triangle.java".into(),
+                text: original,
+                instrumented: Some(instrumented),
+            }],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    let unit = result
+        .unit
+        .unwrap_or_else(|| panic!("{:#?}", result.diagnostics));
+    let classify = |a, b, c| {
+        test(vec![
+            int(a),
+            int(b),
+            int(c),
+            call_static(
+                "probe.Triangle",
+                "classify",
+                &["int", "int", "int"],
+                &[0, 1, 2],
+            ),
+        ])
+    };
+    let r = finished(
+        sup.execute(
+            unit,
+            &[classify(3, 4, 5), classify(0, 1, 1), classify(2, 2, 2)],
+            &options(2000),
+        )
+        .unwrap(),
+    );
+    assert_eq!(text_value(&r[0], 3), "scalene");
+    assert_eq!(text_value(&r[1], 3), "invalid");
+    assert_eq!(text_value(&r[2], 3), "equilateral");
+
+    let t = &r[0].trace;
+    assert_eq!(t.files.len(), 1);
+    let f = &t.files[0];
+    assert_eq!(f.key, "probe/Triangle.java#t1");
+    let b: Vec<(u32, u64, f64, f64)> = f
+        .branches
+        .iter()
+        .map(|b| (b.id, b.hits, b.true_distance, b.false_distance))
+        .collect();
+    assert_eq!(
+        b,
+        vec![
+            (0, 1, 3.0, 0.0), // a <= 0 with a = 3: a - 0 away from true
+            (1, 1, 4.0, 0.0),
+            (2, 1, 5.0, 0.0),
+            (3, 1, 1.0, 0.0), // a == b with 3, 4: |a - b|
+            (5, 4, 0.0, 0.0), // k < a taken both ways
+            (6, 1, 1.0, 0.0),
+            (7, 1, 1.0, 0.0),
+        ]
+    );
+    assert_eq!(f.methods, vec![(0, 1)]);
+    assert_eq!(f.loops, vec![(0, 3)]);
+    assert_eq!(
+        f.lines,
+        vec![(5, 1), (8, 1), (11, 1), (12, 1), (13, 3), (15, 1), (18, 1)]
+    );
+    assert_eq!(
+        t.proxies,
+        PerformanceProxies {
+            loop_iterations: 3,
+            method_calls: 1,
+            instantiations: 1,
+            statements: 9
+        }
+    );
+
+    // The next test starts from a clean trace; a <= 0 taken is 1 (k) away from false.
+    let f = &r[1].trace.files[0];
+    let b: Vec<_> = f
+        .branches
+        .iter()
+        .map(|b| (b.id, b.true_distance, b.false_distance))
+        .collect();
+    assert_eq!(b, vec![(0, 0.0, 1.0)]);
+    assert_eq!(f.lines, vec![(5, 1), (6, 1)]);
+}
+
+#[test]
+fn units_survive_a_worker_restart() {
+    let mut sup = supervisor();
+    let unit = compile_project(&mut sup, "bank");
+    let first = sup.worker_pid().unwrap();
+    sup.shutdown();
+    assert!(group_gone(first));
+    let r = finished(
+        sup.execute(
+            unit,
+            &[test(vec![
+                int(4),
+                call_static("bank.Util", "twice", &["int"], &[0]),
+            ])],
+            &options(2000),
+        )
+        .unwrap(),
+    );
+    assert_eq!(int_value(&r[0], 1), 8);
+    assert_ne!(sup.worker_pid(), Some(first));
+    assert_eq!(sup.starts(), 2);
+    assert!(matches!(
+        sup.execute(UnitId(999), &[], &options(100)),
+        Err(JvmError::UnknownUnit(_))
+    ));
+}
+
+#[test]
+fn execution_can_be_disabled() {
+    let config = WorkerConfig {
+        execution_enabled: false,
+        ..config()
+    };
+    assert!(matches!(
+        Supervisor::new(config),
+        Err(JvmError::ExecutionDisabled)
+    ));
+}
+
+#[test]
+fn a_missing_jdk_is_a_typed_error() {
+    let config = WorkerConfig {
+        java_home: Some("/nonexistent/jdk".into()),
+        ..config()
+    };
+    let err = Supervisor::new(config).err().unwrap();
+    assert!(
+        matches!(err, JvmError::Jdk(JdkError::NotFound { .. })),
+        "{err}"
+    );
+}
