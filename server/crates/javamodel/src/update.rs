@@ -10,6 +10,7 @@
 //! piece: bytes by the piece's offset, rows by the piece's row offset, and columns only on the
 //! piece's first row, since the text inside the piece is unchanged.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use tree_sitter::{Node, Point};
@@ -23,12 +24,15 @@ type Key = (MemberKind, Vec<(usize, usize)>);
 /// The members of the previous model that may be reused, keyed by their pieces' new ranges.
 pub(crate) struct Reuse<'a> {
     by_new_range: HashMap<Key, &'a Member>,
+    /// How many members were reused; lets tests check that reuse happens at all.
+    hits: Cell<usize>,
 }
 
 impl<'a> Reuse<'a> {
     pub(crate) fn new(old: &'a JavaModel, edits: &[ByteEdit]) -> Reuse<'a> {
         let mut reuse = Reuse {
             by_new_range: HashMap::new(),
+            hits: Cell::new(0),
         };
         for ty in &old.types {
             reuse.add_type(ty, edits);
@@ -90,6 +94,7 @@ impl<'a> Reuse<'a> {
         if !shifter.is_identity() {
             member.relocate(&shifter);
         }
+        self.hits.set(self.hits.get() + 1);
         Some(member)
     }
 }
@@ -269,6 +274,28 @@ impl Relocate for TypeDecl {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_edited_member_is_rebuilt() {
+        let old_src = "class A {\n  int a(int x) { return x > 0 ? 1 : 2; }\n  int b(int y) { if (y < 0) { return 1; } return 0; }\n  static int s = 1 > 0 ? 1 : 0;\n  int c() { return 3; }\n}\n";
+        let old_tree = syntax::parse_java(old_src, None);
+        let old = JavaModel::build(old_src, &old_tree);
+        // Insert a space inside b's body.
+        let at = old_src.find("return 1;").unwrap();
+        let mut new_src = old_src.to_string();
+        new_src.insert(at, ' ');
+        let new_tree = syntax::parse_java(&new_src, None);
+        let edits = [ByteEdit {
+            start_byte: at,
+            old_end_byte: at,
+            new_end_byte: at + 1,
+        }];
+        let reuse = Reuse::new(&old, &edits);
+        let updated = crate::build::build_model(&new_src, &new_tree, Some(&reuse));
+        // a, <clinit> and c are reused; b is rebuilt.
+        assert_eq!(reuse.hits.get(), 3);
+        assert_eq!(updated, JavaModel::build(&new_src, &new_tree));
+    }
 
     fn edit(start: usize, old_end: usize, new_end: usize) -> ByteEdit {
         ByteEdit {
