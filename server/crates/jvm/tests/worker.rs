@@ -118,7 +118,10 @@ fn unchanged_files_are_reused_and_dependents_recompiled() {
         int(5),
         call_static("bank.Util", "twice", &["int"], &[0]),
     ]);
-    let r = finished(sup.execute(old, &[t.clone()], &options(2000)).unwrap());
+    let r = finished(
+        sup.execute(old, std::slice::from_ref(&t), &options(2000))
+            .unwrap(),
+    );
     assert_eq!(int_value(&r[0], 1), 15);
     let r = finished(sup.execute(new_unit, &[t], &options(2000)).unwrap());
     assert_eq!(int_value(&r[0], 1), 15);

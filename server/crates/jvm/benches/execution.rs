@@ -1,0 +1,338 @@
+//! Worker benchmark: cold start + first compile, statement executions per second, and the
+//! overhead against calling the same methods from compiled Java directly.
+//!
+//! Run: `cargo bench -p jvm --bench execution` (figures go to docs/benchmarks.md).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use jvm::*;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn sources(project: &str) -> Vec<SourceFile> {
+    let root = fixtures().join(project);
+    let mut out = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if p.is_dir() {
+                stack.push(p);
+            } else if name.ends_with(".java") && !name.ends_with(".instrumented.java") {
+                let instrumented = p.with_file_name(name.replace(".java", ".instrumented.java"));
+                out.push(SourceFile {
+                    path: p
+                        .strip_prefix(&root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned(),
+                    text: std::fs::read_to_string(&p).unwrap(),
+                    instrumented: std::fs::read_to_string(instrumented).ok(),
+                });
+            }
+        }
+    }
+    out
+}
+
+fn call(
+    class: &str,
+    method: &str,
+    params: &[&str],
+    receiver: Option<usize>,
+    args: &[usize],
+) -> Statement {
+    Statement::Call {
+        class: class.into(),
+        method: method.into(),
+        params: params.iter().map(|s| s.to_string()).collect(),
+        receiver,
+        args: args.to_vec(),
+    }
+}
+
+/// Nine statements on a simple class, the same sequence the direct Java driver runs.
+fn account_test(k: i32) -> TestCase {
+    let a = "bank.Account";
+    TestCase {
+        statements: vec![
+            Statement::Value(Literal::Int(150 + k % 7)),
+            Statement::New {
+                class: a.into(),
+                params: vec!["int".into()],
+                args: vec![0],
+            },
+            Statement::Value(Literal::Int(30)),
+            call(a, "withdraw", &["int"], Some(1), &[2]),
+            call(a, "deposit", &["int"], Some(1), &[2]),
+            call(a, "getLevel", &[], Some(1), &[]),
+            Statement::Value(Literal::String("ann".into())),
+            call(a, "open", &["java.lang.String"], None, &[6]),
+            call(a, "createdCount", &[], None, &[]),
+        ],
+    }
+}
+
+fn triangle_test(k: i32) -> TestCase {
+    TestCase {
+        statements: vec![
+            Statement::Value(Literal::Int(3 + k % 5)),
+            Statement::Value(Literal::Int(4)),
+            Statement::Value(Literal::Int(5 - k % 2)),
+            call(
+                "probe.Triangle",
+                "classify",
+                &["int", "int", "int"],
+                None,
+                &[0, 1, 2],
+            ),
+        ],
+    }
+}
+
+fn config(cache: &Path, quick_start: bool) -> WorkerConfig {
+    WorkerConfig {
+        cache_dir: Some(cache.into()),
+        quick_start,
+        ..WorkerConfig::default()
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn cold_start(quick_start: bool) {
+    let cache = std::env::temp_dir().join(format!("ctgls-bench-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let t = Instant::now();
+    let mut sup = Supervisor::new(config(&cache, quick_start)).unwrap();
+    let build = t.elapsed();
+    // Warm cache from here on: what every start after the first one costs.
+    let mut runs = Vec::new();
+    for _ in 0..3 {
+        drop(sup);
+        let t = Instant::now();
+        sup = Supervisor::new(config(&cache, quick_start)).unwrap();
+        sup.start().unwrap();
+        let started = t.elapsed();
+        let r = sup
+            .compile(&CompileRequest {
+                sources: sources("bank"),
+                ..Default::default()
+            })
+            .unwrap();
+        assert!(r.unit.is_some());
+        let compiled = t.elapsed();
+        let out = sup
+            .execute(
+                r.unit.unwrap(),
+                &[account_test(0)],
+                &ExecuteOptions::default(),
+            )
+            .unwrap();
+        assert!(matches!(out, ExecutionOutcome::Finished(_)));
+        runs.push((
+            started,
+            compiled - started,
+            t.elapsed() - compiled,
+            t.elapsed(),
+        ));
+    }
+    runs.sort_by_key(|r| r.3);
+    let (start, compile, first_exec, total) = runs[1];
+    println!(
+        "cold start (TieredStopAtLevel=1: {quick_start}): worker build (once per ctgls version) {:.0} ms; \
+         JVM start + hello {:.0} ms; first compile (4 files) {:.0} ms; first execute {:.0} ms; \
+         start + first compile + first execute {:.0} ms (median of 3)",
+        ms(build), ms(start), ms(compile), ms(first_exec), ms(total)
+    );
+    drop(sup);
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+fn throughput(
+    label: &str,
+    project: &str,
+    make: fn(i32) -> TestCase,
+    quick_start: bool,
+    observe: bool,
+) -> f64 {
+    let cache = std::env::temp_dir().join("ctgls-bench-cache-shared");
+    let mut sup = Supervisor::new(config(&cache, quick_start)).unwrap();
+    let r = sup
+        .compile(&CompileRequest {
+            sources: sources(project),
+            ..Default::default()
+        })
+        .unwrap();
+    let unit = r.unit.unwrap_or_else(|| panic!("{:#?}", r.diagnostics));
+    let tests: Vec<TestCase> = (0..200).map(make).collect();
+    let statements: usize = tests.iter().map(|t| t.statements.len()).sum();
+    let opts = ExecuteOptions {
+        observe_getters: observe,
+        ..ExecuteOptions::default()
+    };
+    for _ in 0..3 {
+        sup.execute(unit, &tests, &opts).unwrap();
+    }
+    let rounds = 5;
+    let t = Instant::now();
+    for _ in 0..rounds {
+        match sup.execute(unit, &tests, &opts).unwrap() {
+            ExecutionOutcome::Finished(r) => {
+                assert!(r.iter().all(|r| r.status != TestStatus::Invalid))
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let elapsed = t.elapsed();
+    let per_test_us = elapsed.as_secs_f64() * 1e6 / (rounds * tests.len()) as f64;
+    let stmts_per_s = (rounds * statements) as f64 / elapsed.as_secs_f64();
+    println!(
+        "{label} (TieredStopAtLevel=1: {quick_start}, getters: {observe}): {stmts_per_s:.0} statements/s, \
+         {:.0} tests/s, {per_test_us:.0} us/test",
+        1e6 / per_test_us
+    );
+    per_test_us
+}
+
+const DRIVER: &str = r#"
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.lang.reflect.Method;
+
+public class Driver {
+    static long sink;
+
+    public static void main(String[] args) throws Exception {
+        int n = Integer.parseInt(args[0]);
+        boolean isolated = args[1].equals("isolated");
+        URL classes = new java.io.File(args[2]).toURI().toURL();
+        run(n, isolated, classes);
+        long t = System.nanoTime();
+        run(n, isolated, classes);
+        System.out.println((System.nanoTime() - t) / n);
+    }
+
+    static void run(int n, boolean isolated, URL classes) throws Exception {
+        for (int k = 0; k < n; k++) {
+            if (!isolated) {
+                bank.Account a = new bank.Account(150 + k % 7);
+                try {
+                    sink += a.withdraw(30);
+                } catch (bank.InsufficientFundsException e) {
+                    sink++;
+                }
+                a.deposit(30);
+                sink += a.getLevel().ordinal();
+                sink += bank.Account.open("ann").getBalance();
+                sink += bank.Account.createdCount();
+            } else {
+                // The worker's isolation: a fresh loader per test, calls by reflection.
+                URLClassLoader l = new URLClassLoader(new URL[] {classes}, ClassLoader.getPlatformClassLoader());
+                Class<?> c = l.loadClass("bank.Account");
+                Object a = c.getConstructor(int.class).newInstance(150 + k % 7);
+                sink += (Integer) c.getMethod("withdraw", int.class).invoke(a, 30);
+                c.getMethod("deposit", int.class).invoke(a, 30);
+                sink += c.getMethod("getLevel").invoke(a).hashCode() & 1;
+                Object b = c.getMethod("open", String.class).invoke(null, "ann");
+                sink += (Integer) c.getMethod("createdCount").invoke(null);
+                l.close();
+            }
+        }
+    }
+}
+"#;
+
+/// Nanoseconds per test when the same calls run from compiled Java.
+fn direct(mode: &str) -> f64 {
+    let jdk = Jdk::locate(None).unwrap();
+    let dir = std::env::temp_dir().join(format!("ctgls-bench-direct-{}", std::process::id()));
+    let src = dir.join("src");
+    std::fs::create_dir_all(src.join("bank")).unwrap();
+    let mut files = Vec::new();
+    for s in sources("bank") {
+        let p = src.join(&s.path);
+        std::fs::write(&p, s.text).unwrap();
+        files.push(p);
+    }
+    std::fs::write(src.join("Driver.java"), DRIVER).unwrap();
+    files.push(src.join("Driver.java"));
+    let classes = dir.join("classes");
+    let ok = Command::new(&jdk.javac)
+        .arg("-d")
+        .arg(&classes)
+        .args(&files)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let out = Command::new(&jdk.java)
+        .args(["-XX:+UseSerialGC", "-cp"])
+        .arg(&classes)
+        .args(["Driver", "20000", mode])
+        .arg(&classes)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    println!("sandbox: {:?}", {
+        let cache = std::env::temp_dir().join("ctgls-bench-cache-shared");
+        let mut s = Supervisor::new(config(&cache, true)).unwrap();
+        s.start().unwrap();
+        s.sandbox().map(|r| r.to_string())
+    });
+    cold_start(true);
+    cold_start(false);
+    let worker_us = throughput(
+        "Account, 9 statements/test",
+        "bank",
+        account_test,
+        true,
+        false,
+    );
+    throughput(
+        "Account, 9 statements/test",
+        "bank",
+        account_test,
+        false,
+        false,
+    );
+    throughput(
+        "Account, 9 statements/test",
+        "bank",
+        account_test,
+        true,
+        true,
+    );
+    throughput(
+        "Triangle (instrumented), 4 statements/test",
+        "probe",
+        triangle_test,
+        true,
+        false,
+    );
+    let plain_ns = direct("plain");
+    let isolated_ns = direct("isolated");
+    println!(
+        "direct Java: {:.2} us/test plain calls, {:.1} us/test with a fresh class loader + reflection per test",
+        plain_ns / 1000.0,
+        isolated_ns / 1000.0
+    );
+    println!(
+        "overhead of the worker: {:.0}x vs plain calls, {:.1}x vs the same isolation done in-process",
+        worker_us * 1000.0 / plain_ns,
+        worker_us * 1000.0 / isolated_ns
+    );
+}
