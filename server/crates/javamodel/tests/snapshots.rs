@@ -47,6 +47,11 @@ fn patterns() {
 }
 
 #[test]
+fn naming() {
+    check("Naming");
+}
+
+#[test]
 fn broken() {
     check("Broken");
 }

@@ -15,6 +15,7 @@ pub const FIXTURES: &[(&str, Option<u32>)] = &[
     ("Modern", Some(17)),
     ("Nested", Some(17)),
     ("Patterns", Some(21)),
+    ("Naming", Some(17)),
     ("Broken", None),
 ];
 
