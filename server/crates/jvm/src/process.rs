@@ -43,7 +43,7 @@ pub(crate) struct WorkerProcess {
     to_worker: Option<File>,
     incoming: Receiver<Incoming>,
     console: Arc<Mutex<VecDeque<u8>>>,
-    scratch: PathBuf,
+    scratch: ScratchDir,
     pub(crate) sandbox: SandboxReport,
     exited: Option<ExitKind>,
 }
@@ -67,7 +67,11 @@ impl WorkerProcess {
             JOB_COUNTER.fetch_add(1, Ordering::Relaxed)
         ));
         std::fs::create_dir_all(&scratch).map_err(|e| spawn_err("creating the scratch dir", e))?;
-        let mut sandbox = PreparedSandbox::new(config.sandbox, &scratch)
+        // Removed on every early return below, and with the process otherwise.
+        let scratch = ScratchDir(scratch);
+        let scratch_path = scratch.0.clone();
+        let scratch_ref = &scratch_path;
+        let mut sandbox = PreparedSandbox::new(config.sandbox, scratch_ref)
             .map_err(|e| JvmError::Spawn(format!("preparing the sandbox: {e}")))?;
 
         let (req_r, req_w) = pipe().map_err(|e| spawn_err("pipe", e))?;
@@ -77,8 +81,8 @@ impl WorkerProcess {
         let console_w2 = console_w.try_clone().map_err(|e| spawn_err("pipe", e))?;
 
         let mut cmd = Command::new(&jdk.java);
-        cmd.args(jvm_args(config, &scratch, worker_classes))
-            .current_dir(&scratch)
+        cmd.args(jvm_args(config, scratch_ref, worker_classes))
+            .current_dir(scratch_ref)
             .stdin(Stdio::null())
             .stdout(console_w)
             .stderr(console_w2)
@@ -163,7 +167,7 @@ impl WorkerProcess {
     }
 
     pub(crate) fn scratch(&self) -> &Path {
-        &self.scratch
+        &self.scratch.0
     }
 
     pub(crate) fn send(&mut self, line: &[u8]) -> std::io::Result<()> {
@@ -253,8 +257,17 @@ impl WorkerProcess {
 impl Drop for WorkerProcess {
     fn drop(&mut self) {
         self.to_worker = None;
+        // The scratch directory goes after this, when the fields drop.
         self.kill();
-        let _ = std::fs::remove_dir_all(&self.scratch);
+    }
+}
+
+/// The per-job scratch directory: the only place the sandboxed worker may write.
+struct ScratchDir(PathBuf);
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

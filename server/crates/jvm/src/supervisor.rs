@@ -422,3 +422,13 @@ impl Drop for Supervisor {
         self.shutdown();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// Callers move the supervisor into a background thread of their choice.
+    #[test]
+    fn supervisor_is_send() {
+        fn assert_send<T: Send>() {}
+        assert_send::<super::Supervisor>();
+    }
+}

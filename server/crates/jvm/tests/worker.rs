@@ -651,3 +651,26 @@ fn a_missing_jdk_is_a_typed_error() {
         "{err}"
     );
 }
+
+#[test]
+fn strings_and_special_floats_round_trip_through_the_protocol() {
+    let mut sup = supervisor();
+    let unit = compile_project(&mut sup, "bank");
+    let tricky = "h\u{e9}llo \"q\" \\ \n\t\u{1F600} {\"id\":1}";
+    let t = test(vec![
+        string(tricky),
+        Statement::Value(Literal::Double(f64::NEG_INFINITY)),
+        Statement::Value(Literal::Float(f32::NAN)),
+        Statement::Value(Literal::Char('\u{e9}')),
+        Statement::Value(Literal::Long(i64::MIN)),
+    ]);
+    let r = finished(sup.execute(unit, &[t], &options(2000)).unwrap());
+    assert_eq!(text_value(&r[0], 0), tricky);
+    assert_eq!(
+        value(&r[0], 1).value,
+        Some(ObservedValue::Float(f64::NEG_INFINITY))
+    );
+    assert!(matches!(value(&r[0], 2).value, Some(ObservedValue::Float(f)) if f.is_nan()));
+    assert_eq!(text_value(&r[0], 3), "\u{e9}");
+    assert_eq!(int_value(&r[0], 4), i64::MIN);
+}
