@@ -481,7 +481,8 @@ fn member(env: &Env<'_>, node: Node<'_>) -> Option<Member> {
     let name_span = name_node.map(Span::of);
     let (body, local_types) = match node.child_by_field_name("body") {
         Some(body) if kind != MemberKind::AnnotationElement => {
-            let (body, locals) = lower::lower_member(env, kind, &[body], name_span);
+            let entry_span = name_span.unwrap_or_else(|| Span::of(node));
+            let (body, locals) = lower::lower_member(env, kind, &[body], entry_span);
             (Some(body), locals)
         }
         _ => (None, Vec::new()),
@@ -520,9 +521,9 @@ fn initializer(env: &Env<'_>, kind: MemberKind, pieces: &[Node<'_>]) -> Member {
         MemberKind::StaticInitializer => "<clinit>",
         _ => "<instinit>",
     };
-    let (body, local_types) = lower::lower_member(env, kind, pieces, None);
     let first = pieces[0];
     let last = pieces[pieces.len() - 1];
+    let (body, local_types) = lower::lower_member(env, kind, pieces, Span::of(first));
     Member {
         kind,
         name: name.to_string(),

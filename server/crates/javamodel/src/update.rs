@@ -142,17 +142,19 @@ impl Shifter {
             .unwrap_or(&self.pieces[0])
     }
 
+    // Positions of a reused member lie inside its pieces, so the subtractions below cannot
+    // go negative; saturating keeps a violated invariant from panicking.
     fn byte(&self, byte: usize) -> usize {
         let p = self.piece(byte);
-        byte + p.new_start - p.old_start
+        (byte + p.new_start).saturating_sub(p.old_start)
     }
 
     fn point(&self, byte: usize, point: Point) -> Point {
         let p = self.piece(byte);
         Point {
-            row: point.row + p.new_point.row - p.old_point.row,
+            row: (point.row + p.new_point.row).saturating_sub(p.old_point.row),
             column: if point.row == p.old_point.row {
-                point.column + p.new_point.column - p.old_point.column
+                (point.column + p.new_point.column).saturating_sub(p.old_point.column)
             } else {
                 point.column
             },

@@ -116,12 +116,12 @@ struct BodyBuilder<'a, 't> {
 /// Lowers the code of one member. `pieces` are the member's code nodes: a method or
 /// constructor body, or the initializer pieces of `<clinit>` / `<instinit>` (variable
 /// declarators, static initializers, instance initializer blocks, enum constant argument
-/// lists).
+/// lists). `entry_span` is the range of a method-entry goal (the member's name).
 pub(crate) fn lower_member<'t>(
     env: &Env<'_>,
     kind: MemberKind,
     pieces: &[Node<'t>],
-    name_span: Option<Span>,
+    entry_span: Span,
 ) -> (Body, Vec<TypeDecl>) {
     let mut b = BodyBuilder {
         env,
@@ -152,7 +152,7 @@ pub(crate) fn lower_member<'t>(
         b.close_flow();
         job_index += 1;
     }
-    b.finish(kind, name_span)
+    b.finish(kind, entry_span)
 }
 
 impl Flow {
@@ -402,7 +402,7 @@ impl<'a, 't> BodyBuilder<'a, 't> {
 
     /// Adds the method-entry goal, numbers decisions in pre-order and computes control
     /// dependence for every CFG.
-    fn finish(mut self, kind: MemberKind, name_span: Option<Span>) -> (Body, Vec<TypeDecl>) {
+    fn finish(mut self, kind: MemberKind, entry_span: Span) -> (Body, Vec<TypeDecl>) {
         let takes_entry_goal = matches!(
             kind,
             MemberKind::Method | MemberKind::Constructor | MemberKind::CompactConstructor
@@ -413,18 +413,7 @@ impl<'a, 't> BodyBuilder<'a, 't> {
                 && d.location.is_some_and(|l| l.cfg == 0)
         });
         if takes_entry_goal && branch_free {
-            let span = name_span.unwrap_or_else(|| {
-                self.cfgs[0]
-                    .nodes
-                    .iter()
-                    .find_map(|n| n.span)
-                    .unwrap_or(Span {
-                        start_byte: 0,
-                        end_byte: 0,
-                        start: Default::default(),
-                        end: Default::default(),
-                    })
-            });
+            let span = entry_span;
             let id = self.new_decision(
                 DecisionKind::MethodEntry,
                 span,
