@@ -159,7 +159,9 @@ pub struct TypeDecl {
     pub enum_constants: Vec<EnumConstant>,
     pub fields: Vec<Field>,
     /// Constructors, methods, annotation elements and the initializer pseudo-members, in
-    /// source order (a pseudo-member sits at its first piece).
+    /// source order (a pseudo-member sits at its first piece). Members javac generates without
+    /// source (default constructor, record accessors and canonical constructor, enum
+    /// `values`/`valueOf`) are not listed: there is nothing to instrument.
     pub members: Vec<Member>,
     /// Member types and enum-constant bodies, in source order. Local and anonymous types
     /// declared inside members are in [`Member::local_types`].

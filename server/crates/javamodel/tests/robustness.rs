@@ -87,3 +87,31 @@ fn garbage_and_odd_inputs() {
         let _ = dump(&model);
     }
 }
+
+/// Generated code chains thousands of terms; lowering must not recurse once per term. Runs on
+/// the default 2 MiB test-thread stack.
+#[test]
+fn long_chains_do_not_overflow_the_stack() {
+    let concat = (0..20_000)
+        .map(|i| format!("\"s{i}\""))
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let conjunction = (0..5_000)
+        .map(|i| format!("x > {i}"))
+        .collect::<Vec<_>>()
+        .join(" && ");
+    let mut else_ifs = String::from("if (x == 0) { x = 1; }");
+    for i in 1..5_000 {
+        else_ifs.push_str(&format!(" else if (x == {i}) {{ x = {}; }}", i + 1));
+    }
+    let src = format!(
+        "class G {{\n String s = {concat};\n boolean b(int x) {{ return {conjunction}; }}\n \
+         void c(int x) {{ {else_ifs} }}\n int broken = {concat} +;\n}}\n"
+    );
+    let tree = syntax::parse_java(&src, None);
+    let model = JavaModel::build(&src, &tree);
+    let decisions = model.decisions();
+    assert_eq!(decisions.len(), 5_000 + 5_000);
+    assert!(!model.problems.is_empty());
+    let _ = dump(&model);
+}

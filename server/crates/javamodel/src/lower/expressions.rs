@@ -25,7 +25,7 @@ impl<'a, 't> BodyBuilder<'a, 't> {
                 if op == "&&" || op == "||" || ComparisonOp::from_token(op).is_some() {
                     self.lower_value_condition(node);
                 } else {
-                    self.lower_operands(node);
+                    self.lower_arithmetic_chain(node);
                 }
             }
             "unary_expression" if operator(self.src(), node) == "!" => {
@@ -49,6 +49,39 @@ impl<'a, 't> BodyBuilder<'a, 't> {
             }
             "lambda_expression" => self.lower_lambda(node, None),
             _ => self.lower_operands(node),
+        }
+    }
+
+    /// `a + b + c + ...` (any operator without a decision): evaluated left to right. Walks
+    /// the left spine iteratively, because generated code can chain thousands of terms and
+    /// recursion that deep would overflow the stack.
+    fn lower_arithmetic_chain(&mut self, node: Node<'t>) {
+        let src = self.src();
+        let is_plain = |n: Node<'_>| {
+            if n.kind() != "binary_expression" {
+                return false;
+            }
+            let op = operator(src, n);
+            !(op == "&&" || op == "||" || ComparisonOp::from_token(op).is_some())
+        };
+        let mut rights = Vec::new();
+        let mut current = node;
+        while is_plain(current) {
+            let (Some(left), Some(right)) = (
+                current.child_by_field_name("left"),
+                current.child_by_field_name("right"),
+            ) else {
+                break;
+            };
+            rights.push(right);
+            current = left;
+        }
+        if current == node {
+            return self.lower_operands(node);
+        }
+        self.lower_expr(current);
+        for right in rights.into_iter().rev() {
+            self.lower_expr(right);
         }
     }
 
@@ -135,26 +168,14 @@ impl<'a, 't> BodyBuilder<'a, 't> {
             }
             "binary_expression" => {
                 let op = operator(self.src(), node);
-                let left = node.child_by_field_name("left");
-                let right = node.child_by_field_name("right");
-                if let (Some(left), Some(right)) = (left, right) {
-                    if op == "&&" {
-                        let (left_true, mut left_false) =
-                            self.lower_cond(left, kind, Some(LogicalOp::And));
-                        self.flow.pending = left_true;
-                        let (right_true, right_false) =
-                            self.lower_cond(right, kind, Some(LogicalOp::And));
-                        left_false.extend(right_false);
-                        return (right_true, left_false);
-                    }
-                    if op == "||" {
-                        let (mut left_true, left_false) =
-                            self.lower_cond(left, kind, Some(LogicalOp::Or));
-                        self.flow.pending = left_false;
-                        let (right_true, right_false) =
-                            self.lower_cond(right, kind, Some(LogicalOp::Or));
-                        left_true.extend(right_true);
-                        return (left_true, right_false);
+                let logical = match op {
+                    "&&" => Some(LogicalOp::And),
+                    "||" => Some(LogicalOp::Or),
+                    _ => None,
+                };
+                if let Some(logical) = logical {
+                    if let Some(result) = self.lower_logical_chain(node, op, logical, kind) {
+                        return result;
                     }
                 }
             }
@@ -208,6 +229,45 @@ impl<'a, 't> BodyBuilder<'a, 't> {
             vec![Pending::outcome(decision, Outcome::True)],
             vec![Pending::outcome(decision, Outcome::False)],
         )
+    }
+
+    /// `a && b && c` (one operator, left-nested): the left spine is walked iteratively so
+    /// that long chains cannot overflow the stack. `a && b`: `b` runs when `a` is true, and the
+    /// whole is false when either is. `a || b`: `b` runs when `a` is false.
+    fn lower_logical_chain(
+        &mut self,
+        node: Node<'t>,
+        op: &str,
+        logical: LogicalOp,
+        kind: DecisionKind,
+    ) -> Option<(Vec<Pending>, Vec<Pending>)> {
+        let src = self.src();
+        let mut rights = Vec::new();
+        let mut current = node;
+        while current.kind() == "binary_expression" && operator(src, current) == op {
+            let left = current.child_by_field_name("left")?;
+            let right = current.child_by_field_name("right")?;
+            rights.push(right);
+            current = left;
+        }
+        let (mut on_true, mut on_false) = self.lower_cond(current, kind, Some(logical));
+        for right in rights.into_iter().rev() {
+            match logical {
+                LogicalOp::And => {
+                    self.flow.pending = on_true;
+                    let (right_true, right_false) = self.lower_cond(right, kind, Some(logical));
+                    on_false.extend(right_false);
+                    on_true = right_true;
+                }
+                LogicalOp::Or => {
+                    self.flow.pending = on_false;
+                    let (right_true, right_false) = self.lower_cond(right, kind, Some(logical));
+                    on_true.extend(right_true);
+                    on_false = right_false;
+                }
+            }
+        }
+        Some((on_true, on_false))
     }
 
     fn shape(&self, node: Node<'t>) -> ConditionShape {
@@ -275,19 +335,18 @@ impl<'a, 't> BodyBuilder<'a, 't> {
     }
 
     /// Code the flow does not model (an `assert`, a syntax error): only lambdas and classes
-    /// inside are collected, so they still get CFGs and types.
+    /// inside are collected, so they still get CFGs and types. Iterative, in source order.
     pub(super) fn scan_opaque(&mut self, node: Node<'t>) {
-        for child in named_children(node) {
+        let mut stack: Vec<Node<'t>> = named_children(node).into_iter().rev().collect();
+        while let Some(child) = stack.pop() {
             match child.kind() {
                 "lambda_expression" => self.lower_lambda(child, None),
                 "object_creation_expression" => {
-                    for grandchild in named_children(child) {
-                        if grandchild.kind() == "class_body" {
-                            self.local_type(child, grandchild.start_byte());
-                        } else {
-                            self.scan_opaque(grandchild);
-                        }
+                    let parts = named_children(child);
+                    if let Some(body) = parts.iter().find(|p| p.kind() == "class_body") {
+                        self.local_type(child, body.start_byte());
                     }
+                    stack.extend(parts.into_iter().filter(|p| p.kind() != "class_body").rev());
                 }
                 "class_declaration"
                 | "interface_declaration"
@@ -296,7 +355,7 @@ impl<'a, 't> BodyBuilder<'a, 't> {
                 | "annotation_type_declaration" => {
                     self.local_type(child, child.start_byte());
                 }
-                _ => self.scan_opaque(child),
+                _ => stack.extend(named_children(child).into_iter().rev()),
             }
         }
     }

@@ -3,6 +3,10 @@
 //! state, jumps (`break`, `continue`, `return`, `yield`, `throw`) through their enclosing
 //! constructs, and the final numbering and analysis.
 //!
+//! Recursion follows the syntax tree's nesting, except along the chains that generated code
+//! makes long (`a + b + ...`, `a && b && ...`, `else if`), which are walked iteratively; code
+//! nested thousands of levels deep in other ways needs a thread with a larger stack.
+//!
 //! Lambda bodies belong to the enclosing member: their decisions are numbered with the
 //! member's, and a lambda body's root goals depend on what the node creating the lambda
 //! depends on (the body cannot run before the lambda exists). Local and anonymous classes are

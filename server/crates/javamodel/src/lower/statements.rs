@@ -115,21 +115,30 @@ impl<'a, 't> BodyBuilder<'a, 't> {
         }
     }
 
+    /// An `if` and its `else if` chain, iteratively: generated code can chain thousands.
     fn lower_if(&mut self, node: Node<'t>) {
-        let (on_true, on_false) = match node.child_by_field_name("condition") {
-            Some(condition) => self.lower_cond(condition, DecisionKind::If, None),
-            None => (self.take_pending(), Vec::new()),
-        };
-        self.flow.pending = on_true;
-        if let Some(consequence) = node.child_by_field_name("consequence") {
-            self.lower_stmt(consequence);
+        let mut after = Vec::new();
+        let mut current = Some(node);
+        while let Some(node) = current.take() {
+            let (on_true, on_false) = match node.child_by_field_name("condition") {
+                Some(condition) => self.lower_cond(condition, DecisionKind::If, None),
+                None => (self.take_pending(), Vec::new()),
+            };
+            self.flow.pending = on_true;
+            if let Some(consequence) = node.child_by_field_name("consequence") {
+                self.lower_stmt(consequence);
+            }
+            after.extend(self.take_pending());
+            self.flow.pending = on_false;
+            match node.child_by_field_name("alternative") {
+                Some(alternative) if alternative.kind() == "if_statement" => {
+                    current = Some(alternative);
+                }
+                Some(alternative) => self.lower_stmt(alternative),
+                None => {}
+            }
         }
-        let after_then = self.take_pending();
-        self.flow.pending = on_false;
-        if let Some(alternative) = node.child_by_field_name("alternative") {
-            self.lower_stmt(alternative);
-        }
-        self.flow.pending.extend(after_then);
+        self.flow.pending.extend(after);
     }
 
     fn push_loop(&mut self, label: Option<String>) {
