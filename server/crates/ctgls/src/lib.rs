@@ -4,3 +4,4 @@
 pub mod cli;
 pub mod logging;
 pub mod lsp;
+pub mod open_file;

@@ -24,7 +24,7 @@ fn help_lists_the_commands() {
     let output = ctgls(&["--help"]);
     assert!(output.status.success());
     let help = String::from_utf8_lossy(&output.stdout);
-    for command in ["ctgls [lsp]", "ctgls model FILE.java", "CTGLS_LOG"] {
+    for command in ["ctgls [lsp]", "ctgls model PATH...", "CTGLS_LOG"] {
         assert!(help.contains(command), "{command} in {help}");
     }
 }
@@ -52,4 +52,34 @@ fn model_of_a_missing_file_is_an_error() {
         stderr.contains("cannot read /nonexistent/Missing.java"),
         "{stderr}"
     );
+}
+
+/// The README's quick-start command, on the bundled example project.
+#[test]
+fn model_of_the_example_project() {
+    let project =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/projects/bank");
+    let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
+        .current_dir(&project)
+        .args(["model", "src"])
+        .output()
+        .expect("the ctgls binary runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    expect_test::expect_file!["snapshots/bank-model.txt"]
+        .assert_eq(&String::from_utf8_lossy(&output.stdout));
+}
+
+#[test]
+fn model_of_a_directory_without_java_files_is_an_error() {
+    let empty = std::env::temp_dir().join(format!("ctgls-cli-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).expect("temp dir");
+    let output = ctgls(&["model", empty.to_str().expect("utf-8 temp path")]);
+    std::fs::remove_dir_all(&empty).ok();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no .java files under"), "{stderr}");
 }

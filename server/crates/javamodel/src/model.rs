@@ -49,16 +49,9 @@ impl Span {
     }
 }
 
-/// One edit of the source, in bytes, as tree-sitter's `InputEdit` has it without the points:
-/// the bytes `start_byte..old_end_byte` of the text before the edit were replaced by the bytes
-/// `start_byte..new_end_byte` of the text after it. A list of edits is applied in order, each
-/// one in the coordinates left by the previous ones.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ByteEdit {
-    pub start_byte: usize,
-    pub old_end_byte: usize,
-    pub new_end_byte: usize,
-}
+/// One edit of the source in bytes, as the document reports it (see [`syntax::ByteEdit`]).
+/// A list of edits is applied in order, each one in the coordinates left by the previous ones.
+pub use syntax::ByteEdit;
 
 /// The model of one Java compilation unit. Built by [`JavaModel::build`] or, after edits,
 /// [`JavaModel::update`]; both give equal models for the same source and tree.

@@ -20,7 +20,8 @@ fn javac_major(javac: &Path) -> Option<u32> {
     major.parse().ok()
 }
 
-fn find_javac(release: u32) -> PathBuf {
+/// A javac that accepts `--release release`, if this machine has one.
+fn find_javac(release: u32) -> Option<PathBuf> {
     let mut candidates: Vec<PathBuf> = Vec::new();
     if let Ok(home) = std::env::var("JAVA_HOME") {
         candidates.push(Path::new(&home).join("bin/javac"));
@@ -34,9 +35,6 @@ fn find_javac(release: u32) -> PathBuf {
     candidates
         .into_iter()
         .find(|c| javac_major(c).is_some_and(|major| major >= release))
-        .unwrap_or_else(|| {
-            panic!("no javac for --release {release} (JAVA_HOME, PATH, /usr/lib/jvm)")
-        })
 }
 
 fn class_files(dir: &Path, root: &Path, out: &mut BTreeSet<String>) {
@@ -110,7 +108,16 @@ fn check_fields_and_methods(
 fn fixtures_compile_and_class_files_match_binary_names() {
     for &(name, release) in common::FIXTURES {
         let Some(release) = release else { continue };
-        let javac = find_javac(release);
+        // `tests/run.sh` guarantees a JDK 17; fixtures written for a newer release (record
+        // patterns need 21) are checked where such a JDK exists, as on our machines.
+        let Some(javac) = find_javac(release) else {
+            assert!(
+                release > 17,
+                "no javac for --release {release} (JAVA_HOME, PATH, /usr/lib/jvm)"
+            );
+            eprintln!("{name}.java not compiled: no JDK {release}+ on this machine");
+            continue;
+        };
         let javap = javac.with_file_name("javap");
         let dir =
             std::env::temp_dir().join(format!("javamodel-javac-{}-{name}", std::process::id()));

@@ -12,7 +12,7 @@ ctgls: a Java language server that generates unit tests while you edit
 
 Usage:
   ctgls [lsp] [--stdio]    speak the Language Server Protocol on stdin/stdout (the default)
-  ctgls model FILE.java    print the Java model of one file
+  ctgls model PATH...      print the Java model of files (directories: every *.java)
   ctgls --version          print the version
   ctgls --help             print this help
 
@@ -24,7 +24,7 @@ Environment:
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
     Lsp,
-    Model { path: PathBuf },
+    Model { paths: Vec<PathBuf> },
     Version,
     Help,
 }
@@ -43,10 +43,12 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
         [] | ["--stdio"] | ["lsp"] | ["lsp", "--stdio"] => Ok(Command::Lsp),
         ["--version" | "-V"] => Ok(Command::Version),
         ["--help" | "-h" | "help"] => Ok(Command::Help),
-        ["model", path] if !path.starts_with('-') => Ok(Command::Model {
-            path: PathBuf::from(path),
-        }),
-        ["model", ..] => Err("`model` takes exactly one FILE.java".into()),
+        ["model", paths @ ..] if !paths.is_empty() && !paths.iter().any(|p| p.starts_with('-')) => {
+            Ok(Command::Model {
+                paths: paths.iter().map(PathBuf::from).collect(),
+            })
+        }
+        ["model", ..] => Err("`model` takes one or more FILE.java or directories".into()),
         ["lsp", other, ..] => Err(format!("unexpected argument `{other}` after `lsp`")),
         [first, ..] => Err(format!("unexpected argument `{first}`")),
     }
@@ -66,7 +68,7 @@ pub fn main() -> ExitCode {
 fn run(command: Command) -> ExitCode {
     match command {
         Command::Lsp => run_lsp(),
-        Command::Model { path } => match model::run(&path) {
+        Command::Model { paths } => match model::run(&paths) {
             Ok(dump) => {
                 print!("{dump}");
                 ExitCode::SUCCESS
@@ -131,7 +133,13 @@ mod tests {
         assert_eq!(
             parse_strs(&["model", "A.java"]),
             Ok(Command::Model {
-                path: PathBuf::from("A.java")
+                paths: vec![PathBuf::from("A.java")]
+            })
+        );
+        assert_eq!(
+            parse_strs(&["model", "A.java", "src"]),
+            Ok(Command::Model {
+                paths: vec![PathBuf::from("A.java"), PathBuf::from("src")]
             })
         );
     }
@@ -140,11 +148,11 @@ mod tests {
     fn errors() {
         assert_eq!(
             parse_strs(&["model"]),
-            Err("`model` takes exactly one FILE.java".into())
+            Err("`model` takes one or more FILE.java or directories".into())
         );
         assert_eq!(
-            parse_strs(&["model", "A.java", "B.java"]),
-            Err("`model` takes exactly one FILE.java".into())
+            parse_strs(&["model", "A.java", "--json"]),
+            Err("`model` takes one or more FILE.java or directories".into())
         );
         assert_eq!(
             parse_strs(&["generate"]),

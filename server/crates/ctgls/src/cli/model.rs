@@ -1,21 +1,71 @@
-//! `ctgls model FILE.java`: the Java model of one file as text, for debugging the analysis.
+//! `ctgls model PATH...`: the Java model of files, or of every `*.java` under directories, as
+//! text, for humans debugging the analysis and for the snapshot tests.
 
-use std::path::Path;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use syntax::tree_sitter::Tree;
+use javamodel::JavaModel;
 
-/// Reads and parses `path` and returns the model dump to print.
-pub fn run(path: &Path) -> anyhow::Result<String> {
-    let source =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let tree = syntax::parse_java(&source, None);
-    dump_model(&source, &tree)
+/// The dumps of every Java file named by `paths`, each headed by its path. Directories are
+/// walked recursively in sorted order, so the output is stable.
+pub fn run(paths: &[PathBuf]) -> anyhow::Result<String> {
+    let mut files = Vec::new();
+    for path in paths {
+        collect_java_files(path, &mut files)?;
+    }
+    if files.is_empty() {
+        anyhow::bail!("no .java files under {}", display_paths(paths));
+    }
+    let single = files.len() == 1;
+    let mut out = String::new();
+    for file in &files {
+        let source = std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read {}", file.display()))?;
+        if !single {
+            let _ = writeln!(out, "=== {}", file.display());
+        }
+        out.push_str(&dump_model(&source));
+        if !single {
+            out.push('\n');
+        }
+    }
+    Ok(out)
 }
 
-/// The connection point to the `javamodel` crate, which is being written: once it exposes
-/// them, this becomes `Ok(javamodel::dump(&javamodel::JavaModel::build(source, tree)))`.
-fn dump_model(source: &str, tree: &Tree) -> anyhow::Result<String> {
-    let _ = (source, tree);
-    anyhow::bail!("the Java model is not part of this build yet")
+/// The model dump of one source text.
+pub fn dump_model(source: &str) -> String {
+    let tree = syntax::parse_java(source, None);
+    javamodel::dump(&JavaModel::build(source, &tree))
+}
+
+fn collect_java_files(path: &Path, files: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    let metadata =
+        std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if !metadata.is_dir() {
+        files.push(path.to_path_buf());
+        return Ok(());
+    }
+    let mut entries = std::fs::read_dir(path)
+        .with_context(|| format!("cannot read directory {}", path.display()))?
+        .map(|entry| entry.map(|entry| entry.path()))
+        .collect::<Result<Vec<_>, _>>()
+        .with_context(|| format!("cannot read directory {}", path.display()))?;
+    entries.sort();
+    for entry in entries {
+        if entry.is_dir() {
+            collect_java_files(&entry, files)?;
+        } else if entry.extension().is_some_and(|ext| ext == "java") {
+            files.push(entry);
+        }
+    }
+    Ok(())
+}
+
+fn display_paths(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|path| path.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }

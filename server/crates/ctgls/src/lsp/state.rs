@@ -10,6 +10,8 @@ use std::ops::ControlFlow;
 
 use serde_json::Value;
 use syntax::{Document, PositionEncoding, TextChange};
+
+use crate::open_file::OpenFile;
 use tokio::sync::{mpsc, oneshot};
 use tower_lsp_server::ls_types::{MessageType, Uri};
 use tower_lsp_server::Client;
@@ -84,7 +86,8 @@ pub struct State {
     client: Client,
     log_level: LogLevelControl,
     encoding: PositionEncoding,
-    documents: HashMap<Uri, Document>,
+    /// Every open file with its Java model, kept up to date edit by edit.
+    files: HashMap<Uri, OpenFile>,
     config: Config,
     config_generation: u64,
 }
@@ -95,7 +98,7 @@ impl State {
             client,
             log_level,
             encoding: PositionEncoding::default(),
-            documents: HashMap::new(),
+            files: HashMap::new(),
             config: Config::default(),
             config_generation: 0,
         }
@@ -117,8 +120,8 @@ impl State {
             Event::Initialize { encoding } => self.encoding = encoding,
             Event::DidOpen { uri, version, text } => {
                 let previous = self
-                    .documents
-                    .insert(uri.clone(), Document::new(&text, version));
+                    .files
+                    .insert(uri.clone(), OpenFile::open(&text, version));
                 if previous.is_some() {
                     self.warn(format!(
                         "didOpen for {}, which is already open: replaced its text",
@@ -136,7 +139,7 @@ impl State {
                 tracing::debug!("saved {}", uri.as_str());
             }
             Event::DidClose { uri } => {
-                if self.documents.remove(&uri).is_none() {
+                if self.files.remove(&uri).is_none() {
                     self.warn(format!(
                         "didClose for {}, which is not open: ignored",
                         uri.as_str()
@@ -150,7 +153,7 @@ impl State {
                 origin,
             } => self.apply_settings(generation, settings, origin).await,
             Event::DocumentSnapshot { uri, reply } => {
-                let _ = reply.send(self.documents.get(&uri).cloned());
+                let _ = reply.send(self.files.get(&uri).map(|file| file.document().clone()));
             }
             Event::ConfigSnapshot { reply } => {
                 let _ = reply.send(self.config.clone());
@@ -164,7 +167,7 @@ impl State {
     }
 
     async fn did_change(&mut self, uri: Uri, version: i32, changes: Vec<TextChange>) {
-        let Some(document) = self.documents.get_mut(&uri) else {
+        let Some(file) = self.files.get_mut(&uri) else {
             self.warn(format!(
                 "didChange for {}, which is not open: ignored",
                 uri.as_str()
@@ -172,10 +175,10 @@ impl State {
             .await;
             return;
         };
-        let previous_version = document.version();
+        let previous_version = file.document().version();
         // The changes apply to the text we hold whatever the version says, because events are
         // applied in the order the client sent them; a non-increasing version is only reported.
-        let result = document.apply_changes(&changes, version, self.encoding);
+        let result = file.apply_changes(&changes, version, self.encoding);
         if version <= previous_version {
             self.warn(format!(
                 "didChange for {} has version {version}, not newer than {previous_version}",
@@ -184,9 +187,7 @@ impl State {
             .await;
         }
         match result {
-            Ok(_edits) => {
-                // The Java model of the document is brought up to date here from the edits.
-            }
+            Ok(()) => {}
             Err(error) => {
                 self.warn(format!(
                     "dropped didChange for {} (version {version}): {error}; \
