@@ -1,2 +1,4 @@
 //! Generation jobs and project scheduling: where the pure crates (the Java model, the test
 //! cluster, the search) meet the JVM worker. Used by both the language server and the CLI.
+
+pub mod project;
