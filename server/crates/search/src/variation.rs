@@ -1,0 +1,47 @@
+//! The search operators on individuals, supplied by the caller (the `testcase` crate for test
+//! cases): random sampling, mutation, crossover, length, and which warm-start seeds to keep.
+
+use rand::rngs::StdRng;
+
+/// Operators on one kind of individual (a test case). The search never looks inside an
+/// individual; it only calls these.
+pub trait Variation {
+    type Individual: Clone;
+
+    /// A random individual (seed 001 III-E3).
+    fn random(&mut self, rng: &mut StdRng) -> Self::Individual;
+
+    /// Mutates in place; returns whether anything changed. Unchanged individuals keep their last
+    /// execution result and are not run again.
+    fn mutate(&mut self, individual: &mut Self::Individual, rng: &mut StdRng) -> bool;
+
+    /// Single-point crossover of two parents into two offspring.
+    fn crossover(
+        &mut self,
+        a: &Self::Individual,
+        b: &Self::Individual,
+        rng: &mut StdRng,
+    ) -> (Self::Individual, Self::Individual);
+
+    /// Length in statements: the secondary criterion of MOSA's preference sorting and the
+    /// archive, and the unit of seed 001's bloat control.
+    fn len(&self, individual: &Self::Individual) -> usize;
+
+    /// Whether a warm-start individual from an earlier run is still valid for the class as it is
+    /// now (seed 000 section 4.2 keeps only earlier tests that still compile).
+    fn accept_seed(&mut self, individual: &Self::Individual) -> bool;
+
+    /// The performance proxies of seed 002 that are properties of the test's own code.
+    fn test_code_proxies(&self, individual: &Self::Individual) -> TestCodeProxies;
+}
+
+/// Seed 002, Table I: the proxies computed statically from a test case.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct TestCodeProxies {
+    /// I3 Test Case Method Calls: method calls in the test.
+    pub test_case_method_calls: u64,
+    /// I6 Test Case Statements: the test's statements that are not method calls.
+    pub test_case_statements: u64,
+    /// I7 Test Length: the test's lines of code.
+    pub test_length: u64,
+}
