@@ -1,0 +1,67 @@
+//! Limits and probabilities of test-case sampling and variation, passed in (never global).
+//! Defaults follow seed 001 where it gives a value and EvoSuite's defaults where it does not.
+
+/// Settings of [`crate::Variation`]. Every probability is in `[0, 1]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// Maximum statements per test case, `L`. Seed 001 section IV-D uses `L = 80` (EvoSuite's
+    /// current `chromosome_length` default is 40).
+    pub max_length: usize,
+    /// `σ'`: probability of the first statement insertion during mutation; the `i`-th further
+    /// one happens with `σ'^i` (seed 001 III-E2, value from IV-D).
+    pub statement_insertion: f64,
+    /// Probability that changing a call statement changes one of its parameters rather than
+    /// replacing the call (EvoSuite `p_change_parameter`).
+    pub change_parameter: f64,
+    /// Probability of `null` for a reference parameter (EvoSuite `null_probability`).
+    pub null_probability: f64,
+    /// Probability of reusing an existing object of a fitting type rather than creating one
+    /// (EvoSuite `object_reuse_probability`).
+    pub object_reuse: f64,
+    /// Same for primitive and `String` values (EvoSuite `primitive_reuse_probability`).
+    pub primitive_reuse: f64,
+    /// Probability of taking a new primitive or string from a pool rather than at random
+    /// (EvoSuite `primitive_pool`).
+    pub pool_probability: f64,
+    /// When a pool is used, probability of the pool of values observed at run time rather than
+    /// the source's constants (EvoSuite's `dynamic_pool` setting in its dynamic-seeding
+    /// experiments; the default there is now 0.5).
+    pub observed_probability: f64,
+    /// Random integers mostly lie in `[-max_int, max_int]` (EvoSuite `max_int`).
+    pub max_int: i64,
+    /// Largest delta of a numeric mutation (EvoSuite `max_delta`; seed 001's `Δ`).
+    pub max_delta: i64,
+    /// Probability that a primitive mutation draws a fresh random value instead of applying a
+    /// delta (EvoSuite `random_perturbation`).
+    pub random_perturbation: f64,
+    /// Maximum length of random strings (EvoSuite `string_length`).
+    pub string_length: usize,
+    /// Maximum length of generated arrays (EvoSuite `max_array`).
+    pub max_array_length: u32,
+    /// Maximum `add`/`put` calls that fill a new container (ours: few, a test case is short).
+    pub max_container_elements: usize,
+    /// Maximum nesting when building the parameters of parameters (EvoSuite `max_recursion`).
+    pub max_recursion: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_length: 80,
+            statement_insertion: 0.5,
+            change_parameter: 0.1,
+            null_probability: 0.1,
+            object_reuse: 0.9,
+            primitive_reuse: 0.5,
+            pool_probability: 0.5,
+            observed_probability: 1.0 / 3.0,
+            max_int: 2048,
+            max_delta: 20,
+            random_perturbation: 0.2,
+            string_length: 20,
+            max_array_length: 10,
+            max_container_elements: 3,
+            max_recursion: 10,
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! The test cluster's input: the public surface of the class under test and of the types its
+//! members mention, as reflection reports it (the worker's `describe`; `ctg::cluster` converts).
+//! Type names use `getTypeName()` form; generic forms keep type variables by name.
+
+/// What kind of type a description is of; abstract classes are told apart because they have
+/// no usable constructors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TypeKind {
+    Class,
+    AbstractClass,
+    Interface,
+    Enum,
+    Record,
+    Annotation,
+}
+
+impl TypeKind {
+    /// A type whose own constructors can create instances.
+    pub fn is_instantiable(self) -> bool {
+        matches!(self, TypeKind::Class | TypeKind::Record)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeDescription {
+    /// Binary name, e.g. `com.acme.Outer$Inner`.
+    pub name: String,
+    pub kind: TypeKind,
+    pub is_public: bool,
+    /// Compiled from the project's sources (not the JDK or a library).
+    pub project: bool,
+    /// A non-static member class: its constructors take the outer instance first.
+    pub inner_class: bool,
+    /// The superclass in generic form when reflection gives one (`a.Base<java.lang.Double>`).
+    pub superclass: Option<String>,
+    /// Implemented (or, for interfaces, extended) interfaces; raw names.
+    pub interfaces: Vec<String>,
+    /// Type parameter declarations: `K extends java.lang.Comparable<K>`.
+    pub type_parameters: Vec<String>,
+    /// Public constructors.
+    pub constructors: Vec<ConstructorDescription>,
+    /// Public methods, inherited ones included, except `java.lang.Object`'s.
+    pub methods: Vec<MethodDescription>,
+    /// Public fields, inherited ones included; enum constants are not fields here.
+    pub fields: Vec<FieldDescription>,
+    pub enum_constants: Vec<String>,
+    /// Public project classes assignable to this type (subclasses and implementations).
+    pub subclasses: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamDescription {
+    /// Erased type: picks the overload.
+    pub type_name: String,
+    /// Generic type, e.g. `java.util.List<V>`.
+    pub generic: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConstructorDescription {
+    pub params: Vec<ParamDescription>,
+    pub exceptions: Vec<String>,
+    pub varargs: bool,
+    pub type_parameters: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MethodDescription {
+    pub name: String,
+    pub declaring_class: String,
+    pub is_static: bool,
+    /// Erased return type; `void` for none.
+    pub return_type: String,
+    pub generic_return_type: Option<String>,
+    pub params: Vec<ParamDescription>,
+    pub exceptions: Vec<String>,
+    pub varargs: bool,
+    pub type_parameters: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldDescription {
+    pub name: String,
+    pub declaring_class: String,
+    pub type_name: String,
+    pub generic_type: Option<String>,
+    pub is_static: bool,
+    pub is_final: bool,
+}
+
+/// A type reflection could not load, with its reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingType {
+    pub name: String,
+    pub reason: String,
+}

@@ -1,0 +1,632 @@
+//! Building statements into a test case (EvoSuite's `TestFactory`): calls with their receivers
+//! and parameters obtained by reuse, `null` or recursive generation, and the three kinds of
+//! insertion of seed 001 III-E2. Every function here either completes, leaving the test case
+//! well typed, or fails and leaves it as it was.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use crate::callable::{Callable, CallableKind};
+use crate::cluster::{default_method_args, Cluster, Generator};
+use crate::config::Config;
+use crate::jdk;
+use crate::random_value::new_value;
+use crate::signature::{self, CallContext};
+use crate::statement::{Nullness, Statement, TestCase, VarRef};
+use crate::types::{unify, JavaType, PrimitiveKind};
+use crate::validate::declarable;
+use crate::value::LiteralKind;
+
+/// Generation could not complete (recursion limit, no generator, length limit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Failed;
+
+pub(crate) type Gen<T> = Result<T, Failed>;
+
+/// Tries per value before giving up on generators of a type.
+const GENERATOR_ATTEMPTS: usize = 3;
+
+/// Probability of building a fresh receiver when the only reusable ones may be null.
+const FRESH_RECEIVER_OVER_MAYBE_NULL: f64 = 0.5;
+
+pub(crate) struct Factory<'a> {
+    pub cluster: &'a Cluster,
+    pub config: &'a Config,
+    pub rng: &'a mut StdRng,
+}
+
+impl Factory<'_> {
+    /// Runs `f` on `tc`; on failure, or when the result exceeds the length limit, restores
+    /// `tc`. Returns whether `f` took effect.
+    pub fn attempt(
+        &mut self,
+        tc: &mut TestCase,
+        f: impl FnOnce(&mut Self, &mut TestCase) -> Gen<()>,
+    ) -> bool {
+        let snapshot = tc.clone();
+        match f(self, tc) {
+            Ok(()) if tc.len() <= self.config.max_length => true,
+            _ => {
+                *tc = snapshot;
+                false
+            }
+        }
+    }
+
+    /// Like [`Factory::attempt`] inside a generation that inserts at `*pos`.
+    fn locally<T>(
+        &mut self,
+        tc: &mut TestCase,
+        pos: &mut usize,
+        f: impl FnOnce(&mut Self, &mut TestCase, &mut usize) -> Gen<T>,
+    ) -> Gen<T> {
+        let snapshot = tc.clone();
+        let start = *pos;
+        let r = f(self, tc, pos);
+        if r.is_err() {
+            *tc = snapshot;
+            *pos = start;
+        }
+        r
+    }
+
+    fn insert_at(&mut self, tc: &mut TestCase, pos: &mut usize, s: Statement) -> Gen<VarRef> {
+        if tc.len() >= self.config.max_length {
+            return Err(Failed);
+        }
+        let v = tc.insert(*pos, s);
+        *pos += 1;
+        Ok(v)
+    }
+
+    // ------------------------------------------------------------------ insertion (III-E2)
+
+    /// One insertion: with probability 1/3 each, a call of a test target at a random position,
+    /// a call on an existing object, or an existing value used as a parameter of a test target.
+    /// The latter two fall back to the first when the test case has no fitting value.
+    pub fn insert_random(&mut self, tc: &mut TestCase) -> bool {
+        let kind = self.rng.gen_range(0..3);
+        let done = match kind {
+            1 => self.insert_call_on_object(tc),
+            2 => self.insert_value_as_parameter(tc),
+            _ => None,
+        };
+        match done {
+            Some(ok) => ok,
+            None => self.insert_target_call(tc),
+        }
+    }
+
+    /// A call of a random test target at a random position.
+    pub fn insert_target_call(&mut self, tc: &mut TestCase) -> bool {
+        let targets = self.cluster.target_indexes();
+        if targets.is_empty() {
+            return false;
+        }
+        let callable = self
+            .cluster
+            .callable(targets[self.rng.gen_range(0..targets.len())])
+            .clone();
+        let mut pos = self.rng.gen_range(0..=tc.len());
+        self.attempt(tc, |f, tc| {
+            f.call(tc, &mut pos, &callable, None, None, 0).map(|_| ())
+        })
+    }
+
+    /// A call on a random existing object, placed after it; `None` when no object has calls.
+    pub fn insert_call_on_object(&mut self, tc: &mut TestCase) -> Option<bool> {
+        let mut objects: Vec<usize> = (0..tc.len())
+            .filter(|&i| {
+                let s = &tc.statements()[i];
+                s.nullness() != Nullness::Null
+                    && s.value_type().is_some_and(|t| t.class_name().is_some())
+            })
+            .collect();
+        objects.shuffle(self.rng);
+        for k in objects {
+            let ty = tc.statements()[k].value_type()?;
+            let calls = self.cluster.calls_on(&ty);
+            if calls.is_empty() {
+                continue;
+            }
+            let callable = calls[self.rng.gen_range(0..calls.len())].clone();
+            let mut pos = self.rng.gen_range(k + 1..=tc.len());
+            return Some(self.attempt(tc, |f, tc| {
+                f.call(tc, &mut pos, &callable, Some(VarRef(k)), None, 0)
+                    .map(|_| ())
+            }));
+        }
+        None
+    }
+
+    /// A call of a test target that takes a random existing value as one of its parameters,
+    /// placed after it; `None` when no value fits any target parameter.
+    pub fn insert_value_as_parameter(&mut self, tc: &mut TestCase) -> Option<bool> {
+        let mut values: Vec<usize> = (0..tc.len())
+            .filter(|&i| tc.statements()[i].defines_value())
+            .collect();
+        values.shuffle(self.rng);
+        for k in values {
+            let s = &tc.statements()[k];
+            let ty = s.value_type()?;
+            let nullness = s.nullness();
+            let mut slots = Vec::new();
+            for &t in self.cluster.target_indexes() {
+                let callable = self.cluster.callable(t);
+                let Some(sig) = self.default_signature(callable) else {
+                    continue;
+                };
+                for (j, p) in sig.params.iter().enumerate() {
+                    if self.fits(&ty, nullness, p) {
+                        slots.push((t, j));
+                    }
+                }
+            }
+            if slots.is_empty() {
+                continue;
+            }
+            let (t, j) = slots[self.rng.gen_range(0..slots.len())];
+            let callable = self.cluster.callable(t).clone();
+            let mut pos = self.rng.gen_range(k + 1..=tc.len());
+            return Some(self.attempt(tc, |f, tc| {
+                f.call(tc, &mut pos, &callable, None, Some((j, VarRef(k))), 0)
+                    .map(|_| ())
+            }));
+        }
+        None
+    }
+
+    /// The signature of `callable` on a default instance of its owner.
+    fn default_signature(&self, callable: &Callable) -> Option<signature::Signature> {
+        let method_args = default_method_args(self.cluster, callable);
+        if callable.is_constructor() {
+            let instance = self.cluster.default_instance(&callable.owner);
+            self.cluster
+                .signature(callable, CallContext::Constructor(&instance), &[])
+        } else if callable.needs_receiver() {
+            let receiver = self.cluster.default_instance(&callable.owner);
+            self.cluster
+                .signature(callable, CallContext::Receiver(&receiver), &method_args)
+        } else {
+            self.cluster
+                .signature(callable, CallContext::Static, &method_args)
+        }
+    }
+
+    /// A value of declared type `ty` and certainty `nullness` may be passed as `param`.
+    pub fn fits(&self, ty: &JavaType, nullness: Nullness, param: &JavaType) -> bool {
+        self.cluster.is_assignable(ty, param)
+            && (!param.is_primitive() || nullness == Nullness::NonNull)
+    }
+
+    // ------------------------------------------------------------------ calls
+
+    /// Inserts a call of `callable` at `*pos` with its receiver (given, reused or built) and
+    /// its arguments (obtained; `fixed` pins one argument to an existing value).
+    pub fn call(
+        &mut self,
+        tc: &mut TestCase,
+        pos: &mut usize,
+        callable: &Arc<Callable>,
+        receiver: Option<VarRef>,
+        fixed: Option<(usize, VarRef)>,
+        depth: usize,
+    ) -> Gen<VarRef> {
+        let s = self.call_statement(tc, pos, callable, receiver, fixed, None, depth)?;
+        self.insert_at(tc, pos, s)
+    }
+
+    /// The statement calling `callable`, after inserting what it needs at `*pos`. With `want`,
+    /// type variables are bound so that the result fits `want` (or it fails).
+    #[allow(clippy::too_many_arguments)]
+    fn call_statement(
+        &mut self,
+        tc: &mut TestCase,
+        pos: &mut usize,
+        callable: &Arc<Callable>,
+        receiver: Option<VarRef>,
+        fixed: Option<(usize, VarRef)>,
+        want: Option<&JavaType>,
+        depth: usize,
+    ) -> Gen<Statement> {
+        let table = self.cluster.table();
+        let mut receiver_var = None;
+        let (sig, class_args, method_args) = if callable.is_constructor() {
+            let instance = match want {
+                Some(w) => self.instance_for(&callable.owner, w).ok_or(Failed)?,
+                None => self.cluster.default_instance(&callable.owner),
+            };
+            let sig = self
+                .cluster
+                .signature(callable, CallContext::Constructor(&instance), &[])
+                .ok_or(Failed)?;
+            (sig, instance.type_args().to_vec(), Vec::new())
+        } else {
+            let method_args = match want {
+                Some(w) => self.method_args_for(callable, w),
+                None => default_method_args(self.cluster, callable),
+            };
+            let sig = if callable.needs_receiver() {
+                let r = match receiver {
+                    Some(r) => r,
+                    None => self.obtain_receiver(tc, pos, &callable.owner, depth)?,
+                };
+                receiver_var = Some(r);
+                let rt = tc.statement(r).value_type().ok_or(Failed)?;
+                self.cluster
+                    .signature(callable, CallContext::Receiver(&rt), &method_args)
+            } else {
+                self.cluster
+                    .signature(callable, CallContext::Static, &method_args)
+            }
+            .ok_or(Failed)?;
+            (sig, Vec::new(), method_args)
+        };
+        if let (Some(w), Some(r)) = (want, &sig.returns) {
+            if !table.is_assignable(r, w) {
+                return Err(Failed);
+            }
+        }
+        let mut args = Vec::with_capacity(sig.params.len());
+        for (j, p) in sig.params.iter().enumerate() {
+            let v = match fixed {
+                Some((k, v)) if k == j => {
+                    let s = tc.statement(v);
+                    let t = s.value_type().ok_or(Failed)?;
+                    if !self.fits(&t, s.nullness(), p) {
+                        return Err(Failed);
+                    }
+                    v
+                }
+                _ => self.obtain(tc, pos, p, false, depth + 1)?,
+            };
+            args.push(v);
+        }
+        Ok(match &callable.kind {
+            CallableKind::Constructor => {
+                let instance = JavaType::generic(&callable.owner, class_args.clone());
+                Statement::Constructor {
+                    callable: callable.clone(),
+                    type_args: class_args,
+                    args,
+                    ty: instance,
+                }
+            }
+            CallableKind::Method { .. } => Statement::Method {
+                callable: callable.clone(),
+                receiver: receiver_var,
+                type_args: method_args,
+                args,
+                ty: sig.returns,
+            },
+            CallableKind::FieldRead { .. } => Statement::FieldRead {
+                callable: callable.clone(),
+                receiver: receiver_var,
+                ty: sig.returns.ok_or(Failed)?,
+            },
+            CallableKind::FieldWrite { .. } => Statement::FieldWrite {
+                callable: callable.clone(),
+                receiver: receiver_var,
+                value: *args.first().ok_or(Failed)?,
+            },
+        })
+    }
+
+    /// An instance type of `class` that fits `want`: type arguments bound by seeing `class`
+    /// as `want`'s class, the rest chosen from bounds.
+    fn instance_for(&self, class: &str, want: &JavaType) -> Option<JavaType> {
+        let table = self.cluster.table();
+        let Some(info) = table.get(class) else {
+            return Some(JavaType::class(class)).filter(|t| table.is_assignable(t, want));
+        };
+        let mut bindings = BTreeMap::new();
+        if !info.type_params.is_empty() {
+            let pattern = JavaType::generic(
+                class,
+                info.type_params
+                    .iter()
+                    .map(|p| JavaType::Var(p.name.clone()))
+                    .collect(),
+            );
+            if let Some(w) = want.class_name() {
+                if let Some(view) = table.view_as(&pattern, w) {
+                    unify(&view, want, &mut bindings);
+                }
+            }
+        }
+        let args = signature::choose_type_args(table, &info.type_params, &mut bindings);
+        let instance = JavaType::generic(class, args);
+        table.is_assignable(&instance, want).then_some(instance)
+    }
+
+    /// Method type arguments that make `callable`'s declared result fit `want`, where the
+    /// result mentions them; the others chosen from bounds.
+    fn method_args_for(&self, callable: &Callable, want: &JavaType) -> Vec<JavaType> {
+        let table = self.cluster.table();
+        let mut bindings = BTreeMap::new();
+        if let (Some(r), Some(w)) = (&callable.returns, want.class_name()) {
+            if let Some(view) = table.view_as(r, w) {
+                let mut all = BTreeMap::new();
+                if unify(&view, want, &mut all) {
+                    for p in &callable.type_params {
+                        if let Some(t) = all.get(&p.name).filter(|t| t.is_ground()) {
+                            bindings.insert(p.name.clone(), t.clone());
+                        }
+                    }
+                }
+            }
+        }
+        signature::choose_type_args(table, &callable.type_params, &mut bindings)
+    }
+
+    // ------------------------------------------------------------------ values
+
+    /// A receiver for a member of `owner`: an existing object when there is one (as EvoSuite
+    /// does; objects certain to be non-null first), else a new one.
+    fn obtain_receiver(
+        &mut self,
+        tc: &mut TestCase,
+        pos: &mut usize,
+        owner: &str,
+        depth: usize,
+    ) -> Gen<VarRef> {
+        let table = self.cluster.table();
+        let candidates: Vec<(usize, Nullness)> = (0..*pos)
+            .filter_map(|i| {
+                let s = &tc.statements()[i];
+                let t = s.value_type()?;
+                (s.nullness() != Nullness::Null && table.view_as(&t, owner).is_some())
+                    .then_some((i, s.nullness()))
+            })
+            .collect();
+        let non_null: Vec<usize> = candidates
+            .iter()
+            .filter(|(_, n)| *n == Nullness::NonNull)
+            .map(|(i, _)| *i)
+            .collect();
+        if !non_null.is_empty() {
+            return Ok(VarRef(non_null[self.rng.gen_range(0..non_null.len())]));
+        }
+        if !candidates.is_empty() && !self.rng.gen_bool(FRESH_RECEIVER_OVER_MAYBE_NULL) {
+            return Ok(VarRef(
+                candidates[self.rng.gen_range(0..candidates.len())].0,
+            ));
+        }
+        let want = self.cluster.default_instance(owner);
+        match self.generate(tc, pos, &want, depth + 1) {
+            Ok(v) => Ok(v),
+            Err(Failed) if !candidates.is_empty() => Ok(VarRef(
+                candidates[self.rng.gen_range(0..candidates.len())].0,
+            )),
+            Err(Failed) => Err(Failed),
+        }
+    }
+
+    /// A value for a parameter of type `want` before `*pos`: an existing value (with the reuse
+    /// probability), `null` (with the null probability, reference types only), or a new one.
+    /// With `fresh`, existing values are not reused unless nothing else works.
+    pub fn obtain(
+        &mut self,
+        tc: &mut TestCase,
+        pos: &mut usize,
+        want: &JavaType,
+        fresh: bool,
+        depth: usize,
+    ) -> Gen<VarRef> {
+        if depth > self.config.max_recursion {
+            return Err(Failed);
+        }
+        let candidates: Vec<usize> = (0..*pos)
+            .filter(|&i| {
+                let s = &tc.statements()[i];
+                s.value_type()
+                    .is_some_and(|t| self.fits(&t, s.nullness(), want))
+            })
+            .collect();
+        let reuse = if LiteralKind::for_type(want).is_some() {
+            self.config.primitive_reuse
+        } else {
+            self.config.object_reuse
+        };
+        if !fresh && !candidates.is_empty() && self.rng.gen_bool(reuse) {
+            return Ok(VarRef(candidates[self.rng.gen_range(0..candidates.len())]));
+        }
+        let nullable = !want.is_primitive();
+        if nullable && self.rng.gen_bool(self.config.null_probability) {
+            return self.insert_at(tc, pos, Statement::Null(want.clone()));
+        }
+        match self.generate(tc, pos, want, depth) {
+            Ok(v) => Ok(v),
+            // EvoSuite passes null when no object can be built for a parameter.
+            Err(Failed) if nullable => self.insert_at(tc, pos, Statement::Null(want.clone())),
+            Err(Failed) if !candidates.is_empty() => {
+                Ok(VarRef(candidates[self.rng.gen_range(0..candidates.len())]))
+            }
+            Err(Failed) => Err(Failed),
+        }
+    }
+
+    /// A new value assignable to `want`, built at `*pos`.
+    pub fn generate(
+        &mut self,
+        tc: &mut TestCase,
+        pos: &mut usize,
+        want: &JavaType,
+        depth: usize,
+    ) -> Gen<VarRef> {
+        if depth > self.config.max_recursion {
+            return Err(Failed);
+        }
+        self.locally(tc, pos, |f, tc, pos| f.generate_inner(tc, pos, want, depth))
+    }
+
+    fn generate_inner(
+        &mut self,
+        tc: &mut TestCase,
+        pos: &mut usize,
+        want: &JavaType,
+        depth: usize,
+    ) -> Gen<VarRef> {
+        if let JavaType::Array(component) = want {
+            return self.array(tc, pos, component, depth);
+        }
+        if let Some(kind) = self.literal_kind_for(want) {
+            let v = new_value(kind, self.cluster.pools(), self.config, self.rng);
+            return self.insert_at(tc, pos, Statement::Primitive(v));
+        }
+        let s = self.generator_statement(tc, pos, want, None, depth)?;
+        let is_container = matches!(
+            &s,
+            Statement::Constructor { callable, .. } if jdk::is_fillable_container(&callable.owner)
+        );
+        let v = self.insert_at(tc, pos, s)?;
+        if is_container {
+            self.fill_container(tc, pos, v, depth);
+        }
+        Ok(v)
+    }
+
+    /// The literal kind that provides values of `want`: its own for primitives, boxes and
+    /// `String`; `int` or `String` for general types they fit (`Object`, `Number`, ...).
+    fn literal_kind_for(&mut self, want: &JavaType) -> Option<LiteralKind> {
+        if let Some(k) = LiteralKind::for_type(want) {
+            return Some(k);
+        }
+        let name = want.class_name()?;
+        if !jdk::TOO_GENERAL.contains(&name) {
+            return None;
+        }
+        let table = self.cluster.table();
+        let options: Vec<LiteralKind> = [
+            LiteralKind::Primitive(PrimitiveKind::Int),
+            LiteralKind::String,
+        ]
+        .into_iter()
+        .filter(|k| table.is_assignable(&k.value_type(), want))
+        .collect();
+        (!options.is_empty()).then(|| options[self.rng.gen_range(0..options.len())])
+    }
+
+    /// A statement producing a value assignable to `want` from one of its generators (not
+    /// `exclude`), with its needs inserted at `*pos`.
+    pub fn generator_statement(
+        &mut self,
+        tc: &mut TestCase,
+        pos: &mut usize,
+        want: &JavaType,
+        exclude: Option<&Callable>,
+        depth: usize,
+    ) -> Gen<Statement> {
+        let name = want.class_name().ok_or(Failed)?;
+        let mut gens: Vec<Generator> = self
+            .cluster
+            .generators_for(name)
+            .iter()
+            .filter(|g| match (g, exclude) {
+                (Generator::Callable(i), Some(e)) => **self.cluster.callable(*i) != *e,
+                _ => true,
+            })
+            .cloned()
+            .collect();
+        gens.shuffle(self.rng);
+        for g in gens.into_iter().take(GENERATOR_ATTEMPTS) {
+            let r = self.locally(tc, pos, |f, tc, pos| match &g {
+                Generator::EnumConstants(e) => {
+                    let ty = JavaType::class(e);
+                    let info = f.cluster.type_info(e).ok_or(Failed)?;
+                    if !f.cluster.is_assignable(&ty, want) || info.enum_constants.is_empty() {
+                        return Err(Failed);
+                    }
+                    let name =
+                        info.enum_constants[f.rng.gen_range(0..info.enum_constants.len())].clone();
+                    Ok(Statement::EnumConstant { ty, name })
+                }
+                Generator::Callable(i) => {
+                    let callable = f.cluster.callable(*i).clone();
+                    f.call_statement(tc, pos, &callable, None, None, Some(want), depth)
+                }
+            });
+            if r.is_ok() {
+                return r;
+            }
+        }
+        Err(Failed)
+    }
+
+    /// `new component[n]` and a stored element for each index.
+    fn array(
+        &mut self,
+        tc: &mut TestCase,
+        pos: &mut usize,
+        component: &JavaType,
+        depth: usize,
+    ) -> Gen<VarRef> {
+        // Each element takes at least two statements; stay within the length limit.
+        let room = self.config.max_length.saturating_sub(tc.len() + 1) / 2;
+        let max = (self.config.max_array_length as usize).min(room) as u32;
+        let length = self.rng.gen_range(0..=max);
+        let array = self.insert_at(
+            tc,
+            pos,
+            Statement::ArrayNew {
+                component: component.clone(),
+                length,
+            },
+        )?;
+        for index in 0..length {
+            let value = self.obtain(tc, pos, component, false, depth + 1)?;
+            self.insert_at(
+                tc,
+                pos,
+                Statement::ArrayStore {
+                    array,
+                    index,
+                    value,
+                },
+            )?;
+        }
+        Ok(array)
+    }
+
+    /// A few `add`/`put` calls on a new container, so that it need not stay empty (seed 001
+    /// IV-A fills containers with `Integer`s; here with values of the element type).
+    fn fill_container(
+        &mut self,
+        tc: &mut TestCase,
+        pos: &mut usize,
+        container: VarRef,
+        depth: usize,
+    ) {
+        let Some(ty) = tc.statement(container).value_type() else {
+            return;
+        };
+        let fills: Vec<Arc<Callable>> = self
+            .cluster
+            .calls_on(&ty)
+            .into_iter()
+            .filter(|c| c.owner == jdk::COLLECTION || c.owner == jdk::MAP)
+            .collect();
+        if fills.is_empty() {
+            return;
+        }
+        let n = self.rng.gen_range(0..=self.config.max_container_elements);
+        for _ in 0..n {
+            let callable = fills[self.rng.gen_range(0..fills.len())].clone();
+            let r = self.locally(tc, pos, |f, tc, pos| {
+                f.call(tc, pos, &callable, Some(container), None, depth + 1)
+            });
+            if r.is_err() {
+                break;
+            }
+        }
+    }
+
+    /// Whether a value produced as `produced` may be declared as `declared`.
+    pub fn declarable(&self, produced: &JavaType, declared: &JavaType) -> bool {
+        declarable(self.cluster, produced, declared)
+    }
+}

@@ -1,0 +1,249 @@
+//! What the cluster knows about the JDK without asking the worker: the hierarchy of the
+//! `java.lang` and `java.util` types that commonly appear in signatures, and the few JDK
+//! members it uses to build values of them (`ArrayList`/`HashSet`/`HashMap` filled with
+//! `add`/`put`, `Optional.of`/`empty`). The worker does not describe these types' members
+//! (`String`, boxes, `Object` are leaves of `describe`), and using every public JDK member
+//! would mostly test the JDK.
+
+use crate::callable::{Callable, CallableKind};
+use crate::description::TypeKind;
+use crate::hierarchy::TypeInfo;
+use crate::types::{JavaType, PrimitiveKind, TypeParameter, OBJECT, STRING};
+
+pub const ARRAY_LIST: &str = "java.util.ArrayList";
+pub const HASH_SET: &str = "java.util.HashSet";
+pub const HASH_MAP: &str = "java.util.HashMap";
+pub const COLLECTION: &str = "java.util.Collection";
+pub const MAP: &str = "java.util.Map";
+pub const OPTIONAL: &str = "java.util.Optional";
+
+/// Supertypes too general to look for generators under: values for them are literals
+/// (`Object` gets an `Integer` or a `String`, seed 001 section IV-A) and an index of every
+/// class under `Object` would make the choice meaningless.
+pub const TOO_GENERAL: [&str; 9] = [
+    OBJECT,
+    "java.io.Serializable",
+    "java.lang.Cloneable",
+    "java.lang.Comparable",
+    "java.lang.CharSequence",
+    "java.lang.Number",
+    "java.lang.constant.Constable",
+    "java.lang.constant.ConstantDesc",
+    "java.util.RandomAccess",
+];
+
+fn var(name: &str) -> JavaType {
+    JavaType::Var(name.to_string())
+}
+
+fn tp(name: &str) -> TypeParameter {
+    TypeParameter {
+        name: name.to_string(),
+        bounds: Vec::new(),
+    }
+}
+
+fn info(name: &str, kind: TypeKind, params: &[&str], supertypes: Vec<JavaType>) -> TypeInfo {
+    TypeInfo {
+        name: name.to_string(),
+        kind,
+        project: false,
+        is_public: true,
+        inner_class: false,
+        type_params: params.iter().map(|p| tp(p)).collect(),
+        supertypes,
+        enum_constants: Vec::new(),
+    }
+}
+
+fn comparable(of: JavaType) -> JavaType {
+    JavaType::generic("java.lang.Comparable", vec![of])
+}
+
+fn serializable() -> JavaType {
+    JavaType::class("java.io.Serializable")
+}
+
+/// The built-in part of the hierarchy. It overrides what `describe` says of the same names:
+/// reflection gives implemented interfaces raw, these carry their type arguments.
+pub fn builtin_types() -> Vec<TypeInfo> {
+    use TypeKind::*;
+    let mut out = vec![
+        info(OBJECT, Class, &[], vec![]),
+        info("java.io.Serializable", Interface, &[], vec![]),
+        info("java.lang.Cloneable", Interface, &[], vec![]),
+        info("java.lang.Comparable", Interface, &["T"], vec![]),
+        info("java.lang.CharSequence", Interface, &[], vec![]),
+        info("java.lang.Number", AbstractClass, &[], vec![serializable()]),
+        info(
+            STRING,
+            Class,
+            &[],
+            vec![
+                serializable(),
+                comparable(JavaType::string()),
+                JavaType::class("java.lang.CharSequence"),
+            ],
+        ),
+        info(
+            "java.lang.Enum",
+            AbstractClass,
+            &["E"],
+            vec![comparable(var("E")), serializable()],
+        ),
+        info("java.lang.Record", AbstractClass, &[], vec![]),
+        info("java.lang.Iterable", Interface, &["T"], vec![]),
+        info(
+            COLLECTION,
+            Interface,
+            &["E"],
+            vec![JavaType::generic("java.lang.Iterable", vec![var("E")])],
+        ),
+        info(
+            "java.util.List",
+            Interface,
+            &["E"],
+            vec![JavaType::generic(COLLECTION, vec![var("E")])],
+        ),
+        info(
+            "java.util.Set",
+            Interface,
+            &["E"],
+            vec![JavaType::generic(COLLECTION, vec![var("E")])],
+        ),
+        info(MAP, Interface, &["K", "V"], vec![]),
+        info("java.util.RandomAccess", Interface, &[], vec![]),
+        info(
+            ARRAY_LIST,
+            Class,
+            &["E"],
+            vec![
+                JavaType::generic("java.util.List", vec![var("E")]),
+                JavaType::class("java.util.RandomAccess"),
+                JavaType::class("java.lang.Cloneable"),
+                serializable(),
+            ],
+        ),
+        info(
+            HASH_SET,
+            Class,
+            &["E"],
+            vec![
+                JavaType::generic("java.util.Set", vec![var("E")]),
+                JavaType::class("java.lang.Cloneable"),
+                serializable(),
+            ],
+        ),
+        info(
+            HASH_MAP,
+            Class,
+            &["K", "V"],
+            vec![
+                JavaType::generic(MAP, vec![var("K"), var("V")]),
+                JavaType::class("java.lang.Cloneable"),
+                serializable(),
+            ],
+        ),
+        info(OPTIONAL, Class, &["T"], vec![]),
+    ];
+    for k in PrimitiveKind::ALL {
+        let boxed = JavaType::class(k.boxed());
+        let mut supertypes = vec![serializable(), comparable(boxed)];
+        if !matches!(k, PrimitiveKind::Boolean | PrimitiveKind::Char) {
+            supertypes.insert(0, JavaType::class("java.lang.Number"));
+        }
+        out.push(info(k.boxed(), Class, &[], supertypes));
+    }
+    out
+}
+
+fn builtin(
+    owner: &str,
+    kind: CallableKind,
+    erased_params: &[&str],
+    params: Vec<JavaType>,
+    returns: Option<JavaType>,
+    type_params: &[&str],
+) -> Callable {
+    Callable {
+        owner: owner.to_string(),
+        declaring_class: owner.to_string(),
+        kind,
+        erased_params: erased_params.iter().map(|s| s.to_string()).collect(),
+        params,
+        erased_return: returns.as_ref().map(JavaType::erased),
+        returns,
+        type_params: type_params.iter().map(|p| tp(p)).collect(),
+        exceptions: Vec::new(),
+        varargs: false,
+    }
+}
+
+fn method(name: &str, is_static: bool) -> CallableKind {
+    CallableKind::Method {
+        name: name.to_string(),
+        is_static,
+    }
+}
+
+/// Constructors and factories of the built-in containers: generators.
+pub fn builtin_generators() -> Vec<Callable> {
+    let optional_t = JavaType::generic(OPTIONAL, vec![var("T")]);
+    vec![
+        builtin(
+            ARRAY_LIST,
+            CallableKind::Constructor,
+            &[],
+            vec![],
+            None,
+            &[],
+        ),
+        builtin(HASH_SET, CallableKind::Constructor, &[], vec![], None, &[]),
+        builtin(HASH_MAP, CallableKind::Constructor, &[], vec![], None, &[]),
+        builtin(
+            OPTIONAL,
+            method("of", true),
+            &[OBJECT],
+            vec![var("T")],
+            Some(optional_t.clone()),
+            &["T"],
+        ),
+        builtin(
+            OPTIONAL,
+            method("empty", true),
+            &[],
+            vec![],
+            Some(optional_t),
+            &["T"],
+        ),
+    ]
+}
+
+/// `Collection.add(E)` and `Map.put(K, V)`: the calls that fill containers, also offered as
+/// calls on existing container objects.
+pub fn builtin_modifiers() -> Vec<Callable> {
+    vec![
+        builtin(
+            COLLECTION,
+            method("add", false),
+            &[OBJECT],
+            vec![var("E")],
+            Some(JavaType::Primitive(PrimitiveKind::Boolean)),
+            &[],
+        ),
+        builtin(
+            MAP,
+            method("put", false),
+            &[OBJECT, OBJECT],
+            vec![var("K"), var("V")],
+            Some(var("V")),
+            &[],
+        ),
+    ]
+}
+
+/// Whether values of `class` are made by the built-in container constructors, so that a new
+/// one gets filled with `add`/`put` calls.
+pub fn is_fillable_container(class: &str) -> bool {
+    matches!(class, ARRAY_LIST | HASH_SET | HASH_MAP)
+}

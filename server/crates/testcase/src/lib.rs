@@ -1,0 +1,56 @@
+//! Test cases for search-based test generation (seed 001, sections III-B and III-E): the test
+//! cluster of a class under test, test cases as sequences of typed statements, value pools, and
+//! the operators a search applies (random sampling, mutation, crossover), all well-typedness
+//! preserving.
+//!
+//! Pure: no IO, no serialisation; randomness only through a caller's seeded `StdRng`.
+//! Conversions to and from the worker's types live in `ctg::cluster`.
+//!
+//! Module map: `types` (Java types, parsing, unification), `description` (reflection input),
+//! `hierarchy` (subtyping, assignability), `jdk` (built-in JDK knowledge), `callable`,
+//! `signature` (resolution at a call site), `cluster` (targets, generators, reachability),
+//! `value`, `pool` and `source_literals` (constant and observed pools), `random_value`,
+//! `delta` (primitive mutation), `statement` (the representation), `validate`
+//! (well-typedness), `factory` (building statements, insertion), `sampling`, `mutation`,
+//! `crossover`, `variation` (the search-facing interface), `config`.
+//!
+//! API boundary: the search uses [`Variation::random_test`], [`Variation::mutate`],
+//! [`Variation::crossover`] and [`TestCase::len`]; `ctg` builds the [`Cluster`].
+
+mod callable;
+mod cluster;
+mod config;
+mod crossover;
+mod delta;
+mod description;
+mod factory;
+mod hierarchy;
+mod jdk;
+mod mutation;
+mod pool;
+mod random_value;
+mod sampling;
+mod signature;
+mod source_literals;
+mod statement;
+mod types;
+mod validate;
+mod value;
+mod variation;
+
+pub use callable::{Callable, CallableKind};
+pub use cluster::{Cluster, ClusterError, Unreachable};
+pub use config::Config;
+pub use description::{
+    ConstructorDescription, FieldDescription, MethodDescription, MissingType, ParamDescription,
+    TypeDescription, TypeKind,
+};
+pub use hierarchy::TypeInfo;
+pub use pool::{ConstantPool, ValuePools, OBSERVED_POOL_CAPACITY};
+pub use signature::{CallContext, Signature};
+pub use source_literals::literals_in;
+pub use statement::{Nullness, Statement, TestCase, Use, VarRef};
+pub use types::{JavaType, PrimitiveKind, TypeParameter, WildcardBound};
+pub use validate::{check_well_typed, TypeError};
+pub use value::{LiteralKind, PrimitiveValue};
+pub use variation::Variation;

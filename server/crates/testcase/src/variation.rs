@@ -1,0 +1,67 @@
+//! The interface the search uses: sampling, mutation and crossover of test cases with one
+//! configuration. All randomness comes from the `StdRng` passed in, so the same seed gives the
+//! same results.
+
+use rand::rngs::StdRng;
+
+use crate::cluster::Cluster;
+use crate::config::Config;
+use crate::crossover;
+use crate::factory::Factory;
+use crate::statement::TestCase;
+use crate::validate::check_well_typed;
+
+/// Search operators on test cases (seed 001 III-E) with their [`Config`]. Every operator keeps
+/// a test case well typed ([`check_well_typed`]) and at most `config.max_length` long.
+#[derive(Debug, Clone, Default)]
+pub struct Variation {
+    config: Config,
+}
+
+impl Variation {
+    pub fn new(config: Config) -> Variation {
+        Variation { config }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// A random test case of the cluster's targets (III-E3). It may be shorter than one
+    /// statement only when no target can be called at all, which [`Cluster::build`] rules out.
+    pub fn random_test(&self, cluster: &Cluster, rng: &mut StdRng) -> TestCase {
+        let tc = self.factory(cluster, rng).random_test();
+        debug_check(&tc, cluster);
+        tc
+    }
+
+    /// Mutates `test` (remove, change, insert, each with probability 1/3; III-E2). Returns
+    /// whether it changed.
+    pub fn mutate(&self, test: &mut TestCase, cluster: &Cluster, rng: &mut StdRng) -> bool {
+        let changed = self.factory(cluster, rng).mutate(test);
+        debug_check(test, cluster);
+        changed
+    }
+
+    /// Single-point relative crossover with repair (IV-B). Needs no cluster: the offspring
+    /// only use statements of their parents, with their declared types.
+    pub fn crossover(&self, a: &TestCase, b: &TestCase, rng: &mut StdRng) -> (TestCase, TestCase) {
+        crossover::crossover(a, b, self.config.max_length, rng)
+    }
+
+    fn factory<'a>(&'a self, cluster: &'a Cluster, rng: &'a mut StdRng) -> Factory<'a> {
+        Factory {
+            cluster,
+            config: &self.config,
+            rng,
+        }
+    }
+}
+
+fn debug_check(tc: &TestCase, cluster: &Cluster) {
+    if cfg!(debug_assertions) {
+        if let Err(e) = check_well_typed(tc, cluster) {
+            panic!("an operator produced an ill-typed test case: {e}\n{tc:#?}");
+        }
+    }
+}
