@@ -100,3 +100,62 @@ fn resolve(
     // copies already exist).
     append(out, tail, cut_tail, r.0, copied, rng)
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::test_fixtures::*;
+    use crate::validate::check_well_typed;
+
+    #[test]
+    fn appended_statements_reuse_values_of_the_same_type() {
+        let c = bank_cluster();
+        let head = TestCase::from_statements(vec![string("a"), long(1), new_account(&c, 0, 1)]);
+        let tail = TestCase::from_statements(vec![
+            string("b"),
+            long(2),
+            new_account(&c, 0, 1),
+            deposit(&c, 2, 1),
+        ]);
+        let mut rng = StdRng::seed_from_u64(1);
+        let child = splice(&head, 3, &tail, 3, 80, &mut rng);
+        assert_eq!(
+            child,
+            TestCase::from_statements(vec![
+                string("a"),
+                long(1),
+                new_account(&c, 0, 1),
+                deposit(&c, 2, 1),
+            ])
+        );
+    }
+
+    #[test]
+    fn producers_are_copied_when_no_value_fits() {
+        let c = bank_cluster();
+        let head = TestCase::from_statements(vec![string("a")]);
+        let tail = TestCase::from_statements(vec![
+            string("b"),
+            long(2),
+            new_account(&c, 0, 1),
+            deposit(&c, 2, 1),
+        ]);
+        let mut rng = StdRng::seed_from_u64(1);
+        let child = splice(&head, 1, &tail, 3, 80, &mut rng);
+        // The account's producer comes along; its String argument is the head's.
+        assert_eq!(
+            child,
+            TestCase::from_statements(vec![
+                string("a"),
+                long(2),
+                new_account(&c, 0, 1),
+                deposit(&c, 2, 1),
+            ])
+        );
+        assert_eq!(check_well_typed(&child, &c), Ok(()));
+        let short = splice(&head, 1, &tail, 3, 2, &mut rng);
+        assert_eq!(short.len(), 2);
+    }
+}

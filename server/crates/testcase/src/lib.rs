@@ -10,7 +10,7 @@
 //! `hierarchy` (subtyping, assignability), `jdk` (built-in JDK knowledge), `callable`,
 //! `signature` (resolution at a call site), `cluster` (targets, generators, reachability),
 //! `value`, `pool` and `source_literals` (constant and observed pools), `random_value`,
-//! `delta` (primitive mutation), `statement` (the representation), `validate`
+//! `delta` (primitive mutation), `statement` (the representation), `dump` (text form), `validate`
 //! (well-typedness), `factory` (building statements, insertion), `sampling`, `mutation`,
 //! `crossover`, `variation` (the search-facing interface), `config`.
 //!
@@ -23,6 +23,7 @@ mod config;
 mod crossover;
 mod delta;
 mod description;
+mod dump;
 mod factory;
 mod hierarchy;
 mod jdk;
@@ -33,6 +34,8 @@ mod sampling;
 mod signature;
 mod source_literals;
 mod statement;
+#[cfg(test)]
+mod test_fixtures;
 mod types;
 mod validate;
 mod value;

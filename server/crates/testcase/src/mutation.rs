@@ -15,6 +15,10 @@ use crate::statement::{can_replace, Statement, TestCase, Use, VarRef};
 use crate::types::{JavaType, PrimitiveKind};
 use crate::value::LiteralKind;
 
+/// Tries to give an emptied test case one statement (an insertion fails when the call it
+/// drew cannot be built within the length limit).
+const REFILL_ATTEMPTS: usize = 10;
+
 impl Factory<'_> {
     /// Mutates `tc`; returns whether it changed. An emptied test case gets one insertion: in a
     /// suite the paper would drop it, a single-test-case search has nothing to drop it from.
@@ -29,8 +33,10 @@ impl Factory<'_> {
         if self.rng.gen_bool(1.0 / 3.0) {
             self.mutate_insert(tc);
         }
-        if tc.is_empty() {
-            self.insert_target_call(tc);
+        for _ in 0..REFILL_ATTEMPTS {
+            if !tc.is_empty() || self.insert_target_call(tc) {
+                break;
+            }
         }
         *tc != before
     }
@@ -413,4 +419,107 @@ fn set_ref(tc: &mut TestCase, i: usize, slot: usize, new: VarRef) {
         }
         k += 1;
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::rngs::StdRng;
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::config::Config;
+    use crate::test_fixtures::*;
+    use crate::validate::check_well_typed;
+
+    #[test]
+    fn removal_redirects_uses_to_another_value_of_the_same_type() {
+        let c = bank_cluster();
+        let config = Config::default();
+        let mut rng = StdRng::seed_from_u64(1);
+        let mut f = Factory {
+            cluster: &c,
+            config: &config,
+            rng: &mut rng,
+        };
+        let mut tc = TestCase::from_statements(vec![
+            string("a"),
+            long(5),
+            new_account(&c, 0, 1),
+            new_account(&c, 0, 1),
+            deposit(&c, 2, 1),
+        ]);
+        f.remove_with_repair(&mut tc, 2);
+        assert_eq!(
+            tc,
+            TestCase::from_statements(vec![
+                string("a"),
+                long(5),
+                new_account(&c, 0, 1),
+                deposit(&c, 2, 1),
+            ])
+        );
+    }
+
+    #[test]
+    fn removal_removes_what_cannot_be_redirected_in_turn() {
+        let c = bank_cluster();
+        let config = Config::default();
+        let mut rng = StdRng::seed_from_u64(1);
+        let mut f = Factory {
+            cluster: &c,
+            config: &config,
+            rng: &mut rng,
+        };
+        let mut tc = TestCase::from_statements(vec![
+            string("a"),
+            long(5),
+            new_account(&c, 0, 1),
+            string("b"),
+            deposit(&c, 2, 1),
+        ]);
+        // The only long: the account and the deposit go too; "b" stays.
+        f.remove_with_repair(&mut tc, 1);
+        assert_eq!(
+            tc,
+            TestCase::from_statements(vec![string("a"), string("b")])
+        );
+        assert_eq!(check_well_typed(&tc, &c), Ok(()));
+    }
+
+    #[test]
+    fn a_changed_call_keeps_its_declared_type_and_position_for_its_uses() {
+        let c = bank_cluster();
+        let config = Config {
+            change_parameter: 0.0,
+            ..Config::default()
+        };
+        let mut changed = 0;
+        for seed in 0..20 {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut f = Factory {
+                cluster: &c,
+                config: &config,
+                rng: &mut rng,
+            };
+            let mut tc = TestCase::from_statements(vec![
+                string("a"),
+                long(5),
+                new_account(&c, 0, 1),
+                deposit(&c, 2, 1),
+            ]);
+            if f.change_statement(&mut tc, 2) {
+                changed += 1;
+                // The constructor was replaced by `bank.open(..)`, built before it.
+                let last = tc.statements().last().unwrap();
+                let Statement::Method { receiver, .. } = last else {
+                    panic!("{tc}");
+                };
+                let account = tc.statement(receiver.unwrap());
+                assert_eq!(account.value_type(), Some(JavaType::class("b.Account")));
+                assert_eq!(account.callable().unwrap().name(), "open");
+                assert_eq!(check_well_typed(&tc, &c), Ok(()));
+            }
+        }
+        assert!(changed > 10, "{changed}");
+    }
 }

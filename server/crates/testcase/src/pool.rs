@@ -95,7 +95,12 @@ impl ConstantPool {
     /// floats for floating kinds, chars and integers in char range for `char`.
     pub fn candidates(&self, kind: LiteralKind) -> Vec<PrimitiveValue> {
         use PrimitiveKind as K;
-        let ints = self.integers.iter().copied();
+        // Chars count as integers too: in bytecode, which EvoSuite's pool reads, they are.
+        let ints = self
+            .integers
+            .iter()
+            .copied()
+            .chain(self.chars.iter().map(|c| i64::from(u32::from(*c))));
         match kind {
             LiteralKind::String => self
                 .strings
@@ -118,7 +123,7 @@ impl ConstantPool {
                 .chars
                 .iter()
                 .copied()
-                .chain(ints.filter_map(|v| {
+                .chain(self.integers.iter().copied().filter_map(|v| {
                     u16::try_from(v)
                         .ok()
                         .and_then(|u| char::from_u32(u32::from(u)))
@@ -196,11 +201,18 @@ mod tests {
         pool.add(PrimitiveValue::Char('.'));
         assert_eq!(pool.len(), 5);
         let bytes = pool.candidates(LiteralKind::Primitive(PrimitiveKind::Byte));
-        assert_eq!(bytes, vec![PrimitiveValue::Byte(-5)]);
+        assert_eq!(
+            bytes,
+            vec![PrimitiveValue::Byte(-5), PrimitiveValue::Byte(46)]
+        );
         let ints = pool.candidates(LiteralKind::Primitive(PrimitiveKind::Int));
         assert_eq!(
             ints,
-            vec![PrimitiveValue::Int(300), PrimitiveValue::Int(-5)]
+            vec![
+                PrimitiveValue::Int(300),
+                PrimitiveValue::Int(-5),
+                PrimitiveValue::Int(46)
+            ]
         );
         let chars = pool.candidates(LiteralKind::Primitive(PrimitiveKind::Char));
         assert_eq!(

@@ -1,0 +1,193 @@
+//! Building test clusters from descriptions: targets, generics, reachability and reasons.
+
+mod common;
+
+use common::*;
+use testcase::*;
+
+fn targets(c: &Cluster) -> Vec<String> {
+    c.targets().map(|t| t.to_string()).collect()
+}
+
+#[test]
+fn targets_are_the_public_members_of_the_class_under_test() {
+    let c = cluster(&bank(), "bank.Account");
+    expect_test::expect![[r#"
+        [
+            "bank.Account.<init>(java.lang.String, long)",
+            "bank.Account.deposit(long)",
+            "bank.Account.getBalance()",
+            "bank.Account.getOwner()",
+            "bank.Account.interest(int)",
+            "bank.Account.isOverdrawn()",
+            "bank.Account.setLevel(bank.Level)",
+            "bank.Account.withdraw(long)",
+            "bank.Account.label",
+            "bank.Account.label=",
+        ]
+    "#]]
+    .assert_debug_eq(&targets(&c));
+    assert!(c.unreachable().is_empty(), "{:?}", c.unreachable());
+}
+
+#[test]
+fn inherited_jdk_methods_are_not_targets() {
+    let c = cluster(&bank(), "bank.Level");
+    expect_test::expect![[r#"
+        [
+            "bank.Level.valueOf(java.lang.String)",
+            "bank.Level.values()",
+        ]
+    "#]]
+    .assert_debug_eq(&targets(&c));
+}
+
+#[test]
+fn instance_members_of_interfaces_and_abstract_classes_use_project_subclasses() {
+    let c = cluster(&shapes(), "shapes.Shape");
+    assert_eq!(targets(&c), vec!["shapes.Shape.area()"]);
+    let c = cluster(&shapes(), "shapes.AbstractShape");
+    assert_eq!(targets(&c).len(), 3);
+}
+
+#[test]
+fn a_class_nothing_can_instantiate_is_reported_with_the_reason() {
+    let mut types = shapes();
+    types.retain(|t| t.name != "shapes.Circle" && t.name != "shapes.Square");
+    for t in &mut types {
+        t.subclasses.clear();
+    }
+    let err = Cluster::build("shapes.AbstractShape", &types, &[], ConstantPool::new()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "nothing instantiable in shapes.AbstractShape (shapes.AbstractShape is an abstract class \
+         with no public subclass in the project)"
+    );
+    let err = Cluster::build("shapes.Shape", &types, &[], ConstantPool::new()).unwrap_err();
+    assert!(
+        err.to_string().contains("interface with no implementation"),
+        "{err}"
+    );
+
+    let mut private = ty("p.Hidden", TypeKind::Class);
+    private.methods = vec![method("p.Hidden", "run", vec![], "void", "void")];
+    let err = Cluster::build("p.Hidden", &[private], &[], ConstantPool::new()).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("no public constructor, static factory or static field"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_class_that_could_not_be_loaded_is_reported_with_its_reason() {
+    let missing = [MissingType {
+        name: "p.Gone".into(),
+        reason: "java.lang.NoClassDefFoundError: p/Dep".into(),
+    }];
+    let err = Cluster::build("p.Gone", &bank(), &missing, ConstantPool::new()).unwrap_err();
+    assert_eq!(
+        err,
+        ClusterError::NotDescribed {
+            class: "p.Gone".into(),
+            reason: "java.lang.NoClassDefFoundError: p/Dep".into()
+        }
+    );
+}
+
+#[test]
+fn parameter_types_without_generators_are_listed_as_unreachable() {
+    let c = cluster(&misc(), "misc.Tools");
+    assert_eq!(
+        c.unreachable(),
+        &[Unreachable {
+            type_name: "misc.Task".into(),
+            reason: "misc.Task is an interface with no implementation in the project".into()
+        }]
+    );
+    // The method stays a target: null is a valid argument.
+    assert!(targets(&c).contains(&"misc.Tools.run(misc.Task)".to_string()));
+}
+
+#[test]
+fn generic_members_resolve_through_the_receivers_type_arguments() {
+    let c = cluster(&shapes(), "shapes.Registry");
+    let sig = |owner: &str, name: &str, receiver: &JavaType| {
+        let t = c
+            .targets()
+            .chain(cluster(&shapes(), owner).targets())
+            .find(|t| t.owner == owner && t.name() == name)
+            .unwrap()
+            .clone();
+        let cl = cluster(&shapes(), owner);
+        let s = cl
+            .signature(&t, CallContext::Receiver(receiver), &[])
+            .unwrap();
+        (
+            s.params.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+            s.returns.map(|r| r.to_string()),
+        )
+    };
+    let registry = JavaType::generic(
+        "shapes.Registry",
+        vec![JavaType::string(), JavaType::class("shapes.Circle")],
+    );
+    assert_eq!(
+        sig("shapes.Registry", "putAll", &registry),
+        (
+            vec![
+                "java.lang.String".to_string(),
+                "java.util.List<shapes.Circle>".to_string()
+            ],
+            None
+        )
+    );
+    // `Set<? extends K>` is not a type a variable can be declared as: erased.
+    assert_eq!(
+        sig("shapes.Registry", "keys", &registry).1.as_deref(),
+        Some("java.util.Set")
+    );
+    // Circle extends AbstractShape<Double>.
+    assert_eq!(
+        sig(
+            "shapes.Circle",
+            "getSize",
+            &JavaType::class("shapes.Circle")
+        )
+        .1
+        .as_deref(),
+        Some("java.lang.Double")
+    );
+    assert_eq!(
+        sig(
+            "shapes.Circle",
+            "setSize",
+            &JavaType::class("shapes.Circle")
+        )
+        .0,
+        vec!["java.lang.Double".to_string()]
+    );
+}
+
+#[test]
+fn the_constant_pool_holds_the_literals_of_the_class() {
+    let src = "package p;\nclass Other { String s = \"other\"; }\npublic class A {\n  int f(int x) { if (x == 42) return -7; return x > 'c' ? 1 : 0; }\n  String g() { return \"EUR\"; }\n}\n";
+    let tree = syntax::parse_java(src, None);
+    let model = javamodel::JavaModel::build(src, &tree);
+    let decl = model.type_by_binary_name("p.A").unwrap();
+    let pool = ConstantPool::from_type(src, &tree, decl);
+    assert_eq!(
+        pool.candidates(LiteralKind::Primitive(PrimitiveKind::Int)),
+        vec![
+            PrimitiveValue::Int(42),
+            PrimitiveValue::Int(-7),
+            PrimitiveValue::Int(1),
+            PrimitiveValue::Int(0),
+            PrimitiveValue::Int(99),
+        ]
+    );
+    assert_eq!(
+        pool.candidates(LiteralKind::String),
+        vec![PrimitiveValue::String("EUR".into())]
+    );
+}
