@@ -16,7 +16,8 @@ pub enum Algorithm {
 }
 
 /// Parameters of the search. `Default` gives the papers' values. The criteria are chosen when
-/// building the [`crate::GoalTable`].
+/// building the [`crate::GoalTable`]; the mutation rate of single tests (each statement with
+/// probability 1/n, seed 001 III-E2) is the [`crate::Variation`]'s.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchConfig {
     pub algorithm: Algorithm,
@@ -80,5 +81,14 @@ impl Default for WholeSuiteConfig {
             test_insertion_probability: 0.1,
             bloat_factor: 2.0,
         }
+    }
+}
+
+/// A probability from a configuration value: NaN counts as 0, the rest is clamped to `[0, 1]`.
+pub(crate) fn probability(value: f64) -> f64 {
+    if value.is_nan() {
+        0.0
+    } else {
+        value.clamp(0.0, 1.0)
     }
 }

@@ -110,6 +110,10 @@ impl ExecutionResult {
 
     /// Notes that `outcome` of `decision` was missed by `distance` (0: taken). Keeps the minimum.
     /// Returns false when the decision has no such outcome.
+    ///
+    /// Recording a distance does not count as reaching the decision: call
+    /// [`ExecutionResult::record_decision`] (or [`ExecutionResult::record_branch`]) for the
+    /// hits, which the fitness functions use to tell "reached" from "not reached".
     pub fn record_distance(
         &mut self,
         table: &GoalTable,
@@ -167,13 +171,13 @@ impl ExecutionResult {
         self.exceptions.push(exception);
     }
 
+    /// Distances that are not numbers `>= 0` are dropped: the worker never sends them, and
+    /// reading one as 0 would claim coverage no test produced.
     fn lower_distance(&mut self, goal: GoalId, distance: f64) {
+        if distance.is_nan() || distance < 0.0 {
+            return;
+        }
         if let Some(slot) = self.branch_distance.get_mut(goal.index()) {
-            let distance = if distance.is_nan() {
-                1.0
-            } else {
-                distance.max(0.0)
-            };
             if distance < *slot {
                 *slot = distance;
             }

@@ -9,7 +9,7 @@
 use rand::Rng;
 
 use crate::adaptive::{HeuristicSwitch, SecondaryHeuristic};
-use crate::config::Algorithm;
+use crate::config::{probability, Algorithm};
 use crate::crowding::subvector_dominance;
 use crate::engine::{Chromosome, Engine};
 use crate::execution::Executor;
@@ -116,7 +116,7 @@ where
     E: Executor<V::Individual>,
 {
     let tournament_size = engine.config.tournament_size;
-    let crossover_probability = engine.config.crossover_probability.clamp(0.0, 1.0);
+    let crossover_probability = probability(engine.config.crossover_probability);
     let mut offspring = Vec::with_capacity(size);
     while offspring.len() < size {
         let a = tournament(&ranked.rank, &ranked.secondary, tournament_size, engine.rng);

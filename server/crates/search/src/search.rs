@@ -58,8 +58,10 @@ where
         self
     }
 
-    /// Individuals from earlier runs to start from. Those [`Variation::accept_seed`] refuses
-    /// are dropped.
+    /// Individuals from earlier runs to start from (seed 000 section 4.2). Those
+    /// [`Variation::accept_seed`] refuses are dropped. The MOSA family puts the first
+    /// population-size accepted ones in its initial population; the whole-suite GA makes one
+    /// initial suite of the first `max_tests`.
     pub fn seeds(mut self, seeds: Vec<V::Individual>) -> Self {
         self.seeds = seeds;
         self

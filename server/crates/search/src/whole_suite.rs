@@ -8,7 +8,7 @@
 
 use rand::Rng;
 
-use crate::config::WholeSuiteConfig;
+use crate::config::{probability, WholeSuiteConfig};
 use crate::engine::{Chromosome, Engine};
 use crate::execution::{ExecutionResult, Executor};
 use crate::fitness::suite_fitness;
@@ -93,7 +93,7 @@ where
             let p2 = rank_selection(population.len(), config.rank_bias, engine.rng);
             let (mut o1, mut o2) = if engine
                 .rng
-                .gen_bool(engine.config.crossover_probability.clamp(0.0, 1.0))
+                .gen_bool(probability(engine.config.crossover_probability))
             {
                 crossover(&population[p1], &population[p2], engine.rng.gen())
             } else {
@@ -212,7 +212,7 @@ fn mutate<V, E>(
             }
         }
     }
-    let sigma = config.test_insertion_probability.clamp(0.0, 1.0);
+    let sigma = probability(config.test_insertion_probability);
     let mut probability = sigma;
     while suite.tests.len() < config.max_tests && engine.rng.gen_bool(probability) {
         let individual = engine.variation.random(engine.rng);

@@ -138,18 +138,18 @@ fn runs_that_did_not_finish_are_worst_everywhere() {
 fn whole_suite_fitness_counts_predicates_executed_twice() {
     let table = common::table(common::HARD, "toy.Hard", Criteria::branch_only());
     let executor = FakeExecutor::new(&table, common::Hard);
-    // |M| = 4 methods, |B| = (3 + 3 + 3 + 2) decisions x 2 outcomes = 22.
+    // |M| = 8 methods, |B| = (3 + 3 + 3 + 2 + 3 + 2 + 3 + 3) decisions x 2 outcomes = 44.
     let empty: Vec<&ExecutionResult> = Vec::new();
-    assert_eq!(suite_fitness(&table, &empty), 4.0 + 22.0);
+    assert_eq!(suite_fitness(&table, &empty), 8.0 + 44.0);
 
-    // One call a(100, 0): `a` entered (3 methods left), B0.F covered; B0 ran only once, so
-    // B0.T counts 1, not its distance; the 20 other branches count 1 each.
+    // One call a(100, 0): `a` entered (7 methods left), B0.F covered; B0 ran only once, so
+    // B0.T counts 1, not its distance; the 42 other branches count 1 each.
     let once = executor.run_one(&test(&[(0, 100, 0)]));
-    assert_eq!(suite_fitness(&table, &[&once]), 3.0 + 1.0 + 20.0);
+    assert_eq!(suite_fitness(&table, &[&once]), 7.0 + 1.0 + 42.0);
 
     // Two executions of B0, in one test or spread over two: the minimum distance counts.
     let twice = executor.run_one(&test(&[(0, 100, 0), (0, 200, 0)]));
-    let expected = 3.0 + normalise(101.0) + 20.0;
+    let expected = 7.0 + normalise(101.0) + 42.0;
     assert!(close(suite_fitness(&table, &[&twice]), expected));
     let other = executor.run_one(&test(&[(0, 200, 0)]));
     assert!(close(suite_fitness(&table, &[&once, &other]), expected));
@@ -157,7 +157,7 @@ fn whole_suite_fitness_counts_predicates_executed_twice() {
     // A suite with a timed-out test gets the maximum |M| + |B|.
     let mut timeout = ExecutionResult::new(&table, ExecutionStatus::Timeout);
     timeout.executed_statements = 3;
-    assert_eq!(suite_fitness(&table, &[&twice, &timeout]), 26.0);
+    assert_eq!(suite_fitness(&table, &[&twice, &timeout]), 52.0);
 }
 
 #[test]

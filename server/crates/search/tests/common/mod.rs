@@ -328,6 +328,8 @@ pub struct FakeExecutor<'t, P> {
     pub per_test: Duration,
     pub executed: u64,
     pub batches: Vec<usize>,
+    /// Every test run, in order.
+    pub log: Vec<ToyTest>,
 }
 
 impl<'t, P: ToyProgram> FakeExecutor<'t, P> {
@@ -339,6 +341,7 @@ impl<'t, P: ToyProgram> FakeExecutor<'t, P> {
             per_test: Duration::from_millis(1),
             executed: 0,
             batches: Vec::new(),
+            log: Vec::new(),
         }
     }
 
@@ -383,6 +386,7 @@ impl<P: ToyProgram> Executor<ToyTest> for FakeExecutor<'_, P> {
             .iter()
             .map(|test| {
                 self.executed += 1;
+                self.log.push(test.clone());
                 if let Some(clock) = &self.clock {
                     clock.advance(self.per_test);
                 }
@@ -606,6 +610,55 @@ public class Hard {
         }
         return 3;
     }
+
+    public int e(int x, int y) {
+        if (x == 3 * y) {
+            if (y > 200) {
+                if (x - y == 500) {
+                    return 1;
+                }
+                return 2;
+            }
+            return 3;
+        }
+        return 4;
+    }
+
+    public int f(int x, int y) {
+        if (x + y == 1000) {
+            if (x - y == 200) {
+                return 1;
+            }
+            return 2;
+        }
+        return 3;
+    }
+
+    public int g(int x, int y) {
+        if (x < -700) {
+            if (y < x) {
+                if (y == x - 50) {
+                    return 1;
+                }
+                return 2;
+            }
+            return 3;
+        }
+        return 4;
+    }
+
+    public int h(int x, int y) {
+        if (y == -404) {
+            if (x > y) {
+                if (x == 999) {
+                    return 1;
+                }
+                return 2;
+            }
+            return 3;
+        }
+        return 4;
+    }
 }
 "#;
 
@@ -619,7 +672,7 @@ impl ToyProgram for Hard {
     }
 
     fn methods(&self) -> usize {
-        4
+        8
     }
 
     fn call(
@@ -653,6 +706,30 @@ impl ToyProgram for Hard {
                 rec.enter("d(int,int)");
                 if rec.cmp(0, Op::Eq, x, 777) {
                     rec.cmp(1, Op::Eq, y, -x);
+                }
+            }
+            4 => {
+                rec.enter("e(int,int)");
+                if rec.cmp(0, Op::Eq, x, 3 * y) && rec.cmp(1, Op::Gt, y, 200) {
+                    rec.cmp(2, Op::Eq, x - y, 500);
+                }
+            }
+            5 => {
+                rec.enter("f(int,int)");
+                if rec.cmp(0, Op::Eq, x + y, 1000) {
+                    rec.cmp(1, Op::Eq, x - y, 200);
+                }
+            }
+            6 => {
+                rec.enter("g(int,int)");
+                if rec.cmp(0, Op::Lt, x, -700) && rec.cmp(1, Op::Lt, y, x) {
+                    rec.cmp(2, Op::Eq, y, x - 50);
+                }
+            }
+            7 => {
+                rec.enter("h(int,int)");
+                if rec.cmp(0, Op::Eq, y, -404) && rec.cmp(1, Op::Gt, x, y) {
+                    rec.cmp(2, Op::Eq, x, 999);
                 }
             }
             _ => {}
