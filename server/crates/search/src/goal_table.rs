@@ -5,10 +5,11 @@
 //! Built once per class from the Java model; never changes during a search. Exception goals are
 //! not here: they are discovered while executing (see `exception_goals`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use javamodel::{
-    ControlDep, DecisionKey, DecisionKind, JavaModel, Member, MemberKind, Outcome, TypeDecl,
+    CfgNodeKind, ControlDep, DecisionKey, DecisionKind, JavaModel, Member, MemberKind, Outcome,
+    TypeDecl,
 };
 
 /// Dense id of a goal: static goals of the table first (branches, then lines, then methods),
@@ -241,19 +242,56 @@ pub struct GoalTable {
 impl GoalTable {
     /// The table of the class `binary_name` in `model` and its nested classes, with the goals of
     /// `criteria`. `None` when the model has no such class.
+    ///
+    /// Line goals are derived from the model: the first line of every statement, condition,
+    /// loop keyword and `try` in the control-flow graphs. That approximates where
+    /// instrumentation puts line probes; when the instrumenter's list of probed lines is at
+    /// hand, [`GoalTable::for_class_with_lines`] uses it instead.
     pub fn for_class(
         model: &JavaModel,
         binary_name: &str,
         criteria: Criteria,
     ) -> Option<GoalTable> {
-        model.type_by_binary_name(binary_name)?;
+        GoalTable::build(model, binary_name, criteria, None)
+    }
+
+    /// Like [`GoalTable::for_class`], with one line goal per line of `probed_lines` (1-based; the
+    /// instrumenter's probe table lists them) inside the class's declaration, so that every
+    /// line goal is one a probe can cover. A line's control dependencies are those of the
+    /// control-flow nodes starting on it; a probed line without any (which the model does not
+    /// see as code) never becomes a DynaMOSA target, though a test may still cover it.
+    pub fn for_class_with_lines(
+        model: &JavaModel,
+        binary_name: &str,
+        criteria: Criteria,
+        probed_lines: &[u32],
+    ) -> Option<GoalTable> {
+        GoalTable::build(model, binary_name, criteria, Some(probed_lines))
+    }
+
+    fn build(
+        model: &JavaModel,
+        binary_name: &str,
+        criteria: Criteria,
+        probed_lines: Option<&[u32]>,
+    ) -> Option<GoalTable> {
+        let root = model.type_by_binary_name(binary_name)?;
         let nested_prefix = format!("{binary_name}$");
         let types: Vec<&TypeDecl> = model
             .all_types()
             .into_iter()
             .filter(|t| t.binary_name == binary_name || t.binary_name.starts_with(&nested_prefix))
             .collect();
-        Some(Builder::default().build(binary_name, criteria, &types))
+        let lines = probed_lines.map(|lines| {
+            let first = root.span.start.row as u32 + 1;
+            let last = root.span.end.row as u32 + 1;
+            lines
+                .iter()
+                .copied()
+                .filter(|l| (first..=last).contains(l))
+                .collect::<BTreeSet<u32>>()
+        });
+        Some(Builder::default().build(binary_name, criteria, &types, lines))
     }
 
     /// The class this table was built for.
@@ -364,12 +402,22 @@ struct Builder {
     goals: Vec<StaticGoal>,
     /// Model-level dependencies per decision, resolved once all decisions have goal ids.
     raw_decision_deps: Vec<Vec<ControlDep>>,
-    /// Line -> (member, model-level dependencies) of every statement or condition on it.
+    /// Line -> (member, model-level dependencies) of every reachable control-flow node starting
+    /// on it.
     raw_lines: BTreeMap<u32, Vec<(MemberId, Vec<ControlDep>)>>,
+    /// Lines that start a statement, condition, loop keyword or `try`: the line goals when the
+    /// caller gives no probed lines.
+    code_lines: BTreeSet<u32>,
 }
 
 impl Builder {
-    fn build(mut self, binary_name: &str, criteria: Criteria, types: &[&TypeDecl]) -> GoalTable {
+    fn build(
+        mut self,
+        binary_name: &str,
+        criteria: Criteria,
+        types: &[&TypeDecl],
+        probed_lines: Option<BTreeSet<u32>>,
+    ) -> GoalTable {
         for ty in types {
             for member in &ty.members {
                 if member.body.is_some() {
@@ -417,10 +465,10 @@ impl Builder {
 
         let mut by_line = BTreeMap::new();
         if criteria.line {
-            let raw_lines = std::mem::take(&mut self.raw_lines);
-            for (line, sites) in raw_lines {
+            let lines = probed_lines.unwrap_or_else(|| std::mem::take(&mut self.code_lines));
+            for line in lines {
                 let mut deps = Vec::new();
-                for (member, raw) in &sites {
+                for (member, raw) in self.raw_lines.get(&line).into_iter().flatten() {
                     deps.extend(resolve(
                         raw,
                         *member,
@@ -529,25 +577,28 @@ impl Builder {
         }
         for cfg in &body.cfgs {
             for node in &cfg.nodes {
-                let counts = match node.kind {
-                    javamodel::CfgNodeKind::Statement => true,
-                    javamodel::CfgNodeKind::Decision(ordinal) => body
-                        .decisions
-                        .get(ordinal as usize)
-                        .is_some_and(|d| d.kind != DecisionKind::MethodEntry),
-                    _ => false,
-                };
                 let Some(span) = node.span else {
                     continue;
                 };
-                if counts && node.reachable {
+                let code = match node.kind {
+                    CfgNodeKind::Statement | CfgNodeKind::LoopHead | CfgNodeKind::Try => true,
+                    CfgNodeKind::Decision(ordinal) => body
+                        .decisions
+                        .get(ordinal as usize)
+                        .is_some_and(|d| d.kind != DecisionKind::MethodEntry),
+                    CfgNodeKind::Entry | CfgNodeKind::Exit => continue,
+                    _ => false,
+                };
+                let line = span.start.row as u32 + 1;
+                if code {
+                    // Dead code is still a line to cover; it simply never becomes active.
+                    self.code_lines.insert(line);
+                }
+                if node.reachable {
                     self.raw_lines
-                        .entry(span.start.row as u32 + 1)
+                        .entry(line)
                         .or_default()
                         .push((member_id, node.control_deps.clone()));
-                } else if counts {
-                    // Dead code is still a line to cover; it simply never becomes active.
-                    self.raw_lines.entry(span.start.row as u32 + 1).or_default();
                 }
             }
         }

@@ -6,17 +6,24 @@
 //! their execution ([`Executor`]) come from the caller; configuration and the seeded random
 //! number generator are passed in.
 //!
-//! How a caller maps a worker trace into an [`ExecutionResult`]: build the [`GoalTable`] with
-//! [`GoalTable::for_class`] from the same model the instrumenter used; for each test, start from
-//! [`ExecutionResult::new`]; for each branch probe row `[id, hits, trueDistance, falseDistance]`
-//! look the decision up with [`GoalTable::decision_by_class_index`] (or
-//! [`GoalTable::decision_by_key`]) and call [`ExecutionResult::record_branch`]; for a switch's
-//! per-case rows call [`ExecutionResult::record_decision`] once and
-//! [`ExecutionResult::record_distance`] with `Outcome::Case(i)` per case; a catch clause's probe
-//! is [`ExecutionResult::record_decision`]; method probes go to
-//! [`ExecutionResult::record_member_entry`] (via [`GoalTable::member_by_key`]), line probes to
-//! [`ExecutionResult::record_line`], an exception out of a call of the class under test to
-//! [`ExecutionResult::record_exception`], the proxy counters to [`ExecutionResult::proxies`].
+//! How a caller maps a worker trace into an [`ExecutionResult`]: build the [`GoalTable`] from
+//! the model the instrumenter used, with [`GoalTable::for_class_with_lines`] and the probe
+//! table's probed lines (or [`GoalTable::for_class`]). Per test, start from
+//! [`ExecutionResult::new`] and walk the trace through the probe table:
+//! - a branch row `[id, hits, trueDistance, falseDistance]`: find the decision with
+//!   [`GoalTable::decision_by_key`] (or [`GoalTable::decision_by_class_index`]), then
+//!   [`ExecutionResult::record_distance`] the true-distance for the probe's true-side outcome
+//!   and the false-distance for its false-side outcome. Record the decision's hits once with
+//!   [`ExecutionResult::record_decision`], using the largest hit count among its rows: a
+//!   switch has one row per case, and summing them would count one evaluation several times.
+//!   [`ExecutionResult::record_branch`] does all of it for a two-way decision with one row. A
+//!   catch clause's row is just [`ExecutionResult::record_decision`].
+//! - a method row: [`ExecutionResult::record_member_entry`] (member via
+//!   [`GoalTable::member_by_key`]); it also covers a branch-free method's entry goal.
+//! - a line row: [`ExecutionResult::record_line`]; the proxy counters (I1, I2, I4, I5) into
+//!   [`ExecutionResult::proxies`]; the executed statement count; the status.
+//! - an exception thrown out of a call to the class under test:
+//!   [`ExecutionResult::record_exception`].
 //!
 //! Module map: `goal_table` (static goals), `execution` (results, executor), `variation`
 //! (operators), `fitness`, `exception_goals`, `archive`, `goals_manager` (DynaMOSA targets),

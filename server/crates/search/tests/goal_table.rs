@@ -209,3 +209,61 @@ class C {
     let catch = table.decision(search::DecisionId(1));
     assert_eq!(catch.outcomes, [Outcome::Entered]);
 }
+
+const LINES: &str = r#"package p;
+class L {
+    int m(int a, int b) {
+        if (a > 0 &&
+            b > 0) {
+            return 1;
+        } else if (a < -5) {
+            return 2;
+        }
+        do {
+            a++;
+        } while (a < 0);
+        return 0;
+    }
+}
+class Other { void x() { int y = 1; } }
+"#;
+
+#[test]
+fn line_goals_from_the_model_or_from_the_probed_lines() {
+    let model = common::model(LINES);
+    let lines_of = |table: &GoalTable| -> Vec<u32> {
+        table
+            .goals()
+            .iter()
+            .filter_map(|g| match g.kind {
+                StaticGoalKind::Line { line } => Some(line),
+                _ => None,
+            })
+            .collect()
+    };
+    let derived = GoalTable::for_class(&model, "p.L", Criteria::all()).unwrap();
+    // Every statement, condition operand and loop keyword starts a line.
+    assert_eq!(lines_of(&derived), [4, 5, 6, 7, 8, 10, 11, 12, 13]);
+
+    // The instrumenter probes statements: not the second operand's line, not `else if`, not the
+    // `while` of a do-while; line 16 belongs to another class and is left out.
+    let probed = [4, 6, 8, 10, 11, 13, 16];
+    let table = GoalTable::for_class_with_lines(&model, "p.L", Criteria::all(), &probed).unwrap();
+    assert_eq!(lines_of(&table), [4, 6, 8, 10, 11, 13]);
+    let rendered: Vec<String> = render(&table)
+        .lines()
+        .filter(|l| l.contains(" line ") && !l.contains("/B"))
+        .map(str::to_string)
+        .collect();
+    expect![[r#"
+        G8 line 4 root <- entry(L#m(int,int))
+        G9 line 6 <- G2
+        G10 line 8 <- G4
+        G11 line 10 <- G5 | G6
+        G12 line 11 <- G5 | G6
+        G13 line 13 <- G5
+    "#]]
+    .assert_eq(&(rendered.join("\n") + "\n"));
+    // Branch goals do not depend on the line set.
+    assert_eq!(table.branch_goal_count(), derived.branch_goal_count());
+}
