@@ -111,7 +111,10 @@ pub fn type_description(c: &ClassInfo) -> TypeDescription {
         is_public: c.is_public,
         project: c.project,
         inner_class: c.inner_class,
-        superclass: c.generic_superclass.clone().or_else(|| c.superclass.clone()),
+        superclass: c
+            .generic_superclass
+            .clone()
+            .or_else(|| c.superclass.clone()),
         interfaces: c.interfaces.clone(),
         type_parameters: c.type_parameters.clone(),
         constructors: c
@@ -249,7 +252,8 @@ pub fn observed_values(result: &TestResult) -> Vec<PrimitiveValue> {
         };
         if let Some(v) = &o.value {
             if !o.truncated {
-                let is_char = matches!(o.type_name.as_deref(), Some("char" | "java.lang.Character"));
+                let is_char =
+                    matches!(o.type_name.as_deref(), Some("char" | "java.lang.Character"));
                 out.extend(observed(v, is_char));
             }
         }
