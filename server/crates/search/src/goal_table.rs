@@ -145,7 +145,8 @@ pub enum StaticGoalKind {
     },
     /// A statement on this (1-based) source line of the class's file runs.
     Line { line: u32 },
-    /// The member is entered.
+    /// The member is entered. EvoSuite's method criterion asks for a direct call from the
+    /// test; here any entry counts, since the trace records entries, not call sites.
     Method { member: MemberId },
 }
 

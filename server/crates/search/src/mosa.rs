@@ -67,7 +67,9 @@ where
     if engine.should_stop(goals.targets().len()) {
         return;
     }
-    // MOSA ranks the initial population too, so that the first tournaments have ranks to use.
+    // Algorithm 1 breeds the first offspring from the random population without ranking it;
+    // tournament selection needs ranks, so the initial population is ranked as every later one
+    // is (Pynguin does the same), with aDynaMOSA's initial heuristic.
     let mut ranked = select(population, &goals.targets(), size, initial_heuristic);
 
     loop {
@@ -151,6 +153,10 @@ where
 
 /// Algorithm 1 lines 13-25: preference sorting over the targets, then whole fronts while they
 /// fit, then the best of the next front by the secondary heuristic.
+///
+/// Under aDynaMOSA too, front 0 breaks ties by length: seed 002 changes only the secondary
+/// heuristic and the archive (section 3.2.2); putting the performance-score into the preference
+/// criterion was its non-adaptive first attempt (section 3.2.1), which lost coverage.
 fn select<I>(
     union: Vec<Chromosome<I>>,
     targets: &[GoalId],

@@ -2,6 +2,11 @@
 //! executions: a wall-clock budget, a number of executions, all goals covered, and cancellation
 //! (which is just another stopping condition, STYLE habit 3). The clock is injected so that
 //! budgets are deterministic under test.
+//!
+//! Conditions are asked after every executor call, not after every single execution, so a
+//! budget can be overshot by up to one batch (one offspring population for the MOSA family,
+//! the changed tests of two suites for the whole-suite GA): batches are what make execution in
+//! the worker cheap.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
