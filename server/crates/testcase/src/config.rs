@@ -65,3 +65,25 @@ impl Default for Config {
         }
     }
 }
+
+impl Config {
+    /// The same settings with every probability clamped to `[0, 1]` (NaN becomes 0), so that
+    /// a bad setting degrades instead of panicking.
+    pub fn sanitized(mut self) -> Config {
+        for p in [
+            &mut self.statement_insertion,
+            &mut self.change_parameter,
+            &mut self.null_probability,
+            &mut self.object_reuse,
+            &mut self.primitive_reuse,
+            &mut self.pool_probability,
+            &mut self.observed_probability,
+            &mut self.random_perturbation,
+        ] {
+            *p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
+        }
+        self.max_int = self.max_int.max(1);
+        self.max_delta = self.max_delta.max(1);
+        self
+    }
+}

@@ -188,11 +188,27 @@ impl Factory<'_> {
     /// Replaces the value of statement `i` by a new one of its declared type from another
     /// generator (the declared type stays, so every use stays well typed). A `null` may also
     /// become a literal or an enum constant of exactly its type.
+    ///
+    /// Deviation: seed 001 picks a call whose parameters are satisfiable with the existing
+    /// values; like EvoSuite's implementation, parameters without a fitting value are built
+    /// and inserted before the statement, so more calls qualify.
     fn replace_call(&mut self, tc: &mut TestCase, i: usize) -> bool {
         let old = tc.statements()[i].clone();
         let Some(declared) = old.value_type() else {
             return false;
         };
+        if let (Statement::Null(_), JavaType::Array(component)) = (&old, &declared) {
+            // A null array becomes an array of default elements; stores can be inserted later.
+            let length = self.rng.gen_range(0..=self.config.max_array_length);
+            tc.replace(
+                i,
+                Statement::ArrayNew {
+                    component: (**component).clone(),
+                    length,
+                },
+            );
+            return true;
+        }
         if declared.is_primitive() || matches!(declared, JavaType::Array(_)) {
             return false;
         }

@@ -2,6 +2,11 @@
 //! defining at most one typed variable; arguments, receivers and stored values refer to earlier
 //! statements by index.
 //!
+//! Deviation: there is no separate assignment statement. EvoSuite's `AssignmentStatement`
+//! writes a value into a field or an array slot, which [`Statement::FieldWrite`] and
+//! [`Statement::ArrayStore`] do; a plain copy into a variable of a supertype is expressed by a
+//! statement's declared type instead, and the worker has no statement that only copies.
+//!
 //! Invariant of every test case the operators produce: it is well typed against its cluster
 //! (see [`crate::check_well_typed`]). Every statement carries its variable's declared type, so a
 //! test case can be recombined and printed without the cluster.

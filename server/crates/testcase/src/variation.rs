@@ -19,8 +19,11 @@ pub struct Variation {
 }
 
 impl Variation {
+    /// Probabilities outside `[0, 1]` are clamped ([`Config::sanitized`]).
     pub fn new(config: Config) -> Variation {
-        Variation { config }
+        Variation {
+            config: config.sanitized(),
+        }
     }
 
     pub fn config(&self) -> &Config {

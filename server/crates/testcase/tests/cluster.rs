@@ -191,3 +191,11 @@ fn the_constant_pool_holds_the_literals_of_the_class() {
         vec![PrimitiveValue::String("EUR".into())]
     );
 }
+
+#[test]
+fn clusters_and_test_cases_can_move_between_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Cluster>();
+    send_sync::<TestCase>();
+    send_sync::<Variation>();
+}
