@@ -2,4 +2,5 @@
 //! cluster, the search) meet the JVM worker. Used by both the language server and the CLI.
 
 pub mod cluster;
+pub mod compile;
 pub mod project;

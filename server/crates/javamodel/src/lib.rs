@@ -7,13 +7,15 @@
 //!
 //! Module map: `model` (declarations), `branches` (decisions and goals), `cfg` (graph types),
 //! `build` (tree walk), `lower` (code to CFG and decisions), `postdom`, `control_dependence`,
-//! `naming` (binary names and indexes), `update` (incremental reuse), `problems`, `dump`.
+//! `naming` (binary names and indexes), `update` (incremental reuse), `problems`, `dump`,
+//! `instrument` (probes inserted into the source for execution traces).
 
 pub mod branches;
 mod build;
 pub mod cfg;
 pub mod control_dependence;
 mod dump;
+pub mod instrument;
 mod lower;
 mod model;
 mod naming;

@@ -61,6 +61,9 @@ public final class Probe {
     private static long instantiations;
     private static long statements;
 
+    /** The enhanced for a {@code break} is leaving (see {@link #forBreak}), or -1. */
+    private static int pendingBreak = -1;
+
     private static volatile ThreadGroup group;
     private static volatile boolean expired;
     private static volatile boolean paused;
@@ -224,6 +227,15 @@ public final class Probe {
         return compare(id, op, a, b);
     }
 
+    /**
+     * {@code a op b} on floats: binary numeric promotion to float (JLS 5.6) rounds an int or long
+     * operand to float, which comparing as doubles would not. NaN operands give distance 1.
+     */
+    public static boolean cmpFloat(int id, int op, float a, float b) {
+        // The call already rounded the operands to float; widening them to double is exact.
+        return compare(id, op, a, b);
+    }
+
     /** {@code a == b} or {@code a != b} on booleans. */
     public static boolean cmpBool(int id, int op, boolean a, boolean b) {
         boolean r = op == NE ? a != b : a == b;
@@ -261,6 +273,19 @@ public final class Probe {
     }
 
     /**
+     * Records whether {@code value} is an instance of {@code c} and returns {@code value}, so the
+     * original {@code instanceof} (with its pattern) still tests it:
+     * {@code Probe.instOfOperand(base + 3, x, Foo.class) instanceof Foo f}. The operand is
+     * evaluated once, its static type is kept, and the pattern's bindings keep their flow scope.
+     */
+    public static <T> T instOfOperand(int id, T value, Class<?> c) {
+        if (recording()) {
+            outcome(id, c.isInstance(value), UNIT);
+        }
+        return value;
+    }
+
+    /**
      * {@code a.equals(b)} for a String receiver; throws NullPointerException for a null receiver
      * exactly like the original call. The true-distance is the edit distance.
      */
@@ -281,18 +306,65 @@ public final class Probe {
     }
 
     /**
-     * Records one branch per case label of a switch on an int-like selector and returns the
-     * selector unchanged: {@code switch (Probe.switchInt(base + 7, x, 1, 2, 5))}. Case i is branch
-     * {@code firstId + i}, taken when the selector equals {@code cases[i]}.
+     * Records one branch per case constant of a switch on an int-like selector and returns the
+     * selector unchanged: {@code switch (Probe.switchInt(base + 7, x, 1, 2, 5))}. Constant k is
+     * branch {@code firstId + k}, taken when the selector equals {@code cases[k]}; branch
+     * {@code firstId + cases.length} is "no constant matched" (the default label).
      */
     public static int switchInt(int firstId, int value, int... cases) {
         if (recording()) {
+            double nearest = INF;
             for (int k = 0; k < cases.length; k++) {
                 boolean r = value == cases[k];
-                outcome(firstId + k, r, r ? K : Math.abs((double) value - cases[k]));
+                double d = r ? 0.0 : Math.abs((double) value - cases[k]);
+                nearest = Math.min(nearest, d);
+                outcome(firstId + k, r, r ? K : d);
             }
+            noMatch(firstId + cases.length, nearest);
         }
         return value;
+    }
+
+    /**
+     * Like {@link #switchInt} for a String selector; the distance to a case is the edit distance.
+     * A null selector records nothing: the switch itself then throws NullPointerException.
+     */
+    public static String switchString(int firstId, String value, String... cases) {
+        if (value != null && recording()) {
+            double nearest = INF;
+            for (int k = 0; k < cases.length; k++) {
+                boolean r = value.equals(cases[k]);
+                double d = r ? 0.0 : editDistance(value, cases[k]);
+                nearest = Math.min(nearest, d);
+                outcome(firstId + k, r, r ? K : d);
+            }
+            noMatch(firstId + cases.length, nearest);
+        }
+        return value;
+    }
+
+    /**
+     * Like {@link #switchInt} for an enum selector, with the case constants given by name; every
+     * miss is at distance 1. A null selector records nothing (the switch throws).
+     */
+    public static <E extends Enum<E>> E switchEnum(int firstId, E value, String... names) {
+        if (value != null && recording()) {
+            String name = value.name();
+            boolean any = false;
+            for (int k = 0; k < names.length; k++) {
+                boolean r = name.equals(names[k]);
+                any |= r;
+                outcome(firstId + k, r, r ? K : UNIT);
+            }
+            noMatch(firstId + names.length, any ? 0.0 : UNIT);
+        }
+        return value;
+    }
+
+    /** The "no case matched" branch of a switch; {@code nearest} is 0 when a case matched. */
+    private static void noMatch(int id, double nearest) {
+        boolean none = nearest != 0.0;
+        outcome(id, none, none ? nearest : K);
     }
 
     /** Outcome-only fallback for any condition: the other outcome is at distance 1. */
@@ -301,6 +373,30 @@ public final class Probe {
             outcome(id, outcome, UNIT);
         }
         return outcome;
+    }
+
+    /**
+     * A {@code break} is about to leave the enhanced for whose has-next branch is {@code id}, so
+     * the next {@link #forExit} of that loop is not its has-next-false outcome.
+     */
+    public static void forBreak(int id) {
+        if (recording()) {
+            pendingBreak = id;
+        }
+    }
+
+    /**
+     * Control reached the statement after the enhanced for whose has-next branch is {@code id}:
+     * records the has-next-false outcome unless a {@link #forBreak} of that loop got it there.
+     */
+    public static void forExit(int id) {
+        if (recording()) {
+            if (pendingBreak == id) {
+                pendingBreak = -1;
+            } else {
+                outcome(id, false, UNIT);
+            }
+        }
     }
 
     /** A line (statement) was reached; counts towards the covered-statements proxy. */
@@ -395,6 +491,7 @@ public final class Probe {
             methodCalls = 0;
             instantiations = 0;
             statements = 0;
+            pendingBreak = -1;
             paused = false;
             expired = false;
             group = testGroup;
