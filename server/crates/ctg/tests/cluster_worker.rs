@@ -74,7 +74,8 @@ fn compile(sup: &mut Supervisor, sources: &[SourceFile]) -> UnitId {
 
 /// The literals of `class`'s declaration, as the cluster's constant pool.
 fn constants(sources: &[SourceFile], class: &str) -> ConstantPool {
-    let path = format!("{}.java", class.replace('.', "/"));
+    let top_level = class.split('$').next().unwrap();
+    let path = format!("{}.java", top_level.replace('.', "/"));
     let file = sources.iter().find(|s| s.path == path).unwrap();
     let tree = syntax::parse_java(&file.text, None);
     let model = javamodel::JavaModel::build(&file.text, &tree);
@@ -294,6 +295,9 @@ fn fixture_clusters_generate_tests_the_jvm_accepts() {
         "cluster.Counter",
         "cluster.Formatter",
         "cluster.UpperFormatter",
+        "cluster.Outer",
+        "cluster.Outer$Inner",
+        "cluster.Tag",
     ]
     .into_iter()
     .enumerate()
@@ -332,7 +336,7 @@ fn bank_example_generates_tests_the_jvm_accepts() {
 }
 
 #[test]
-fn interface_parameters_are_built_from_project_implementations() {
+fn describe_results_become_clusters_with_reasons() {
     let root = repo_root().join("server/crates/ctg/tests/fixtures/cluster");
     let sources = sources(&root);
     let mut sup = supervisor();
@@ -346,6 +350,15 @@ fn interface_parameters_are_built_from_project_implementations() {
     let cluster = build_cluster(&described, "cluster.Greeter", ConstantPool::new()).unwrap();
     assert!(cluster.can_build(&JavaType::class("cluster.Formatter")));
     assert!(cluster.can_build(&JavaType::class("cluster.Money")));
+
+    // Reflection reports implemented interfaces raw: `Named<Integer>`'s T stays unknown.
+    let tag = cluster_of(&mut sup, unit, &sources, "cluster.Tag");
+    let skipped: Vec<&str> = tag
+        .skipped_targets()
+        .iter()
+        .map(|s| s.member.as_str())
+        .collect();
+    assert_eq!(skipped, vec!["cluster.Tag.label(java.lang.Object)"]);
 
     let err = build_cluster(
         &describe_for_cluster(&mut sup, unit, "cluster.Orphan", 1).unwrap(),

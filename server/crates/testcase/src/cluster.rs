@@ -32,6 +32,13 @@ pub struct Unreachable {
     pub reason: String,
 }
 
+/// A public member of the class under test that cannot be called, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedTarget {
+    pub member: String,
+    pub reason: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClusterError {
     /// The class under test was not among the descriptions.
@@ -73,6 +80,7 @@ pub struct Cluster {
     constructible: BTreeSet<String>,
     pools: ValuePools,
     unreachable: Vec<Unreachable>,
+    skipped_targets: Vec<SkippedTarget>,
 }
 
 impl Cluster {
@@ -120,6 +128,7 @@ impl Cluster {
             constructible: BTreeSet::new(),
             pools: ValuePools::new(constants),
             unreachable: Vec::new(),
+            skipped_targets: Vec::new(),
         };
         for c in jdk::builtin_generators() {
             let i = cluster.add_callable(c);
@@ -155,6 +164,7 @@ impl Cluster {
         let cut_kind = cut.kind;
         let cut_constructible = cluster.constructible.contains(under_test);
         let mut usable = Vec::new();
+        let mut skipped = Vec::new();
         let mut unusable_instance = false;
         for (i, c) in cluster.callables.iter().enumerate() {
             if c.owner != under_test || !cluster.is_target(c, cut_kind) {
@@ -162,6 +172,14 @@ impl Cluster {
             }
             if c.needs_receiver() && !cut_constructible {
                 unusable_instance = true;
+                continue;
+            }
+            if cluster.default_signature(c).is_none() {
+                skipped.push(SkippedTarget {
+                    member: c.to_string(),
+                    reason: "its signature mentions type variables reflection did not resolve"
+                        .to_string(),
+                });
                 continue;
             }
             usable.push(i);
@@ -178,6 +196,7 @@ impl Cluster {
             });
         }
         cluster.targets = usable;
+        cluster.skipped_targets = skipped;
 
         let mut unreachable = BTreeSet::new();
         if unusable_instance {
@@ -218,6 +237,17 @@ impl Cluster {
 
     fn is_project(&self, class: &str) -> bool {
         self.table.get(class).is_some_and(|t| t.project)
+    }
+
+    /// A project class, or an undescribed one outside the JDK's packages (an interface the
+    /// class under test implements is not described, and its default methods are under test).
+    fn maybe_project(&self, class: &str) -> bool {
+        match self.table.get(class) {
+            Some(t) => t.project,
+            None => !["java.", "javax.", "jdk.", "sun.", "com.sun."]
+                .iter()
+                .any(|p| class.starts_with(p)),
+        }
     }
 
     /// Sorts a described callable into generators and calls on objects.
@@ -272,7 +302,7 @@ impl Cluster {
             CallableKind::Constructor => cut_kind.is_instantiable(),
             // Inherited JDK methods (Enum.compareTo, ...) are not under test.
             CallableKind::Method { .. } => {
-                c.declaring_class == self.under_test || self.is_project(&c.declaring_class)
+                c.declaring_class == self.under_test || self.maybe_project(&c.declaring_class)
             }
             CallableKind::FieldRead { .. } | CallableKind::FieldWrite { .. } => true,
         }
@@ -363,6 +393,11 @@ impl Cluster {
         &self.unreachable
     }
 
+    /// Public members of the class under test left out of the targets, with reasons.
+    pub fn skipped_targets(&self) -> &[SkippedTarget] {
+        &self.skipped_targets
+    }
+
     /// Records a value seen at run time, for the observed pool.
     pub fn add_observed(&mut self, value: PrimitiveValue) {
         self.pools.observed.add(value);
@@ -440,6 +475,21 @@ impl Cluster {
             }
         }
         out
+    }
+
+    /// The signature of `callable` on a default instance of its owner, with default method
+    /// type arguments.
+    pub(crate) fn default_signature(&self, callable: &Callable) -> Option<Signature> {
+        let method_args = default_method_args(self, callable);
+        if callable.is_constructor() {
+            let instance = self.default_instance(&callable.owner);
+            self.signature(callable, CallContext::Constructor(&instance), &[])
+        } else if callable.needs_receiver() {
+            let receiver = self.default_instance(&callable.owner);
+            self.signature(callable, CallContext::Receiver(&receiver), &method_args)
+        } else {
+            self.signature(callable, CallContext::Static, &method_args)
+        }
     }
 
     /// `name` with type arguments chosen for its type parameters.

@@ -157,7 +157,7 @@ impl Factory<'_> {
             let mut slots = Vec::new();
             for &t in self.cluster.target_indexes() {
                 let callable = self.cluster.callable(t);
-                let Some(sig) = self.default_signature(callable) else {
+                let Some(sig) = self.cluster.default_signature(callable) else {
                     continue;
                 };
                 for (j, p) in sig.params.iter().enumerate() {
@@ -178,23 +178,6 @@ impl Factory<'_> {
             }));
         }
         None
-    }
-
-    /// The signature of `callable` on a default instance of its owner.
-    fn default_signature(&self, callable: &Callable) -> Option<signature::Signature> {
-        let method_args = default_method_args(self.cluster, callable);
-        if callable.is_constructor() {
-            let instance = self.cluster.default_instance(&callable.owner);
-            self.cluster
-                .signature(callable, CallContext::Constructor(&instance), &[])
-        } else if callable.needs_receiver() {
-            let receiver = self.cluster.default_instance(&callable.owner);
-            self.cluster
-                .signature(callable, CallContext::Receiver(&receiver), &method_args)
-        } else {
-            self.cluster
-                .signature(callable, CallContext::Static, &method_args)
-        }
     }
 
     /// A value of declared type `ty` and certainty `nullness` may be passed as `param`.

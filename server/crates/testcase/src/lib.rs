@@ -42,7 +42,7 @@ mod value;
 mod variation;
 
 pub use callable::{Callable, CallableKind};
-pub use cluster::{Cluster, ClusterError, Unreachable};
+pub use cluster::{Cluster, ClusterError, SkippedTarget, Unreachable};
 pub use config::Config;
 pub use description::{
     ConstructorDescription, FieldDescription, MethodDescription, MissingType, ParamDescription,

@@ -199,3 +199,30 @@ fn clusters_and_test_cases_can_move_between_threads() {
     send_sync::<TestCase>();
     send_sync::<Variation>();
 }
+
+#[test]
+fn members_with_unresolvable_type_variables_are_skipped_with_a_reason() {
+    // `label(T)` comes from a generic interface reflection reports raw: T is unknown here.
+    let mut tag = ty("p.Tag", TypeKind::Class);
+    tag.interfaces = vec!["p.Named".into()];
+    tag.constructors = vec![ctor(vec![])];
+    tag.methods = vec![
+        method(
+            "p.Named",
+            "label",
+            vec![param("java.lang.Object", "T")],
+            "java.lang.String",
+            "java.lang.String",
+        ),
+        method("p.Tag", "size", vec![], "int", "int"),
+    ];
+    let c = Cluster::build("p.Tag", &[tag], &[], ConstantPool::new()).unwrap();
+    assert_eq!(targets(&c), vec!["p.Tag.<init>()", "p.Tag.size()"]);
+    assert_eq!(
+        c.skipped_targets(),
+        &[SkippedTarget {
+            member: "p.Tag.label(java.lang.Object)".into(),
+            reason: "its signature mentions type variables reflection did not resolve".into()
+        }]
+    );
+}
