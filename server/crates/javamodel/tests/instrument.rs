@@ -1,0 +1,517 @@
+//! Instrumentation: snapshots of the instrumented source and the probe table of every fixture in
+//! `tests/instrument/fixtures`, the line-structure invariant over every Java file of the
+//! repository's fixtures, and the probe table, downgrades and options on small sources.
+//! Refresh snapshots with `UPDATE_EXPECT=1 cargo test -p javamodel --test instrument`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use expect_test::expect_file;
+use javamodel::instrument::{
+    instrument, Downgrade, FallbackReason, GoalProbe, InstrumentMode, InstrumentOptions,
+    Instrumented, ProbeKind, ProbeLevel, SiteId,
+};
+use javamodel::{DecisionKey, GoalKey, JavaModel, Outcome};
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/instrument/fixtures")
+}
+
+fn run(src: &str, options: &InstrumentOptions) -> Instrumented {
+    let tree = syntax::parse_java(src, None);
+    let model = JavaModel::build(src, &tree);
+    instrument(src, &tree, &model, options)
+}
+
+/// The probe table and fallbacks, one line each.
+fn dump(out: &Instrumented) -> String {
+    let p = &out.probes;
+    let mut s = String::new();
+    let [branches, lines, methods, loops] = p.counts();
+    writeln!(s, "key {}", p.key).unwrap();
+    writeln!(s, "holder {}", p.holder).unwrap();
+    writeln!(
+        s,
+        "counts branches={branches} lines={lines} methods={methods} loops={loops}"
+    )
+    .unwrap();
+    writeln!(s, "branches").unwrap();
+    for (id, b) in p.branches.iter().enumerate() {
+        let side = |o: Option<Outcome>| o.map_or("-".to_string(), |o| o.to_string());
+        writeln!(
+            s,
+            "  {id} L{} {} {} true={} false={} class_index={}",
+            b.line,
+            b.kind.as_str(),
+            b.decision,
+            side(b.on_true),
+            side(b.on_false),
+            b.class_index.map_or("-".to_string(), |i| i.to_string()),
+        )
+        .unwrap();
+    }
+    writeln!(s, "methods").unwrap();
+    for (id, m) in p.methods.iter().enumerate() {
+        let entry = m
+            .entry_decision
+            .as_ref()
+            .map_or(String::new(), |d| format!(" entry={d}"));
+        writeln!(s, "  {id} L{} {}{entry}", m.line, m.member).unwrap();
+    }
+    writeln!(s, "loops").unwrap();
+    for (id, l) in p.loops.iter().enumerate() {
+        let decision = l
+            .decision
+            .as_ref()
+            .map_or("-".to_string(), |d| d.to_string());
+        writeln!(s, "  {id} L{} {decision}", l.line).unwrap();
+    }
+    let lines: Vec<String> = p.lines.iter().map(|l| l.to_string()).collect();
+    writeln!(s, "lines {}", lines.join(" ")).unwrap();
+    writeln!(s, "fallbacks").unwrap();
+    for f in &out.fallbacks {
+        let outcome = f.outcome.map_or(String::new(), |o| format!(".{o}"));
+        writeln!(
+            s,
+            "  L{} {}{outcome} {:?}: {}",
+            f.line, f.site, f.level, f.reason
+        )
+        .unwrap();
+    }
+    s
+}
+
+fn check(name: &str) {
+    let src = std::fs::read_to_string(fixtures_dir().join(format!("{name}.java"))).unwrap();
+    let out = run(&src, &InstrumentOptions::default());
+    assert_same_lines(&src, &out.source, name);
+    expect_file![format!("instrument/snapshots/{name}.java.txt")].assert_eq(&out.source);
+    expect_file![format!("instrument/snapshots/{name}.probes.txt")].assert_eq(&dump(&out));
+}
+
+#[test]
+fn conditions() {
+    check("Conditions");
+}
+
+#[test]
+fn switches() {
+    check("Switches");
+}
+
+#[test]
+fn structures() {
+    check("Structures");
+}
+
+#[test]
+fn patterns21() {
+    check("Patterns21");
+}
+
+#[test]
+fn every_fixture_has_a_snapshot_test() {
+    let mut names: Vec<String> = std::fs::read_dir(fixtures_dir())
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            name.strip_suffix(".java").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["Conditions", "Patterns21", "Structures", "Switches"]
+    );
+}
+
+// ---------------------------------------------------------------------------- line structure
+
+/// The lines of `s` as javac counts them (`\r\n`, `\n`, `\r`).
+fn java_lines(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\r' | b'\n' => {
+                out.push(&s[start..i]);
+                if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(&s[start..]);
+    out
+}
+
+fn words(line: &str) -> Vec<&str> {
+    line.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Every original line is on the same line number, with its words in order (the probes add
+/// words; only the tokens a rewrite replaces may go).
+fn assert_same_lines(original: &str, instrumented: &str, name: &str) {
+    let (a, b) = (java_lines(original), java_lines(instrumented));
+    assert_eq!(a.len(), b.len(), "{name}: line count changed");
+    for (n, (line, out)) in a.iter().zip(&b).enumerate() {
+        let mut have = words(out).into_iter();
+        for word in words(line) {
+            if matches!(word, "null" | "instanceof" | "equals") {
+                continue;
+            }
+            assert!(
+                have.any(|w| w == word),
+                "{name}:{}: `{word}` missing or out of order\n  original:     {line}\n  instrumented: {out}",
+                n + 1
+            );
+        }
+    }
+}
+
+fn java_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        if path.is_dir() {
+            java_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "java") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_repository_fixture_keeps_its_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..");
+    let mut files = Vec::new();
+    for dir in [
+        "server/crates/javamodel/tests",
+        "server/crates/jvm/tests/fixtures",
+        "tests/projects",
+    ] {
+        java_files(&root.join(dir), &mut files);
+    }
+    assert!(files.len() > 10, "found the fixtures: {files:?}");
+    for file in files {
+        let src = std::fs::read_to_string(&file).unwrap();
+        let out = run(&src, &InstrumentOptions::default());
+        assert_same_lines(&src, &out.source, &file.display().to_string());
+    }
+}
+
+#[test]
+fn crlf_and_multiline_conditions_keep_their_lines() {
+    let src = "class T {\r\n  boolean f(Object x, int a, int b) {\r\n    return x\r\n        == null || a\n < b;\r\n  }\r\n}\r\n";
+    let out = run(src, &InstrumentOptions::default());
+    assert_same_lines(src, &out.source, "crlf");
+    assert!(out.source.contains("isNull("), "{}", out.source);
+    assert!(out.source.contains("cmpInt("), "{}", out.source);
+}
+
+// ---------------------------------------------------------------------------- table and sites
+
+const SMALL: &str = "package p;
+class A {
+    int f(int x, long y, Integer i, Integer j) {
+        if (x > 10 && y != x) {
+            return 1;
+        }
+        for (int k = 0; k < x; k++) {
+            x--;
+        }
+        return i == j ? 2 : 3;
+    }
+    String g() { return \"g\"; }
+}
+";
+
+fn key(member: &str, ordinal: u32) -> DecisionKey {
+    DecisionKey {
+        member: member.to_string(),
+        ordinal,
+    }
+}
+
+#[test]
+fn probe_table_maps_goals_to_branch_ids_and_entries() {
+    let out = run(SMALL, &InstrumentOptions::default());
+    let p = &out.probes;
+    assert_eq!(p.key.split('#').next(), Some("p/A.java"));
+    let f = "p.A#f(int,long,Integer,Integer)";
+    // `x > 10`: int comparison; `y != x`: long; `k < x`: int; `i == j`: two Integers compare
+    // references.
+    let kinds: Vec<ProbeKind> = p.branches.iter().map(|b| b.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            ProbeKind::CmpInt,
+            ProbeKind::CmpLong,
+            ProbeKind::CmpInt,
+            ProbeKind::CmpRef
+        ]
+    );
+    let goal = |ordinal, outcome| GoalKey {
+        decision: key(f, ordinal),
+        outcome,
+    };
+    assert_eq!(
+        p.goal_probes(&goal(0, Outcome::True)),
+        [GoalProbe::BranchTrue(0)]
+    );
+    assert_eq!(
+        p.goal_probes(&goal(0, Outcome::False)),
+        [GoalProbe::BranchFalse(0)]
+    );
+    assert_eq!(
+        p.goal_probes(&goal(3, Outcome::False)),
+        [GoalProbe::BranchFalse(3)]
+    );
+    assert_eq!(p.branches_of(&key(f, 2)), [2]);
+    // `g` has no branch: its goal is its entry.
+    let g = p.method_of("p.A#g()").expect("g has an enter probe");
+    let entry = GoalKey {
+        decision: key("p.A#g()", 0),
+        outcome: Outcome::Entered,
+    };
+    assert_eq!(p.goal_probes(&entry), [GoalProbe::MethodEntered(g)]);
+    assert_eq!(p.loops.len(), 1);
+    assert_eq!(p.loops[0].decision, Some(key(f, 2)));
+    assert_eq!(p.loops[0].line, 7);
+    assert!(p.has_line(4) && p.has_line(8) && p.has_line(12) && !p.has_line(3));
+    assert_eq!(p.counts(), [4, 15, 2, 1]);
+    assert!(out.fallbacks.is_empty(), "{:?}", out.fallbacks);
+    let holder = format!(
+        "}} final class {} {{ static final int B = ctgls.rt.Probe.register(\"{}\", 4, 15, 2, 1); }}\n",
+        p.holder, p.key
+    );
+    assert!(out.source.ends_with(&holder), "{}", out.source);
+}
+
+#[test]
+fn sites_locate_probe_code_in_the_output() {
+    let out = run(SMALL, &InstrumentOptions::default());
+    let at = out.source.find("cmpLong(").unwrap();
+    let site = out
+        .site_at(at..at + 3)
+        .expect("a site covers the probe call");
+    assert_eq!(
+        site.id,
+        SiteId::Decision(key("p.A#f(int,long,Integer,Integer)", 1))
+    );
+    assert_eq!(site.form, "cmpLong");
+    assert_eq!(site.lines, (4, 4));
+    assert!(out.source[site.output.clone()].starts_with("ctgls.rt.Probe.cmpLong("));
+    assert!(out.source[site.output.clone()].ends_with(", x)"));
+}
+
+#[test]
+fn downgrades_walk_the_ladder_and_are_recorded() {
+    let f = "p.A#f(int,long,Integer,Integer)";
+    let site = SiteId::Decision(key(f, 1));
+    let mut options = InstrumentOptions::default();
+    let why = FallbackReason::CompileError("incompatible types".into());
+    options.downgrades.insert(
+        site.clone(),
+        Downgrade {
+            steps: 1,
+            reason: why.clone(),
+        },
+    );
+    let out = run(SMALL, &options);
+    // `y != x` has certain types: cmpLong, then the outcome-only branch.
+    assert!(out.source.contains(".branch($CtglsProbe"), "{}", out.source);
+    assert_eq!(out.probes.branches[1].kind, ProbeKind::Branch);
+    assert_eq!(out.fallbacks.len(), 1);
+    assert_eq!(out.fallbacks[0].site, site);
+    assert_eq!(out.fallbacks[0].level, ProbeLevel::OutcomeOnly);
+    assert_eq!(out.fallbacks[0].reason, why);
+
+    options.downgrades.get_mut(&site).unwrap().steps = 2;
+    let out = run(SMALL, &options);
+    assert_eq!(
+        out.probes.branches.len(),
+        3,
+        "no probe for the site any more"
+    );
+    assert!(out.probes.branches_of(&key(f, 1)).is_empty());
+    assert_eq!(out.fallbacks[0].level, ProbeLevel::None);
+    assert!(out.source.contains("&& y != x)"), "{}", out.source);
+}
+
+#[test]
+fn unknown_operand_types_climb_the_numeric_ladder() {
+    let src = "class T { boolean f(java.util.List<Long> xs) { return xs.get(0) < xs.get(1); } }";
+    let site = SiteId::Decision(key("T#f(java.util.List)", 0));
+    let kind = |steps: u8| {
+        let mut options = InstrumentOptions::default();
+        if steps > 0 {
+            options.downgrades.insert(
+                site.clone(),
+                Downgrade {
+                    steps,
+                    reason: FallbackReason::CompileError("lossy".into()),
+                },
+            );
+        }
+        run(src, &options).probes.branches.first().map(|b| b.kind)
+    };
+    assert_eq!(kind(0), Some(ProbeKind::CmpInt));
+    assert_eq!(kind(1), Some(ProbeKind::CmpLong));
+    assert_eq!(kind(2), Some(ProbeKind::CmpFloat));
+    assert_eq!(kind(3), Some(ProbeKind::CmpDouble));
+    assert_eq!(kind(4), Some(ProbeKind::Branch));
+    assert_eq!(kind(5), None);
+}
+
+#[test]
+fn outcome_only_mode_keeps_outcomes_and_drops_distances_and_allocations() {
+    let options = InstrumentOptions {
+        mode: InstrumentMode::OutcomeOnly,
+        ..InstrumentOptions::default()
+    };
+    let src = "class T { Object f(int x, String s) { if (x > 1 || s.equals(\"a\")) return new Object(); return null; } }";
+    let out = run(src, &options);
+    assert!(out
+        .probes
+        .branches
+        .iter()
+        .all(|b| b.kind == ProbeKind::Branch));
+    assert!(!out.source.contains("alloc("));
+    let reasons: Vec<&FallbackReason> = out.fallbacks.iter().map(|f| &f.reason).collect();
+    assert_eq!(
+        reasons,
+        [
+            &FallbackReason::FileOutcomeOnly,
+            &FallbackReason::FileOutcomeOnly
+        ]
+    );
+}
+
+#[test]
+fn only_the_requested_types_are_instrumented() {
+    let src = "package q;\nclass A { int f(int x) { return x > 0 ? 1 : 2; } }\nclass B { int g(int x) { return x > 0 ? 1 : 2; } }\n";
+    let options = InstrumentOptions {
+        types: vec!["q.B".to_string()],
+        ..InstrumentOptions::default()
+    };
+    let out = run(src, &options);
+    let lines: Vec<&str> = out.source.lines().collect();
+    assert_eq!(
+        lines[1],
+        "class A { int f(int x) { return x > 0 ? 1 : 2; } }"
+    );
+    assert!(lines[2].contains("cmpInt("), "{}", lines[2]);
+    assert!(out.probes.branches.iter().all(|b| b.class == "q.B"));
+    // The holder follows the last type, whichever is instrumented.
+    assert!(
+        lines[2].contains("} final class $CtglsProbe_"),
+        "{}",
+        lines[2]
+    );
+}
+
+#[test]
+fn broken_or_empty_files_are_returned_unchanged() {
+    for src in [
+        "class T { void f( { if (x > 1) } }",
+        "package p;\n",
+        "module m {}\n",
+    ] {
+        let out = run(src, &InstrumentOptions::default());
+        assert_eq!(out.source, src);
+        assert!(out.probes.branches.is_empty() && out.sites.is_empty());
+    }
+}
+
+#[test]
+fn the_key_follows_the_text_and_the_holder_the_path() {
+    let a = run(SMALL, &InstrumentOptions::default());
+    let b = run(
+        &SMALL.replace("x > 10", "x > 11"),
+        &InstrumentOptions::default(),
+    );
+    assert_ne!(a.probes.key, b.probes.key);
+    assert_eq!(a.probes.holder, b.probes.holder);
+    let elsewhere = run(
+        SMALL,
+        &InstrumentOptions {
+            path: Some("other/A.java".into()),
+            ..InstrumentOptions::default()
+        },
+    );
+    assert_ne!(a.probes.holder, elsewhere.probes.holder);
+    assert!(elsewhere.probes.key.starts_with("other/A.java#"));
+}
+
+#[test]
+fn constants_and_constant_variables_stay_unwrapped() {
+    let src = "class T {
+    static final boolean DEBUG = false;
+    static final int N = DEBUG ? 1 : 2;
+    final int m = Other.LIMIT > 3 ? 1 : 0;
+    int f(int x) {
+        final int local = N > 1 ? 5 : 6;
+        while (!DEBUG) { if (x++ > local) break; }
+        while (Other.RUNNING) { x--; }
+        switch (x) { case N: return 1; case local: return 2; }
+        return x;
+    }
+}";
+    let out = run(src, &InstrumentOptions::default());
+    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    for f in &out.fallbacks {
+        *reasons.entry(f.reason.to_string()).or_default() += 1;
+    }
+    assert_eq!(
+        reasons,
+        BTreeMap::from([
+            ("constant condition".to_string(), 3),
+            ("possibly constant".to_string(), 2),
+        ]),
+        "{:#?}",
+        out.fallbacks
+    );
+    assert!(out.source.contains("case N: "), "{}", out.source);
+    assert!(out.source.contains("while (!DEBUG)"), "{}", out.source);
+    assert!(
+        out.source.contains("while (Other.RUNNING)"),
+        "{}",
+        out.source
+    );
+    assert!(out.source.contains("cmpInt($CtglsProbe"), "{}", out.source);
+}
+
+#[test]
+fn pattern_bindings_keep_their_scope() {
+    let src = "class T {
+    int f(Object o) {
+        if (!(o instanceof String s)) { return 0; }
+        return s.length() > 2 && o instanceof CharSequence c && c.length() > 0 ? 1 : 2;
+    }
+}";
+    let out = run(src, &InstrumentOptions::default());
+    assert!(
+        out.source
+            .contains("if (!(ctgls.rt.Probe.instOfOperand($CtglsProbe_"),
+        "{}",
+        out.source
+    );
+    assert!(out
+        .source
+        .contains(", o, String.class) instanceof String s))"));
+    assert!(out
+        .source
+        .contains(", o, CharSequence.class) instanceof CharSequence c &&"));
+    assert!(out.fallbacks.is_empty(), "{:?}", out.fallbacks);
+}

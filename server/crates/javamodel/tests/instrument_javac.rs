@@ -1,0 +1,124 @@
+//! The instrumented fixtures are real Java: every file of `tests/instrument/fixtures` and of the
+//! model's `tests/fixtures`, instrumented, compiles with `javac --release N` against the probe
+//! runtime (`server/java/ctgls/rt`), in one javac run per release.
+//!
+//! Needs a JDK 17 (`JAVA_HOME`, `javac` on `PATH` or under `/usr/lib/jvm`); the Java 21
+//! fixtures are compiled where a JDK 21+ exists.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use javamodel::instrument::{instrument, InstrumentOptions};
+use javamodel::JavaModel;
+
+fn javac_major(javac: &Path) -> Option<u32> {
+    let out = Command::new(javac).arg("-version").output().ok()?;
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    text.split_whitespace()
+        .nth(1)?
+        .split('.')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// A javac that accepts `--release release`, if this machine has one.
+fn find_javac(release: u32) -> Option<PathBuf> {
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Ok(home) = std::env::var("JAVA_HOME") {
+        candidates.push(Path::new(&home).join("bin/javac"));
+    }
+    candidates.push(PathBuf::from("javac"));
+    if let Ok(entries) = std::fs::read_dir("/usr/lib/jvm") {
+        let mut dirs: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
+        dirs.sort();
+        candidates.extend(dirs.into_iter().map(|d| d.join("bin/javac")));
+    }
+    candidates
+        .into_iter()
+        .find(|c| javac_major(c).is_some_and(|major| major >= release))
+}
+
+fn manifest() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Instruments `files` into `dir` and compiles them with the probe runtime.
+fn compile_instrumented(release: u32, files: &[PathBuf], dir: &Path) {
+    let Some(javac) = find_javac(release) else {
+        assert!(release > 17, "no javac for --release {release}");
+        eprintln!("Java {release} fixtures not compiled: no JDK {release}+ on this machine");
+        return;
+    };
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let mut args: Vec<PathBuf> = Vec::new();
+    for file in files {
+        let src = std::fs::read_to_string(file).unwrap();
+        let tree = syntax::parse_java(&src, None);
+        let model = JavaModel::build(&src, &tree);
+        let out = instrument(&src, &tree, &model, &InstrumentOptions::default());
+        assert!(!out.sites.is_empty(), "{} got probes", file.display());
+        let target = dir.join("src").join(file.file_name().unwrap());
+        // Fixtures of different packages may share a simple file name.
+        let target = if args.contains(&target) {
+            target.with_extension(format!("{}.java", args.len()))
+        } else {
+            target
+        };
+        std::fs::write(&target, out.source).unwrap();
+        args.push(target);
+    }
+    let runtime = manifest().join("../../java/ctgls/rt");
+    for name in ["Probe.java", "DeadlineExceeded.java"] {
+        args.push(runtime.join(name));
+    }
+    let result = Command::new(&javac)
+        .args(["--release", &release.to_string(), "-Xmaxerrs", "20", "-d"])
+        .arg(dir.join("classes"))
+        .args(&args)
+        .output()
+        .expect("javac runs");
+    assert!(
+        result.status.success(),
+        "instrumented fixtures do not compile with {} --release {release}:\n{}",
+        javac.display(),
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+fn fixtures(dir: &str, release: u32) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(manifest().join(dir))
+        .unwrap()
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "java"))
+        .filter(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy();
+            // `Broken` does not compile; the pattern fixtures need Java 21.
+            let needs_21 = name.ends_with("21") || name == "Patterns";
+            name != "Broken" && needs_21 == (release == 21)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn instrumented_fixtures_compile_with_java_17() {
+    let mut files = fixtures("tests/instrument/fixtures", 17);
+    files.extend(fixtures("tests/fixtures", 17));
+    assert_eq!(files.len(), 10, "{files:?}");
+    let dir = std::env::temp_dir().join(format!("javamodel-instrument-17-{}", std::process::id()));
+    compile_instrumented(17, &files, &dir);
+}
+
+#[test]
+fn instrumented_fixtures_compile_with_java_21() {
+    let mut files = fixtures("tests/instrument/fixtures", 21);
+    files.extend(fixtures("tests/fixtures", 21));
+    assert_eq!(files.len(), 2, "{files:?}");
+    let dir = std::env::temp_dir().join(format!("javamodel-instrument-21-{}", std::process::id()));
+    compile_instrumented(21, &files, &dir);
+}
