@@ -1,0 +1,1096 @@
+//! Instrumented classes in the real worker: they compile (falling back site by site where a
+//! probe does not), behave exactly like the originals on the same calls, and their traces
+//! carry the right outcomes, distances, lines, method entries and loop counts.
+//!
+//! The subjects are javamodel's instrumentation fixtures (`Conditions`, `Switches`,
+//! `Structures`) and the small projects under `tests/fixtures/instrument`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use ctg::compile::{compile_instrumented, CompileError, CompiledUnit, FileLevel};
+use javamodel::instrument::{FallbackReason, ProbeKind, ProbeLevel, SiteId};
+use javamodel::{DecisionKey, GoalKey, Outcome};
+use jvm::*;
+
+/// One worker cache for every test of the workspace (racing builds are safe).
+fn supervisor() -> Supervisor {
+    Supervisor::new(WorkerConfig {
+        cache_dir: Some(std::env::temp_dir().join("ctgls-jvm-tests-cache")),
+        heap_mb: 128,
+        ..WorkerConfig::default()
+    })
+    .expect("JDK 11+ and a buildable worker")
+}
+
+fn source(path: &str, file: &Path) -> SourceFile {
+    SourceFile {
+        path: path.to_string(),
+        text: std::fs::read_to_string(file).unwrap(),
+        instrumented: None,
+    }
+}
+
+/// javamodel's instrumentation fixtures that compile with Java 17.
+fn fixture_sources() -> Vec<SourceFile> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../javamodel/tests/instrument/fixtures");
+    ["Conditions", "Switches", "Structures"]
+        .iter()
+        .map(|n| source(&format!("instr/{n}.java"), &dir.join(format!("{n}.java"))))
+        .collect()
+}
+
+fn project(name: &str) -> Vec<SourceFile> {
+    let root: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/instrument");
+    let mut out: Vec<SourceFile> = std::fs::read_dir(root.join(name))
+        .unwrap()
+        .filter_map(|e| Some(e.ok()?.path()))
+        .map(|p| {
+            let rel = format!("{name}/{}", p.file_name().unwrap().to_string_lossy());
+            source(&rel, &p)
+        })
+        .collect();
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+fn request(sources: Vec<SourceFile>) -> CompileRequest {
+    CompileRequest {
+        sources,
+        classpath: Vec::new(),
+        options: vec!["--release".into(), "17".into()],
+    }
+}
+
+fn options(classes: &[&str]) -> ExecuteOptions {
+    ExecuteOptions {
+        timeout_per_test: Duration::from_millis(1500),
+        classes_under_test: classes.iter().map(|c| c.to_string()).collect(),
+        ..ExecuteOptions::default()
+    }
+}
+
+fn finished(outcome: ExecutionOutcome) -> Vec<TestResult> {
+    match outcome {
+        ExecutionOutcome::Finished(r) => r,
+        other => panic!("expected Finished, got {other:#?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------- test cases
+
+/// An argument of a call, built by statements.
+#[derive(Debug, Clone)]
+enum A {
+    I(i32),
+    J(i64),
+    C(char),
+    H(i16),
+    B(i8),
+    F(f32),
+    D(f64),
+    Z(bool),
+    S(&'static str),
+    Null(&'static str),
+    Ints(Vec<i32>),
+    Bools(Vec<bool>),
+    List(Vec<A>),
+    Enum(&'static str, &'static str),
+    /// `new C()` of a class with a no-argument constructor.
+    New(&'static str),
+    /// `new C(int)`.
+    NewInt(&'static str, i32),
+    /// `new C(int[])` (or `new C(int...)`).
+    NewInts(&'static str, Vec<i32>),
+}
+
+/// A call on a receiver made by `receiver` (a constructor), or a static call.
+#[derive(Debug, Clone)]
+struct Call {
+    class: &'static str,
+    receiver: Option<A>,
+    method: &'static str,
+    params: &'static [&'static str],
+    args: Vec<A>,
+}
+
+fn arg(statements: &mut Vec<Statement>, a: &A) -> usize {
+    let value = |l| Statement::Value(l);
+    let s = match a {
+        A::I(v) => value(Literal::Int(*v)),
+        A::J(v) => value(Literal::Long(*v)),
+        A::C(v) => value(Literal::Char(*v)),
+        A::H(v) => value(Literal::Short(*v)),
+        A::B(v) => value(Literal::Byte(*v)),
+        A::F(v) => value(Literal::Float(*v)),
+        A::D(v) => value(Literal::Double(*v)),
+        A::Z(v) => value(Literal::Boolean(*v)),
+        A::S(v) => value(Literal::String(v.to_string())),
+        A::Null(t) => Statement::Null {
+            type_name: t.to_string(),
+        },
+        A::Enum(t, n) => Statement::EnumConstant {
+            type_name: t.to_string(),
+            name: n.to_string(),
+        },
+        A::New(c) => Statement::New {
+            class: c.to_string(),
+            params: Vec::new(),
+            args: Vec::new(),
+        },
+        A::NewInt(c, v) => {
+            let v = arg(statements, &A::I(*v));
+            Statement::New {
+                class: c.to_string(),
+                params: vec!["int".into()],
+                args: vec![v],
+            }
+        }
+        A::NewInts(c, vs) => {
+            let array = arg(statements, &A::Ints(vs.clone()));
+            Statement::New {
+                class: c.to_string(),
+                params: vec!["int[]".into()],
+                args: vec![array],
+            }
+        }
+        A::Ints(_) | A::Bools(_) => {
+            let (component, elements): (&str, Vec<A>) = match a {
+                A::Ints(vs) => ("int", vs.iter().map(|v| A::I(*v)).collect()),
+                A::Bools(vs) => ("boolean", vs.iter().map(|v| A::Z(*v)).collect()),
+                _ => unreachable!(),
+            };
+            statements.push(Statement::NewArray {
+                component: component.into(),
+                length: elements.len() as u32,
+            });
+            let array = statements.len() - 1;
+            for (i, e) in elements.iter().enumerate() {
+                let value = arg(statements, e);
+                statements.push(Statement::SetElement {
+                    array,
+                    index: i as u32,
+                    value,
+                });
+            }
+            return array;
+        }
+        A::List(items) => {
+            statements.push(Statement::New {
+                class: "java.util.ArrayList".into(),
+                params: Vec::new(),
+                args: Vec::new(),
+            });
+            let list = statements.len() - 1;
+            for item in items {
+                let value = arg(statements, item);
+                statements.push(Statement::Call {
+                    class: "java.util.ArrayList".into(),
+                    method: "add".into(),
+                    params: vec!["java.lang.Object".into()],
+                    receiver: Some(list),
+                    args: vec![value],
+                });
+            }
+            return list;
+        }
+    };
+    statements.push(s);
+    statements.len() - 1
+}
+
+fn test_case(call: &Call) -> TestCase {
+    let mut statements = Vec::new();
+    let receiver = call.receiver.as_ref().map(|r| arg(&mut statements, r));
+    let args: Vec<usize> = call.args.iter().map(|a| arg(&mut statements, a)).collect();
+    statements.push(Statement::Call {
+        class: call.class.into(),
+        method: call.method.into(),
+        params: call.params.iter().map(|p| p.to_string()).collect(),
+        receiver,
+        args,
+    });
+    TestCase { statements }
+}
+
+fn call(
+    class: &'static str,
+    receiver: Option<A>,
+    method: &'static str,
+    params: &'static [&'static str],
+    args: Vec<A>,
+) -> Call {
+    Call {
+        class,
+        receiver,
+        method,
+        params,
+        args,
+    }
+}
+
+const COND: &str = "instr.Conditions";
+const SW: &str = "instr.Switches";
+const STRUCT: &str = "instr.Structures";
+
+fn conditions() -> Option<A> {
+    Some(A::NewInt(COND, 3))
+}
+
+fn structures() -> Option<A> {
+    Some(A::NewInts(STRUCT, vec![1, 2]))
+}
+
+/// Calls covering every method of the fixtures with inputs on both sides of their branches.
+fn battery() -> Vec<Call> {
+    use A::*;
+    let ints: &[&str] = &["int", "int"];
+    let color = |n| Enum("instr.Switches$Color", n);
+    let mut calls = vec![
+        call(
+            COND,
+            conditions(),
+            "compareInts",
+            &["int", "char", "short", "byte"],
+            vec![I(5), C('z'), H(0), B(0)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "compareInts",
+            &["int", "char", "short", "byte"],
+            vec![I(11), C('a'), H(0), B(0)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "compareInts",
+            &["int", "char", "short", "byte"],
+            vec![I(0), C('a'), H(0), B(0)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "compareInts",
+            &["int", "char", "short", "byte"],
+            vec![I(-5), C('b'), H(1), B(-1)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "mixLongAndInt",
+            &["long", "int"],
+            vec![J(1), I(2)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "mixLongAndInt",
+            &["long", "int"],
+            vec![J(10), I(3)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "mixLongAndInt",
+            &["long", "int"],
+            vec![J(1 << 40), I(-7)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "floats",
+            &["float", "double", "int"],
+            vec![F(1.5), D(0.5), I(1)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "floats",
+            &["float", "double", "int"],
+            vec![F(0.0), D(2.0), I(16_777_216)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "floats",
+            &["float", "double", "int"],
+            vec![F(f32::NAN), D(f64::NAN), I(3)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "boxes",
+            &["java.lang.Integer", "java.lang.Integer", "int"],
+            vec![I(1000), I(1000), I(5)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "boxes",
+            &["java.lang.Integer", "java.lang.Integer", "int"],
+            vec![I(5), I(5), I(5)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "boxes",
+            &["java.lang.Integer", "java.lang.Integer", "int"],
+            vec![I(7), I(9), I(1)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "boxes",
+            &["java.lang.Integer", "java.lang.Integer", "int"],
+            vec![Null("java.lang.Integer"), I(9), I(1)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "strings",
+            &["java.lang.String", "java.lang.Object"],
+            vec![S("yes"), Null("java.lang.Object")],
+        ),
+        call(
+            COND,
+            conditions(),
+            "strings",
+            &["java.lang.String", "java.lang.Object"],
+            vec![S("no"), S("x")],
+        ),
+        call(
+            COND,
+            conditions(),
+            "strings",
+            &["java.lang.String", "java.lang.Object"],
+            vec![S("abcd"), S("abcd")],
+        ),
+        call(
+            COND,
+            conditions(),
+            "strings",
+            &["java.lang.String", "java.lang.Object"],
+            vec![S("ab"), I(4)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "strings",
+            &["java.lang.String", "java.lang.Object"],
+            vec![Null("java.lang.String"), S("x")],
+        ),
+        call(
+            COND,
+            conditions(),
+            "strings",
+            &["java.lang.String", "java.lang.Object"],
+            vec![S("abcd"), Null("java.lang.Object")],
+        ),
+        call(
+            COND,
+            conditions(),
+            "patterns",
+            &["java.lang.Object"],
+            vec![S("hello")],
+        ),
+        call(
+            COND,
+            conditions(),
+            "patterns",
+            &["java.lang.Object"],
+            vec![S("a")],
+        ),
+        call(
+            COND,
+            conditions(),
+            "patterns",
+            &["java.lang.Object"],
+            vec![I(5)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "patterns",
+            &["java.lang.Object"],
+            vec![I(-1)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "patterns",
+            &["java.lang.Object"],
+            vec![List(vec![])],
+        ),
+        call(
+            COND,
+            conditions(),
+            "patterns",
+            &["java.lang.Object"],
+            vec![Null("java.lang.Object")],
+        ),
+        call(
+            COND,
+            conditions(),
+            "sideEffects",
+            &["int[]", "int"],
+            vec![Ints(vec![1, 2, 0]), I(3)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "sideEffects",
+            &["int[]", "int"],
+            vec![Ints(vec![1, 1]), I(5)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "sideEffects",
+            &["int[]", "int"],
+            vec![Ints(vec![]), I(0)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "definiteAssignment",
+            &["int"],
+            vec![I(1)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "definiteAssignment",
+            &["int"],
+            vec![I(-11)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "definiteAssignment",
+            &["int"],
+            vec![I(-2)],
+        ),
+        call(COND, conditions(), "constants", &["int"], vec![I(0)]),
+        call(COND, conditions(), "constants", &["int"], vec![I(11)]),
+        call(COND, conditions(), "spin", &["boolean"], vec![Z(false)]),
+        call(
+            COND,
+            conditions(),
+            "booleans",
+            &["boolean", "java.lang.Boolean", "boolean[]"],
+            vec![Z(true), Z(true), Bools(vec![true])],
+        ),
+        call(
+            COND,
+            conditions(),
+            "booleans",
+            &["boolean", "java.lang.Boolean", "boolean[]"],
+            vec![Z(false), Z(true), Bools(vec![true])],
+        ),
+        call(
+            COND,
+            conditions(),
+            "booleans",
+            &["boolean", "java.lang.Boolean", "boolean[]"],
+            vec![Z(true), Null("java.lang.Boolean"), Bools(vec![])],
+        ),
+        call(
+            COND,
+            conditions(),
+            "compareUnknown",
+            &["java.util.List", "instr.Conditions"],
+            vec![List(vec![S("a"), S("a")]), NewInt(COND, 2)],
+        ),
+        call(
+            COND,
+            conditions(),
+            "compareUnknown",
+            &["java.util.List", "instr.Conditions"],
+            vec![List(vec![S("a"), S("b")]), NewInt(COND, 7)],
+        ),
+        call(COND, conditions(), "divide", ints, vec![I(7), I(2)]),
+        call(COND, conditions(), "divide", ints, vec![I(1), I(0)]),
+    ];
+    for (a, b) in [(5, 1), (3, 2), (2, 2), (1, 3), (2, 3)] {
+        calls.push(call(
+            COND,
+            conditions(),
+            "nestedTernary",
+            ints,
+            vec![I(a), I(b)],
+        ));
+    }
+    for x in [1, 2, 3, -4, 9] {
+        calls.push(call(SW, Some(New(SW)), "colon", &["int"], vec![I(x)]));
+    }
+    for s in ["a", "b", "stop", "zz"] {
+        calls.push(call(
+            SW,
+            Some(New(SW)),
+            "strings",
+            &["java.lang.String"],
+            vec![S(s)],
+        ));
+    }
+    calls.push(call(
+        SW,
+        Some(New(SW)),
+        "strings",
+        &["java.lang.String"],
+        vec![Null("java.lang.String")],
+    ));
+    for c in ["RED", "GREEN", "BLUE"] {
+        calls.push(call(
+            SW,
+            Some(New(SW)),
+            "enums",
+            &["instr.Switches$Color"],
+            vec![color(c)],
+        ));
+        calls.push(call(
+            SW,
+            Some(New(SW)),
+            "expression",
+            &["instr.Switches$Color", "char"],
+            vec![color(c), C('z')],
+        ));
+        calls.push(call(
+            SW,
+            Some(New(SW)),
+            "names",
+            &["instr.Switches$Color"],
+            vec![color(c)],
+        ));
+    }
+    calls.push(call(
+        SW,
+        Some(New(SW)),
+        "enums",
+        &["instr.Switches$Color"],
+        vec![Null("instr.Switches$Color")],
+    ));
+    for (k, b) in [
+        ('a', I(1)),
+        ('b', I(2)),
+        ('b', I(-1)),
+        ('c', I(5)),
+        ('a', Null("java.lang.Integer")),
+    ] {
+        calls.push(call(
+            SW,
+            Some(New(SW)),
+            "chars",
+            &["char", "java.lang.Integer"],
+            vec![C(k), b],
+        ));
+    }
+    for (a, b) in [(1, 1), (1, 2), (2, 0), (3, 0)] {
+        calls.push(call(SW, Some(New(SW)), "nested", ints, vec![I(a), I(b)]));
+    }
+    for n in [0, 3, 5] {
+        calls.push(call(STRUCT, structures(), "loops", &["int"], vec![I(n)]));
+    }
+    calls.extend([
+        call(
+            STRUCT,
+            structures(),
+            "firstNegative",
+            &["java.util.List"],
+            vec![List(vec![I(1), I(2), I(-3), I(4)])],
+        ),
+        call(
+            STRUCT,
+            structures(),
+            "firstNegative",
+            &["java.util.List"],
+            vec![List(vec![])],
+        ),
+        call(
+            STRUCT,
+            structures(),
+            "exceptions",
+            &["java.lang.String"],
+            vec![S("abc")],
+        ),
+        call(
+            STRUCT,
+            structures(),
+            "exceptions",
+            &["java.lang.String"],
+            vec![S("x")],
+        ),
+        call(
+            STRUCT,
+            structures(),
+            "exceptions",
+            &["java.lang.String"],
+            vec![Null("java.lang.String")],
+        ),
+        call(STRUCT, structures(), "lambdas", &["int"], vec![I(0)]),
+        call(STRUCT, structures(), "lambdas", &["int"], vec![I(5)]),
+        call(STRUCT, structures(), "lambdas", &["int"], vec![I(-1)]),
+        call(
+            STRUCT,
+            structures(),
+            "max",
+            &["java.lang.Comparable", "java.lang.Comparable"],
+            vec![S("a"), S("b")],
+        ),
+        call(STRUCT, structures(), "recurse", &["int"], vec![I(5)]),
+        call(STRUCT, structures(), "infinite", &["int"], vec![I(0)]),
+        call(
+            "instr.Structures$Op",
+            None,
+            "of",
+            &["java.lang.String"],
+            vec![S("/")],
+        ),
+        call(
+            "instr.Structures$Op",
+            None,
+            "of",
+            &["java.lang.String"],
+            vec![S("*")],
+        ),
+        call(
+            "instr.Structures$Op",
+            Some(Enum("instr.Structures$Op", "DIV")),
+            "apply",
+            ints,
+            vec![I(7), I(2)],
+        ),
+        call(
+            "instr.Structures$Op",
+            Some(Enum("instr.Structures$Op", "DIV")),
+            "apply",
+            ints,
+            vec![I(7), I(0)],
+        ),
+        call(
+            "instr.Structures$Range",
+            Some(A::New("instr.Structures")),
+            "toString",
+            &[],
+            vec![],
+        ),
+    ]);
+    // The last one is invalid on purpose (wrong receiver type): both sides must agree on it.
+    calls
+}
+
+/// The parts of a result that must not depend on instrumentation. Helpful NullPointerException
+/// messages name the null expression, which a probe call can change (`strEquals`'s receiver is
+/// its parameter), so only their type and frame are compared.
+fn observable(r: &TestResult) -> String {
+    let exception = r.exception.as_ref().map(|e| {
+        let message = if e.type_name == "java.lang.NullPointerException" {
+            None
+        } else {
+            e.message.clone()
+        };
+        let frame = e
+            .frame
+            .as_ref()
+            .map(|f| (f.class.clone(), f.method.clone(), f.line));
+        format!(
+            "{} {message:?} declared={} frame={frame:?} cause={:?}",
+            e.type_name, e.declared, e.cause
+        )
+    });
+    format!(
+        "{:?} failed_at={:?} statements={:?} exception={exception:?} stdout={:?} stderr={:?}",
+        r.status, r.failed_at, r.statements, r.stdout, r.stderr
+    )
+}
+
+fn compile_fixtures(sup: &mut Supervisor) -> (UnitId, CompiledUnit) {
+    let original = sup
+        .compile(&request(fixture_sources()))
+        .expect("compile request");
+    let original = original
+        .unit
+        .unwrap_or_else(|| panic!("{:#?}", original.diagnostics));
+    let compiled = compile_instrumented(
+        sup,
+        &request(fixture_sources()),
+        &[COND.into(), SW.into(), STRUCT.into()],
+    )
+    .expect("instrumented fixtures compile");
+    (original, compiled)
+}
+
+#[test]
+fn instrumented_fixtures_behave_like_the_originals_and_trace_what_ran() {
+    let mut sup = supervisor();
+    let (original, compiled) = compile_fixtures(&mut sup);
+    // The fixtures need no fallback round: every probe compiles as first chosen.
+    assert_eq!(
+        compiled.rounds,
+        1,
+        "{:#?}",
+        compiled.fallbacks().collect::<Vec<_>>()
+    );
+    assert!(compiled.files.iter().all(|f| f.level == FileLevel::Full));
+
+    let calls = battery();
+    let tests: Vec<TestCase> = calls.iter().map(test_case).collect();
+    let opts = options(&[COND, SW, STRUCT]);
+    let before = finished(sup.execute(original, &tests, &opts).unwrap());
+    let after = finished(sup.execute(compiled.unit, &tests, &opts).unwrap());
+    let mut exceptions = 0;
+    for ((call, a), b) in calls.iter().zip(&before).zip(&after) {
+        assert_eq!(observable(a), observable(b), "{call:?}");
+        exceptions += usize::from(a.status == TestStatus::Exception);
+        // The originals report no probes; the instrumented classes always do.
+        assert!(a.trace.files.is_empty(), "{call:?}");
+        if a.status != TestStatus::Invalid {
+            assert!(!b.trace.files.is_empty(), "{call:?}");
+        }
+    }
+    assert!(
+        exceptions >= 8,
+        "the battery throws in several places ({exceptions})"
+    );
+
+    let trace_of = |index: usize, file: &str| {
+        let key = &compiled
+            .files
+            .iter()
+            .find(|f| f.path == file)
+            .unwrap()
+            .probes
+            .key;
+        after[index]
+            .trace
+            .files
+            .iter()
+            .find(|f| &f.key == key)
+            .cloned()
+            .unwrap_or_else(|| panic!("no trace of {file} in {:#?}", after[index].trace))
+    };
+    let table = |file: &str| {
+        &compiled
+            .files
+            .iter()
+            .find(|f| f.path == file)
+            .unwrap()
+            .probes
+    };
+    let branch = |index: usize, file: &str, member: &str, ordinal: u32, nth: usize| {
+        let id = table(file).branches_of(&DecisionKey {
+            member: member.into(),
+            ordinal,
+        })[nth];
+        trace_of(index, file)
+            .branches
+            .into_iter()
+            .find(|b| b.id == id)
+            .unwrap_or_else(|| panic!("branch {member}/B{ordinal} not reached"))
+    };
+
+    // compareInts(5, 'z', 0, 0): `x > 10` false, 10 - 5 + 1 from true; `c == 'a'` false, 25
+    // from true ('z' - 'a').
+    let m = "instr.Conditions#compareInts(int,char,short,byte)";
+    let b = branch(0, "instr/Conditions.java", m, 0, 0);
+    assert_eq!((b.hits, b.true_distance, b.false_distance), (1, 6.0, 0.0));
+    let b = branch(0, "instr/Conditions.java", m, 1, 0);
+    assert_eq!((b.true_distance, b.false_distance), (25.0, 0.0));
+    let t = trace_of(0, "instr/Conditions.java");
+    let lines: Vec<u32> = t.lines.iter().map(|(l, _)| *l).collect();
+    assert_eq!(
+        lines,
+        [20, 21, 25, 28, 31],
+        "constructor, then compareInts to its last return"
+    );
+    let method = table("instr/Conditions.java").method_of(m).unwrap();
+    assert_eq!(
+        t.methods.iter().find(|(id, _)| *id == method),
+        Some(&(method, 1))
+    );
+    // Both constructors ran: `Conditions(int)` delegates to the private one.
+    assert_eq!(t.methods.len(), 3);
+    assert_eq!(after[0].trace.proxies.method_calls, 3);
+    assert_eq!(after[0].trace.proxies.statements, 5);
+
+    // floats(0, 2.0, 16777216): `i == 16777217f` is true in float arithmetic.
+    let m = "instr.Conditions#floats(float,double,int)";
+    let b = branch(8, "instr/Conditions.java", m, 2, 0);
+    assert_eq!(b.false_distance, 1.0);
+    assert_eq!(b.true_distance, 0.0);
+    assert_eq!(
+        table("instr/Conditions.java").branch(b.id).unwrap().kind,
+        ProbeKind::CmpFloat
+    );
+
+    // strings("ab", 4): "ab".equals("yes") is 3 edits away.
+    let m = "instr.Conditions#strings(String,Object)";
+    let b = branch(17, "instr/Conditions.java", m, 0, 0);
+    assert_eq!((b.true_distance, b.false_distance), (3.0, 0.0));
+
+    // sideEffects([1, 2, 0], 3): the while loop ran twice.
+    let t = trace_of(26, "instr/Conditions.java");
+    let loop_id = table("instr/Conditions.java")
+        .loops
+        .iter()
+        .position(|l| l.line == 87)
+        .unwrap() as u32;
+    assert_eq!(t.loops, [(loop_id, 2)]);
+    assert_eq!(after[26].trace.proxies.loop_iterations, 2);
+
+    // An undeclared exception is reported at its original line, as without probes.
+    let frame = |r: &TestResult| r.exception.as_ref().unwrap().frame.clone().unwrap();
+    let divide = calls
+        .iter()
+        .position(|c| c.method == "divide" && matches!(c.args[1], A::I(0)))
+        .unwrap();
+    assert_eq!(frame(&after[divide]).line, Some(170));
+    assert_eq!(frame(&before[divide]), frame(&after[divide]));
+    let div = calls
+        .iter()
+        .position(|c| c.method == "apply" && matches!(c.args[1], A::I(0)))
+        .unwrap();
+    assert_eq!(frame(&after[div]).line, Some(148));
+    assert_eq!(frame(&after[div]).class, "instr.Structures$Op$2");
+
+    // colon(9): no case constant matched, the default label did.
+    let index = calls
+        .iter()
+        .position(|c| c.method == "colon" && matches!(c.args[0], A::I(9)))
+        .unwrap();
+    let file = "instr/Switches.java";
+    let colon = "instr.Switches#colon(int)";
+    let goal = |outcome| GoalKey {
+        decision: DecisionKey {
+            member: colon.into(),
+            ordinal: 0,
+        },
+        outcome,
+    };
+    let probes = table(file).goal_probes(&goal(Outcome::Case(0)));
+    let t = trace_of(index, file);
+    let distance = |probes: &[javamodel::instrument::GoalProbe]| {
+        probes
+            .iter()
+            .map(|p| match p {
+                javamodel::instrument::GoalProbe::BranchTrue(id) => {
+                    t.branches
+                        .iter()
+                        .find(|b| b.id == *id)
+                        .unwrap()
+                        .true_distance
+                }
+                other => panic!("unexpected {other:?}"),
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    assert_eq!(distance(&probes), 8.0, "`case ONE:` is |9 - 1| away");
+    assert_eq!(
+        distance(&table(file).goal_probes(&goal(Outcome::Case(3)))),
+        13.0
+    );
+    assert_eq!(
+        distance(&table(file).goal_probes(&goal(Outcome::Case(4)))),
+        0.0
+    );
+
+    // firstNegative: has-next true then a break (not has-next false); an empty list: false.
+    let m = "instr.Structures#firstNegative(List)";
+    let index = calls
+        .iter()
+        .position(|c| c.method == "firstNegative")
+        .unwrap();
+    let b = branch(index, "instr/Structures.java", m, 0, 0);
+    assert_eq!((b.true_distance, b.false_distance), (0.0, 1.0));
+    let b = branch(index + 1, "instr/Structures.java", m, 0, 0);
+    assert_eq!((b.true_distance, b.false_distance), (1.0, 0.0));
+
+    // exceptions("x"): the catch clause was entered; instantiations were counted.
+    let index = calls
+        .iter()
+        .position(|c| c.method == "exceptions" && matches!(c.args[0], A::S("x")))
+        .unwrap();
+    let m = "instr.Structures#exceptions(String)";
+    let catch = table("instr/Structures.java").goal_probes(&GoalKey {
+        decision: DecisionKey {
+            member: m.into(),
+            ordinal: 1,
+        },
+        outcome: Outcome::Entered,
+    });
+    assert_eq!(catch.len(), 1);
+    let b = branch(index, "instr/Structures.java", m, 1, 0);
+    assert_eq!(b.true_distance, 0.0);
+    assert!(
+        after[index].trace.proxies.instantiations >= 2,
+        "{:?}",
+        after[index].trace.proxies
+    );
+}
+
+#[test]
+fn an_infinite_loop_ends_at_the_deadline() {
+    let mut sup = supervisor();
+    let (_, compiled) = compile_fixtures(&mut sup);
+    let calls = [
+        call(STRUCT, structures(), "infinite", &["int"], vec![A::I(1)]),
+        call(COND, conditions(), "spin", &["boolean"], vec![A::Z(true)]),
+    ];
+    let tests: Vec<TestCase> = calls.iter().map(test_case).collect();
+    let mut opts = options(&[COND, STRUCT]);
+    opts.timeout_per_test = Duration::from_millis(300);
+    let results = finished(sup.execute(compiled.unit, &tests, &opts).unwrap());
+    for (call, r) in calls.iter().zip(&results) {
+        assert_eq!(r.status, TestStatus::Timeout, "{call:?}");
+        // The probes threw at the deadline: no thread had to be stopped.
+        assert!(
+            r.duration < Duration::from_millis(1000),
+            "{call:?}: {:?}",
+            r.duration
+        );
+        assert_eq!(r.leaked_threads, 0);
+    }
+}
+
+#[test]
+fn probes_that_do_not_compile_fall_back_site_by_site() {
+    let mut sup = supervisor();
+    let compiled = compile_instrumented(
+        &mut sup,
+        &request(project("fb")),
+        &["fb.Ladder".into(), "fb.Spin".into()],
+    )
+    .expect("the project compiles");
+    let ladder = compiled
+        .files
+        .iter()
+        .find(|f| f.path == "fb/Ladder.java")
+        .unwrap();
+    let spin = compiled
+        .files
+        .iter()
+        .find(|f| f.path == "fb/Spin.java")
+        .unwrap();
+    assert!(
+        compiled.rounds >= 4,
+        "cmpInt, cmpLong, cmpFloat failed first ({})",
+        compiled.rounds
+    );
+
+    // `xs.get(0) < xs.get(1)` on Doubles climbed to cmpDouble: full distance, no fallback.
+    let pick = |ordinal| DecisionKey {
+        member: "fb.Ladder#pick(List,List,String)".into(),
+        ordinal,
+    };
+    let kind = |key: &DecisionKey| {
+        ladder
+            .probes
+            .branches_of(key)
+            .first()
+            .map(|&id| ladder.probes.branches[id as usize].kind)
+    };
+    assert_eq!(kind(&pick(0)), Some(ProbeKind::CmpDouble));
+    // `os.get(0).equals(s)` is no String equality: outcome-only, and recorded.
+    assert_eq!(kind(&pick(1)), Some(ProbeKind::Branch));
+    assert_eq!(ladder.fallbacks.len(), 1, "{:#?}", ladder.fallbacks);
+    let f = &ladder.fallbacks[0];
+    assert_eq!(f.site, SiteId::Decision(pick(1)));
+    assert_eq!(f.level, ProbeLevel::OutcomeOnly);
+    assert!(
+        matches!(&f.reason, FallbackReason::CompileError(m) if m.contains("String")),
+        "{f:?}"
+    );
+
+    // `while (forever)` on an inherited constant: the wrapped loop made javac report a missing
+    // return at the method's end, which no site explains; the member's possibly-constant
+    // condition lost its probe and the rest stayed.
+    assert_eq!(spin.level, FileLevel::Full);
+    let run = |ordinal| DecisionKey {
+        member: "fb.Spin#run(int)".into(),
+        ordinal,
+    };
+    assert!(spin.probes.branches_of(&run(0)).is_empty());
+    assert_eq!(spin.probes.branches_of(&run(1)).len(), 1);
+    assert_eq!(spin.fallbacks.len(), 1, "{:#?}", spin.fallbacks);
+    assert_eq!(spin.fallbacks[0].site, SiteId::Decision(run(0)));
+    assert_eq!(spin.fallbacks[0].level, ProbeLevel::None);
+
+    // The fallen-back classes still run like the originals.
+    let tests = vec![
+        test_case(&call(
+            "fb.Spin",
+            Some(A::New("fb.Spin")),
+            "run",
+            &["int"],
+            vec![A::I(0)],
+        )),
+        test_case(&call(
+            "fb.Ladder",
+            Some(A::New("fb.Ladder")),
+            "pick",
+            &["java.util.List", "java.util.List", "java.lang.String"],
+            vec![
+                A::List(vec![A::D(1.5), A::D(2.5)]),
+                A::List(vec![A::S("s")]),
+                A::S("s"),
+            ],
+        )),
+        test_case(&call(
+            "fb.Ladder",
+            Some(A::New("fb.Ladder")),
+            "pick",
+            &["java.util.List", "java.util.List", "java.lang.String"],
+            vec![
+                A::List(vec![A::D(2.5), A::D(2.0)]),
+                A::List(vec![A::S("s")]),
+                A::S("s"),
+            ],
+        )),
+    ];
+    let results = finished(
+        sup.execute(compiled.unit, &tests, &options(&["fb.Spin", "fb.Ladder"]))
+            .unwrap(),
+    );
+    let values: Vec<String> = results
+        .iter()
+        .map(|r| format!("{:?}", r.statements.last()))
+        .collect();
+    assert!(values[0].contains("Integer(4)"), "{values:?}");
+    assert!(values[1].contains("Integer(1)"), "{values:?}");
+    assert!(values[2].contains("Integer(2)"), "{values:?}");
+    // 2.5 < 2.0 is 0.5 + 1 from true.
+    let b = &results[2]
+        .trace
+        .files
+        .iter()
+        .find(|f| f.key == ladder.probes.key)
+        .unwrap()
+        .branches;
+    let id = ladder.probes.branches_of(&pick(0))[0];
+    assert_eq!(b.iter().find(|x| x.id == id).unwrap().true_distance, 1.5);
+}
+
+#[test]
+fn a_project_that_does_not_compile_fails_with_the_original_diagnostics() {
+    let mut sup = supervisor();
+    let err = compile_instrumented(
+        &mut sup,
+        &request(project("broken")),
+        &["broken.Broken".into()],
+    )
+    .expect_err("the original does not compile");
+    let CompileError::DoesNotCompile { diagnostics } = err else {
+        panic!("expected DoesNotCompile, got {err:?}");
+    };
+    let error = diagnostics
+        .iter()
+        .find(|d| d.kind == DiagnosticKind::Error)
+        .expect("an error");
+    assert_eq!(error.file.as_deref(), Some("broken/Broken.java"));
+    assert_eq!((error.line, error.column), (Some(6), Some(20)));
+    assert!(!error.instrumented);
+
+    let err = compile_instrumented(&mut sup, &request(project("fb")), &["fb.Nowhere".into()])
+        .expect_err("no such class");
+    assert!(matches!(err, CompileError::UnknownClass(c) if c == "fb.Nowhere"));
+}
