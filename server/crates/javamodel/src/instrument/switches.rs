@@ -102,32 +102,37 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
                 .iter()
                 .any(|c| matches!(c.kind(), "pattern" | "record_pattern" | "null_literal"))
         });
-        let typed = if patterns || self.options.mode == InstrumentMode::OutcomeOnly {
-            None
+        let mut typed = if patterns {
+            Vec::new()
         } else {
             self.typed_switch(selector, &labels)
         };
-        let forms = usize::from(typed.is_some()) + 1;
+        if !typed.is_empty() && self.options.mode == InstrumentMode::OutcomeOnly {
+            typed.clear();
+            let reason = FallbackReason::FileOutcomeOnly;
+            self.fallback(site.clone(), None, line, ProbeLevel::OutcomeOnly, reason);
+        }
         let down = self.downgrade(&site);
         let steps = down.map_or(0, |d| d.steps as usize);
-        if steps >= forms {
+        if steps > typed.len() {
             let reason = down.map_or(FallbackReason::FileOutcomeOnly, |d| d.reason.clone());
             self.fallback(site, None, line, ProbeLevel::None, reason);
             return;
         }
+        let chosen = (steps < typed.len()).then(|| typed.swap_remove(steps));
         let index = self.add_site(SiteBuild {
             id: site.clone(),
             member: Some(d.member.key.clone()),
             lines: Self::lines_of(node),
-            form: match &typed {
-                Some(t) if steps == 0 => t.kind.probe().0,
-                _ => ProbeKind::CaseTaken.as_str(),
+            form: match &chosen {
+                Some(t) => t.kind.probe().0,
+                None => ProbeKind::CaseTaken.as_str(),
             },
             maybe_constant: false,
         });
-        match typed {
-            Some(typed) if steps == 0 => self.emit_typed(d, selector, typed, index, line),
-            _ => {
+        match chosen {
+            Some(typed) => self.emit_typed(d, selector, typed, index, line),
+            None => {
                 if steps > 0 {
                     let reason = down.map_or(FallbackReason::FileOutcomeOnly, |d| d.reason.clone());
                     self.fallback(site, None, line, ProbeLevel::OutcomeOnly, reason);
@@ -138,9 +143,12 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
         }
     }
 
-    /// The typed probe for a switch whose selector and constants agree on int-like, String or
-    /// enum, and whose constants can be copied into the probe call (one line, no comments).
-    fn typed_switch(&self, selector: Node<'t>, labels: &[Label<'t>]) -> Option<Typed> {
+    /// The typed probes to try for a switch, best first: the kind the selector or a constant
+    /// says for certain, else the guess from the constants (an unresolved simple name is taken
+    /// for an enum constant, a qualified one for an int constant) followed by the other kinds
+    /// those constants can form. Constants must be copyable into the probe call (one line, no
+    /// comments).
+    fn typed_switch(&self, selector: Node<'t>, labels: &[Label<'t>]) -> Vec<Typed> {
         let st = self.res.type_of(selector);
         let mut certain: Option<SwitchKind> = None;
         if st.certain {
@@ -150,32 +158,62 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
                 certain = Some(SwitchKind::String);
             }
         }
-        let mut guessed: Option<SwitchKind> = None;
+        let mut guesses: Vec<SwitchKind> = Vec::new();
         let mut values = Vec::new();
         for (index, label) in labels.iter().enumerate() {
             for value in named_children(label.node)
                 .into_iter()
                 .filter(|c| c.kind() != "guard")
             {
-                let (kind, sure) = self.constant_kind(value)?;
-                let slot = if sure { &mut certain } else { &mut guessed };
-                match slot {
-                    Some(k) if *k != kind => return None,
-                    _ => *slot = Some(kind),
+                let Some((kind, sure)) = self.constant_kind(value) else {
+                    return Vec::new();
+                };
+                if sure {
+                    match certain {
+                        Some(k) if k != kind => return Vec::new(),
+                        _ => certain = Some(kind),
+                    }
+                } else if !guesses.contains(&kind) {
+                    guesses.push(kind);
                 }
                 values.push((value, index as u32));
             }
         }
-        let kind = match (certain, guessed) {
-            (Some(c), Some(SwitchKind::Enum)) => c,
-            (Some(c), Some(g)) if c != g => return None,
-            (Some(c), _) => c,
-            (None, g) => g?,
+        if values.is_empty() {
+            return Vec::new();
+        }
+        let mut kinds = match certain {
+            Some(c) => vec![c],
+            None => {
+                let mut kinds = guesses;
+                for k in [SwitchKind::Int, SwitchKind::String, SwitchKind::Enum] {
+                    if !kinds.contains(&k) {
+                        kinds.push(k);
+                    }
+                }
+                kinds
+            }
         };
+        // Enum constants are names; a literal constant rules them out (and a certain kind
+        // would have been found).
+        if values
+            .iter()
+            .any(|(v, _)| !matches!(unparenthesize(*v).kind(), "identifier" | "field_access"))
+        {
+            kinds.retain(|k| *k != SwitchKind::Enum);
+        }
+        kinds
+            .into_iter()
+            .filter_map(|kind| self.typed_constants(kind, &values))
+            .collect()
+    }
+
+    fn typed_constants(&self, kind: SwitchKind, values: &[(Node<'t>, u32)]) -> Option<Typed> {
         let mut constants = Vec::new();
-        for (value, case) in values {
+        for &(value, case) in values {
             let t = match kind {
                 SwitchKind::Enum => {
+                    let value = unparenthesize(value);
                     let name = match value.kind() {
                         "field_access" => value.child_by_field_name("field")?,
                         _ => value,
@@ -189,7 +227,7 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
             }
             constants.push((t, case));
         }
-        (!constants.is_empty()).then_some(Typed { kind, constants })
+        Some(Typed { kind, constants })
     }
 
     /// What a case constant says about the selector type, and whether that is certain.
@@ -221,13 +259,23 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
                 } else if t.ty == JType::String {
                     Some((SwitchKind::String, t.certain))
                 } else {
-                    Some((SwitchKind::Enum, false))
+                    // Before Java 21 enum labels cannot be qualified: `Type.NAME` is most
+                    // likely an int constant.
+                    Some((SwitchKind::Int, false))
                 }
             }
             _ => {
                 let t = self.res.type_of(value);
-                (self.res.const_status(value) == Const::Yes && int_like(t.ty) && t.certain)
-                    .then_some((SwitchKind::Int, true))
+                if self.res.const_status(value) != Const::Yes || !t.certain {
+                    return None;
+                }
+                if int_like(t.ty) {
+                    Some((SwitchKind::Int, true))
+                } else if t.ty == JType::String {
+                    Some((SwitchKind::String, true))
+                } else {
+                    None
+                }
             }
         }
     }
