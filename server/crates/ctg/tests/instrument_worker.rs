@@ -1094,3 +1094,71 @@ fn a_project_that_does_not_compile_fails_with_the_original_diagnostics() {
         .expect_err("no such class");
     assert!(matches!(err, CompileError::UnknownClass(c) if c == "fb.Nowhere"));
 }
+
+#[test]
+fn outcome_only_instrumentation_behaves_like_the_original_too() {
+    // The last step before a file is left uninstrumented: every switch gets case probes
+    // (with an explicit first `default` for the implicit one), every condition `branch`.
+    use javamodel::instrument::{instrument, InstrumentMode, InstrumentOptions};
+    let mut sup = supervisor();
+    let original = sup
+        .compile(&request(fixture_sources()))
+        .unwrap()
+        .unit
+        .unwrap();
+    let mut sources = fixture_sources();
+    let mut tables = Vec::new();
+    for s in &mut sources {
+        let tree = syntax::parse_java(&s.text, None);
+        let model = javamodel::JavaModel::build(&s.text, &tree);
+        let options = InstrumentOptions {
+            path: Some(s.path.clone()),
+            mode: InstrumentMode::OutcomeOnly,
+            ..InstrumentOptions::default()
+        };
+        let out = instrument(&s.text, &tree, &model, &options);
+        assert!(out
+            .probes
+            .branches
+            .iter()
+            .all(|b| !b.kind.measures_distance()));
+        s.instrumented = Some(out.source);
+        tables.push(out.probes);
+    }
+    let result = sup.compile(&request(sources)).unwrap();
+    let unit = result
+        .unit
+        .unwrap_or_else(|| panic!("{:#?}", result.diagnostics));
+    let calls = battery();
+    let tests: Vec<TestCase> = calls.iter().map(test_case).collect();
+    let opts = options(&[COND, SW, STRUCT]);
+    let before = finished(sup.execute(original, &tests, &opts).unwrap());
+    let after = finished(sup.execute(unit, &tests, &opts).unwrap());
+    for ((call, a), b) in calls.iter().zip(&before).zip(&after) {
+        assert_eq!(observable(a), observable(b), "{call:?}");
+    }
+    // enums(BLUE) took the implicit default of `switch (c) { case RED: … case GREEN: … }`.
+    let index = calls
+        .iter()
+        .position(|c| c.method == "enums" && matches!(c.args[0], A::Enum(_, "BLUE")))
+        .unwrap();
+    let switches = &tables[1];
+    let default = switches.goal_probes(&GoalKey {
+        decision: DecisionKey {
+            member: "instr.Switches#enums(Color)".into(),
+            ordinal: 0,
+        },
+        outcome: Outcome::Case(2),
+    });
+    let [javamodel::instrument::GoalProbe::BranchTrue(id)] = default[..] else {
+        panic!("one probe for the implicit default: {default:?}");
+    };
+    let trace = after[index]
+        .trace
+        .files
+        .iter()
+        .find(|f| f.key == switches.key)
+        .unwrap();
+    let hit = trace.branches.iter().find(|b| b.id == id).unwrap();
+    assert_eq!(hit.true_distance, 0.0);
+}

@@ -515,3 +515,112 @@ fn pattern_bindings_keep_their_scope() {
         .contains(", o, CharSequence.class) instanceof CharSequence c &&"));
     assert!(out.fallbacks.is_empty(), "{:?}", out.fallbacks);
 }
+
+#[test]
+fn switch_selector_kinds_are_tried_in_turn() {
+    // `Character.UNASSIGNED` is qualified: an int constant before Java 21, so `switchInt`
+    // first; the unresolved `RED` is taken for an enum constant first.
+    let src = "class T {
+    int f(int cp, Object color) {
+        switch (Character.getType(cp)) { case Character.UNASSIGNED: return 1; default: return 0; }
+    }
+    int g(Color c) {
+        switch (c) { case RED: return 1; }
+        return 0;
+    }
+}";
+    let forms = |member: &str, steps: u8| {
+        let site = SiteId::Decision(key(member, 0));
+        let mut options = InstrumentOptions::default();
+        if steps > 0 {
+            let reason = FallbackReason::CompileError("incompatible types".into());
+            options
+                .downgrades
+                .insert(site.clone(), Downgrade { steps, reason });
+        }
+        let out = run(src, &options);
+        let form = out.sites.iter().find(|s| s.id == site).map(|s| s.form);
+        let fallback = out
+            .fallbacks
+            .iter()
+            .find(|f| f.site == site)
+            .map(|f| f.level);
+        (form, fallback)
+    };
+    let f = "T#f(int,Object)";
+    assert_eq!(forms(f, 0), (Some("switchInt"), None));
+    assert_eq!(forms(f, 1), (Some("switchString"), None));
+    assert_eq!(forms(f, 2), (Some("switchEnum"), None));
+    assert_eq!(forms(f, 3), (Some("case"), Some(ProbeLevel::OutcomeOnly)));
+    assert_eq!(forms(f, 4), (None, Some(ProbeLevel::None)));
+    let g = "T#g(Color)";
+    assert_eq!(forms(g, 0), (Some("switchEnum"), None));
+    assert_eq!(forms(g, 1), (Some("switchInt"), None));
+    assert_eq!(forms(g, 3), (Some("case"), Some(ProbeLevel::OutcomeOnly)));
+    let out = run(src, &InstrumentOptions::default());
+    assert!(out
+        .source
+        .contains("switch (ctgls.rt.Probe.switchEnum($CtglsProbe_"));
+    assert!(
+        out.source.contains(", c, \"RED\")) { case RED: "),
+        "{}",
+        out.source
+    );
+}
+
+#[test]
+fn outcome_only_switch_cases_that_cannot_be_told_apart_are_recorded() {
+    let src = "class T {
+    int colon(int x) {
+        int r = 0;
+        switch (x) {
+            case 1:
+            case 2:
+                r = 10;
+            case 3:
+                r += 1;
+                break;
+            case -4:
+                return -4;
+        }
+        return r;
+    }
+}";
+    let options = InstrumentOptions {
+        mode: InstrumentMode::OutcomeOnly,
+        ..InstrumentOptions::default()
+    };
+    let out = run(src, &options);
+    let ambiguous: Vec<Option<Outcome>> = out
+        .fallbacks
+        .iter()
+        .filter(|f| f.reason == FallbackReason::AmbiguousCase)
+        .map(|f| f.outcome)
+        .collect();
+    // Only label `1` reaches the point between `case 1:` and `case 2:`; the code after
+    // `case 2:` and after `case 3:` is also reached by falling through.
+    assert_eq!(ambiguous, [Some(Outcome::Case(1)), Some(Outcome::Case(2))]);
+    let cases: Vec<Option<Outcome>> = out.probes.branches.iter().map(|b| b.on_true).collect();
+    assert_eq!(
+        cases,
+        [
+            Some(Outcome::Case(0)),
+            Some(Outcome::Case(3)),
+            Some(Outcome::Case(4))
+        ]
+    );
+    assert!(out
+        .source
+        .contains("case 1:ctgls.rt.Probe.branch($CtglsProbe_"));
+    // The implicit default became an explicit first label that records itself and leaves.
+    assert!(
+        out.source
+            .contains("switch (x) {default: ctgls.rt.Probe.branch($CtglsProbe_"),
+        "{}",
+        out.source
+    );
+    assert!(out.source.contains(", true); break; \n"), "{}", out.source);
+    assert!(out
+        .source
+        .contains("case -4:ctgls.rt.Probe.branch($CtglsProbe_"));
+}
