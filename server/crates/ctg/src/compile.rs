@@ -11,7 +11,7 @@
 //! which javac reports elsewhere), then the whole file gets outcome-only probes, then it is
 //! compiled uninstrumented.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use javamodel::instrument::{
     instrument, Downgrade, Fallback, FallbackReason, InstrumentMode, InstrumentOptions,
@@ -364,6 +364,9 @@ fn select_files(sources: &[SourceFile], classes: &[String]) -> Result<Vec<FileJo
 /// Applies one round's errors: site downgrades, else escalations (at most one per file).
 fn fall_back(jobs: &mut [FileJob], diagnostics: &[Diagnostic]) {
     let mut escalated = vec![false; jobs.len()];
+    // One step per site and round: javac may report one bad probe twice, and skipping a
+    // numeric rung could pick a probe that rounds (cmpFloat for two longs).
+    let mut moved: Vec<HashSet<SiteId>> = vec![HashSet::new(); jobs.len()];
     let mut changed = false;
     for diagnostic in diagnostics
         .iter()
@@ -414,8 +417,10 @@ fn fall_back(jobs: &mut [FileJob], diagnostics: &[Diagnostic]) {
             continue;
         }
         for site in sites {
-            tracing::debug!(%site, %message, "probe falls back");
-            job.downgrade(site, &message);
+            if moved[j].insert(site.clone()) {
+                tracing::debug!(%site, %message, "probe falls back");
+                job.downgrade(site, &message);
+            }
             changed = true;
         }
     }

@@ -353,25 +353,39 @@ fn downgrades_walk_the_ladder_and_are_recorded() {
 fn unknown_operand_types_climb_the_numeric_ladder() {
     let src = "class T { boolean f(java.util.List<Long> xs) { return xs.get(0) < xs.get(1); } }";
     let site = SiteId::Decision(key("T#f(java.util.List)", 0));
-    let kind = |steps: u8| {
+    let kind = |steps: u8, message: &str| {
         let mut options = InstrumentOptions::default();
         if steps > 0 {
             options.downgrades.insert(
                 site.clone(),
                 Downgrade {
                     steps,
-                    reason: FallbackReason::CompileError("lossy".into()),
+                    reason: FallbackReason::CompileError(message.into()),
                 },
             );
         }
         run(src, &options).probes.branches.first().map(|b| b.kind)
     };
-    assert_eq!(kind(0), Some(ProbeKind::CmpInt));
-    assert_eq!(kind(1), Some(ProbeKind::CmpLong));
-    assert_eq!(kind(2), Some(ProbeKind::CmpFloat));
-    assert_eq!(kind(3), Some(ProbeKind::CmpDouble));
-    assert_eq!(kind(4), Some(ProbeKind::Branch));
-    assert_eq!(kind(5), None);
+    let lossy = "incompatible types: possible lossy conversion from double to float";
+    assert_eq!(kind(0, ""), Some(ProbeKind::CmpInt));
+    assert_eq!(
+        kind(1, "incompatible types: Long cannot be converted to int"),
+        Some(ProbeKind::CmpLong)
+    );
+    assert_eq!(
+        kind(2, "incompatible types: Double cannot be converted to long"),
+        Some(ProbeKind::CmpFloat)
+    );
+    assert_eq!(kind(3, lossy), Some(ProbeKind::CmpDouble));
+    assert_eq!(kind(4, lossy), Some(ProbeKind::Branch));
+    assert_eq!(kind(5, lossy), None);
+    // cmpFloat and cmpDouble round integral operands: they need javac to have named a
+    // floating-point operand, else the site goes outcome-only.
+    assert_eq!(kind(2, "cannot find symbol"), Some(ProbeKind::Branch));
+    assert_eq!(
+        kind(3, "incompatible types: float cannot be converted"),
+        Some(ProbeKind::Branch)
+    );
 }
 
 #[test]

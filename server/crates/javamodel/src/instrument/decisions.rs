@@ -195,6 +195,16 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
             self.fallback(site, None, line, ProbeLevel::None, reason);
             return;
         };
+        // `cmpFloat` and `cmpDouble` round integral operands, so they are only climbed to when
+        // javac said a floating-point operand did not fit the narrower probe; any other error
+        // (one that belonged elsewhere) leads to the outcome-only form instead.
+        let form = match (form, down.map(|d| &d.reason)) {
+            (
+                Form::Cmp(CmpMethod::Float | CmpMethod::Double, _),
+                Some(FallbackReason::CompileError(m)),
+            ) if steps > 0 && !floating_point_mismatch(form, m) => Form::Branch,
+            _ => form,
+        };
         if form == Form::Branch && full_first != Form::Branch {
             let reason = match down {
                 Some(d) if steps > 0 => d.reason.clone(),
@@ -441,6 +451,17 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
         };
         let name = ty.map_or_else(|| "Object".to_string(), |t| signature_type(self.src, t));
         format!("{name}.class")
+    }
+}
+
+/// Whether javac's `message` says an operand is floating-point (`possible lossy conversion from
+/// double to long`, `Double cannot be converted to float`), which justifies climbing to `form`.
+fn floating_point_mismatch(form: Form, message: &str) -> bool {
+    let m = message.to_ascii_lowercase();
+    match form {
+        Form::Cmp(CmpMethod::Float, _) => m.contains("float") || m.contains("double"),
+        Form::Cmp(CmpMethod::Double, _) => m.contains("double"),
+        _ => true,
     }
 }
 
