@@ -638,3 +638,33 @@ fn outcome_only_switch_cases_that_cannot_be_told_apart_are_recorded() {
         .source
         .contains("case -4:ctgls.rt.Probe.branch($CtglsProbe_"));
 }
+
+#[test]
+fn locals_of_earlier_switch_groups_shadow_fields() {
+    let src = "class T {
+    Integer v = 1000;
+    boolean f(int k, Integer w) {
+        switch (k) {
+            case 1:
+                int v = 5;
+                break;
+            default:
+                v = k;
+                return v == w;
+        }
+        return v == w;
+    }
+}";
+    let out = run(src, &InstrumentOptions::default());
+    let kinds: Vec<ProbeKind> = out.probes.branches.iter().map(|b| b.kind).collect();
+    // In the switch, `v` is the local int: numeric. After it, the Integer field: identity.
+    assert_eq!(
+        kinds,
+        [
+            ProbeKind::SwitchInt,
+            ProbeKind::SwitchInt,
+            ProbeKind::CmpInt,
+            ProbeKind::CmpRef
+        ]
+    );
+}

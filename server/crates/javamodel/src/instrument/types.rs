@@ -328,6 +328,21 @@ impl<'s, 't> Resolver<'s, 't> {
                 }
                 None
             }
+            // A switch block is one scope: a local of an earlier colon group is in scope.
+            "switch_block" => {
+                for group in named_children(node).into_iter().filter(before).rev() {
+                    for statement in named_children(group).into_iter().rev() {
+                        if statement.kind() == "local_variable_declaration" {
+                            if let Some(decl) =
+                                self.in_variable_declaration(statement, name, DeclKind::Local)
+                            {
+                                return Some(decl);
+                            }
+                        }
+                    }
+                }
+                None
+            }
             "switch_rule" => named_children(node)
                 .into_iter()
                 .find(|c| c.kind() == "switch_label")
