@@ -12,7 +12,8 @@
 //! `value`, `pool` and `source_literals` (constant and observed pools), `random_value`,
 //! `delta` (primitive mutation), `statement` (the representation), `dump` (text form), `validate`
 //! (well-typedness), `factory` (building statements, insertion), `sampling`, `mutation`,
-//! `crossover`, `variation` (the search-facing interface), `config`.
+//! `crossover`, `variation` (the search-facing interface), `config`, `junit` (JUnit source of
+//! executed test cases, and minimisation).
 //!
 //! API boundary: the search uses [`Variation::random_test`], [`Variation::mutate`],
 //! [`Variation::crossover`] and [`TestCase::len`]; `ctg` builds the [`Cluster`].
@@ -27,6 +28,7 @@ mod dump;
 mod factory;
 mod hierarchy;
 mod jdk;
+pub mod junit;
 mod mutation;
 mod pool;
 mod random_value;
@@ -49,6 +51,7 @@ pub use description::{
     TypeDescription, TypeKind,
 };
 pub use hierarchy::TypeInfo;
+pub use junit::{minimise, remove_statement, Removal};
 pub use pool::{ConstantPool, ValuePools, OBSERVED_POOL_CAPACITY};
 pub use signature::{CallContext, Signature};
 pub use source_literals::literals_in;

@@ -1,0 +1,102 @@
+//! Plain JUnit source for executed test cases (DESIGN decision 4): a test case plus what the
+//! worker observed when it ran becomes a JUnit 5 (or JUnit 4) test method with regression
+//! assertions, and a list of them becomes a whole test class file that depends on nothing but
+//! JUnit and the JDK.
+//!
+//! Pure: no IO. The worker's results reach this module converted to [`Execution`] by
+//! `ctg::emit`; verification with javac and a real JUnit launcher lives in `ctg::verify`, which
+//! re-prints a class with [`Suppressions`] until every kept assertion is stable.
+//!
+//! Module map: `observation` (what was observed, and the state probes that observe objects at
+//! the end of a test), `facts` (what reflection and the source tell about types: getters,
+//! overloads, parameter names), `literal` (exact Java literals), `names` (test and variable
+//! names), `imports` (type references and the import list), `plan` (which assertions a test
+//! gets), `printer` (the source text and its line map), `minimise` (removing statements).
+//!
+//! Conventions of the emitted code are documented in `docs/emission.md`.
+
+mod facts;
+mod imports;
+mod literal;
+mod minimise;
+mod names;
+mod observation;
+mod plan;
+mod printer;
+
+pub use facts::TypeFacts;
+pub use literal::{
+    char_literal, double_literal, float_literal, int_literal, long_literal, primitive_literal,
+    string_literal,
+};
+pub use minimise::{minimise, remove_statement, Removal};
+pub use observation::{
+    contains_identity_hash, with_state_probes, Execution, Getter, GetterOutcome, Observed,
+    StateProbes, Thrown, Value,
+};
+pub use printer::{
+    header_line, is_generated_by_ctgls, print_class, AssertionId, AssertionKind, PrintedAssertion,
+    PrintedClass, PrintedTest, Suppressions, HEADER_PREFIX,
+};
+
+use crate::statement::TestCase;
+
+/// The JUnit generation a test class is written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum JUnit {
+    /// `org.junit.Test`, `org.junit.Assert`; test classes and methods are public.
+    Four,
+    /// `org.junit.jupiter.api.Test`, `Assertions`; package-private classes and methods.
+    Five,
+}
+
+/// A test case and what the worker observed when it ran it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExecutedTest {
+    pub test: TestCase,
+    pub execution: Execution,
+}
+
+/// Everything a test class file is printed from.
+#[derive(Debug, Clone)]
+pub struct TestClassSpec {
+    /// Binary name of the class under test, e.g. `com.acme.Account`; the test class goes in
+    /// its package.
+    pub class_under_test: String,
+    /// Simple name of the test class, e.g. `AccountGeneratedTest`.
+    pub test_class: String,
+    pub junit: JUnit,
+    pub tests: Vec<ExecutedTest>,
+    pub facts: TypeFacts,
+    /// Written into the header line.
+    pub generator_version: String,
+}
+
+impl TestClassSpec {
+    pub fn new(class_under_test: &str, test_class: &str, junit: JUnit) -> TestClassSpec {
+        TestClassSpec {
+            class_under_test: class_under_test.to_string(),
+            test_class: test_class.to_string(),
+            junit,
+            tests: Vec::new(),
+            facts: TypeFacts::default(),
+            generator_version: env!("CARGO_PKG_VERSION").to_string(),
+        }
+    }
+
+    /// The package of the class under test and of the test class; empty for the default
+    /// package.
+    pub fn package(&self) -> &str {
+        self.class_under_test
+            .rsplit_once('.')
+            .map_or("", |(package, _)| package)
+    }
+
+    /// The test class's binary name, e.g. `com.acme.AccountGeneratedTest`.
+    pub fn test_class_binary_name(&self) -> String {
+        match self.package() {
+            "" => self.test_class.clone(),
+            package => format!("{package}.{}", self.test_class),
+        }
+    }
+}

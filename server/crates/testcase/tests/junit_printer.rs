@@ -1,0 +1,705 @@
+//! Snapshots of the JUnit printer: hand-built test cases on `tests/junit_fixture/shop` with
+//! the observations the worker makes for them, printed for JUnit 5 and JUnit 4. The snapshot
+//! files are compiled and run against the fixture by `ctg`'s `emit_snapshots` test, so every
+//! observation here is what the fixture really does. Refresh with `UPDATE_EXPECT=1`.
+
+use std::sync::Arc;
+
+use expect_test::expect_file;
+use testcase::junit::{
+    print_class, remove_statement, AssertionKind, ExecutedTest, Execution, Getter, GetterOutcome,
+    JUnit, Observed, Suppressions, TestClassSpec, Thrown, TypeFacts, Value,
+};
+use testcase::{
+    Callable, CallableKind, ConstructorDescription, JavaType, MethodDescription, ParamDescription,
+    PrimitiveKind, PrimitiveValue, Statement, TestCase, TypeDescription, TypeKind, VarRef,
+};
+
+const INVENTORY: &str = "shop.Inventory";
+const CATEGORY: &str = "shop.Inventory$Category";
+const BOX: &str = "shop.Box";
+
+/// A type from a binary name: primitives, `[]` suffixes, else a class.
+fn t(name: &str) -> JavaType {
+    if let Some(component) = name.strip_suffix("[]") {
+        return JavaType::array_of(t(component));
+    }
+    match PrimitiveKind::from_name(name) {
+        Some(k) => JavaType::Primitive(k),
+        None => JavaType::class(name),
+    }
+}
+
+fn callable(
+    owner: &str,
+    kind: CallableKind,
+    params: &[&str],
+    returns: Option<JavaType>,
+) -> Arc<Callable> {
+    Arc::new(Callable {
+        owner: owner.into(),
+        declaring_class: owner.into(),
+        kind,
+        erased_params: params.iter().map(|p| p.to_string()).collect(),
+        params: params.iter().map(|p| t(p)).collect(),
+        erased_return: returns.as_ref().map(JavaType::erased),
+        returns,
+        type_params: vec![],
+        exceptions: vec![],
+        varargs: false,
+    })
+}
+
+fn constructor(owner: &str, params: &[&str], exceptions: &[&str]) -> Arc<Callable> {
+    let mut c = (*callable(owner, CallableKind::Constructor, params, None)).clone();
+    c.exceptions = exceptions.iter().map(|e| e.to_string()).collect();
+    Arc::new(c)
+}
+
+fn method(owner: &str, name: &str, params: &[&str], returns: Option<&str>) -> Arc<Callable> {
+    let kind = CallableKind::Method {
+        name: name.into(),
+        is_static: false,
+    };
+    callable(owner, kind, params, returns.map(t))
+}
+
+fn static_method(owner: &str, name: &str, params: &[&str], returns: &str) -> Arc<Callable> {
+    let kind = CallableKind::Method {
+        name: name.into(),
+        is_static: true,
+    };
+    callable(owner, kind, params, Some(t(returns)))
+}
+
+fn lit(v: PrimitiveValue) -> Statement {
+    Statement::Primitive(v)
+}
+
+fn new(c: &Arc<Callable>, args: &[usize], ty: JavaType) -> Statement {
+    Statement::Constructor {
+        callable: c.clone(),
+        type_args: ty.type_args().to_vec(),
+        args: args.iter().map(|a| VarRef(*a)).collect(),
+        ty,
+    }
+}
+
+fn call(c: &Arc<Callable>, receiver: Option<usize>, args: &[usize]) -> Statement {
+    Statement::Method {
+        callable: c.clone(),
+        receiver: receiver.map(VarRef),
+        type_args: vec![],
+        args: args.iter().map(|a| VarRef(*a)).collect(),
+        ty: c.returns.clone(),
+    }
+}
+
+fn value(runtime: &str, v: Value) -> Option<Observed> {
+    Some(Observed {
+        runtime_type: Some(runtime.into()),
+        value: Some(v),
+        ..Observed::default()
+    })
+}
+
+fn object(runtime: &str, getters: Vec<(&str, GetterOutcome)>) -> Observed {
+    Observed {
+        runtime_type: Some(runtime.into()),
+        getters: getters
+            .into_iter()
+            .map(|(name, outcome)| Getter {
+                name: name.into(),
+                outcome,
+            })
+            .collect(),
+        ..Observed::default()
+    }
+}
+
+fn text(s: &str) -> Value {
+    Value::Text(s.into())
+}
+
+fn thrown(type_name: &str, message: &str, declared: bool, checked: bool) -> Option<Thrown> {
+    Some(Thrown {
+        type_name: type_name.into(),
+        message: Some(message.into()),
+        declared,
+        checked,
+    })
+}
+
+fn executed(statements: Vec<Statement>, results: Vec<Option<Observed>>) -> ExecutedTest {
+    ExecutedTest {
+        test: TestCase::from_statements(statements),
+        execution: Execution {
+            results,
+            ..Execution::default()
+        },
+    }
+}
+
+fn throwing(
+    statements: Vec<Statement>,
+    results: Vec<Option<Observed>>,
+    thrown: Option<Thrown>,
+) -> ExecutedTest {
+    let mut test = executed(statements, results);
+    test.execution.thrown = thrown;
+    test
+}
+
+fn inventory_description() -> TypeDescription {
+    let m = |name: &str, params: &[&str], ret: &str, is_static: bool| MethodDescription {
+        name: name.into(),
+        declaring_class: INVENTORY.into(),
+        is_static,
+        return_type: ret.into(),
+        generic_return_type: None,
+        params: params
+            .iter()
+            .map(|p| ParamDescription {
+                type_name: p.to_string(),
+                generic: p.to_string(),
+            })
+            .collect(),
+        exceptions: vec![],
+        varargs: false,
+        type_parameters: vec![],
+    };
+    let ctor = |params: &[&str]| ConstructorDescription {
+        params: params
+            .iter()
+            .map(|p| ParamDescription {
+                type_name: p.to_string(),
+                generic: p.to_string(),
+            })
+            .collect(),
+        exceptions: vec![],
+        varargs: false,
+        type_parameters: vec![],
+    };
+    TypeDescription {
+        name: INVENTORY.into(),
+        kind: TypeKind::Class,
+        is_public: true,
+        project: true,
+        inner_class: false,
+        superclass: Some("java.lang.Object".into()),
+        interfaces: vec![],
+        type_parameters: vec![],
+        constructors: vec![ctor(&[]), ctor(&["java.lang.String"])],
+        methods: vec![
+            m("getName", &[], "java.lang.String", false),
+            m("add", &["java.lang.String", "int"], "int", false),
+            m("count", &["java.lang.String"], "int", false),
+            MethodDescription {
+                generic_return_type: Some("java.util.List<java.lang.String>".into()),
+                ..m("items", &[], "java.util.List", false)
+            },
+            m("size", &[], "int", false),
+            m("isEmpty", &[], "boolean", false),
+            m("getCategory", &[], CATEGORY, false),
+            m("setCategory", &[CATEGORY], "void", false),
+            m("divide", &["int"], "int", false),
+            m(
+                "label",
+                &["char", "java.lang.String"],
+                "java.lang.String",
+                false,
+            ),
+            m("ratio", &["double", "double"], "double", true),
+            m("half", &["float"], "float", true),
+            m("total", &["long[]"], "long", true),
+            m("clamp", &["byte", "short"], "byte", true),
+            m("describe", &["java.lang.Object"], "java.lang.String", true),
+            m("describe", &["java.lang.String"], "java.lang.String", true),
+            m("counts", &[], "int[]", false),
+            MethodDescription {
+                generic_return_type: Some("shop.Box<java.lang.String>".into()),
+                ..m("boxedName", &[], BOX, false)
+            },
+        ],
+        fields: vec![],
+        enum_constants: vec![],
+        subclasses: vec![],
+    }
+}
+
+fn category_description() -> TypeDescription {
+    TypeDescription {
+        name: CATEGORY.into(),
+        kind: TypeKind::Enum,
+        enum_constants: vec!["FOOD".into(), "DARK_TOOLS".into()],
+        constructors: vec![],
+        methods: vec![],
+        ..inventory_description()
+    }
+}
+
+fn facts() -> TypeFacts {
+    let mut facts =
+        TypeFacts::from_descriptions(&[inventory_description(), category_description()]);
+    facts.set_parameter_names(INVENTORY, "divide", &["int"], &["parts"]);
+    facts.set_parameter_names(INVENTORY, "<init>", &["String"], &["name"]);
+    facts.set_parameter_names(INVENTORY, "add", &["String", "int"], &["item", "count"]);
+    facts
+}
+
+/// The tests the snapshots print, one behaviour each.
+fn shop_tests() -> Vec<ExecutedTest> {
+    use PrimitiveValue as P;
+    let new_inventory = constructor(INVENTORY, &[], &[]);
+    let new_named = constructor(INVENTORY, &["java.lang.String"], &["java.io.IOException"]);
+    let add = method(INVENTORY, "add", &["java.lang.String", "int"], Some("int"));
+    let divide = method(INVENTORY, "divide", &["int"], Some("int"));
+    let ratio = static_method(INVENTORY, "ratio", &["double", "double"], "double");
+    let half = static_method(INVENTORY, "half", &["float"], "float");
+    let label = method(
+        INVENTORY,
+        "label",
+        &["char", "java.lang.String"],
+        Some("java.lang.String"),
+    );
+    let total = static_method(INVENTORY, "total", &["long[]"], "long");
+    let clamp = static_method(INVENTORY, "clamp", &["byte", "short"], "byte");
+    let describe_string = static_method(
+        INVENTORY,
+        "describe",
+        &["java.lang.String"],
+        "java.lang.String",
+    );
+    let describe_object = static_method(
+        INVENTORY,
+        "describe",
+        &["java.lang.Object"],
+        "java.lang.String",
+    );
+    let items = {
+        let mut c = (*method(INVENTORY, "items", &[], Some("java.util.List"))).clone();
+        c.returns = Some(JavaType::generic(
+            "java.util.List",
+            vec![JavaType::string()],
+        ));
+        Arc::new(c)
+    };
+    let counts = method(INVENTORY, "counts", &[], Some("int[]"));
+    let set_category = method(INVENTORY, "setCategory", &[CATEGORY], None);
+    let new_box = {
+        let mut c = (*constructor(BOX, &["java.lang.Object"], &[])).clone();
+        c.params = vec![JavaType::Var("T".into())];
+        Arc::new(c)
+    };
+    let new_object = constructor("java.lang.Object", &[], &[]);
+    let inventory_state = |size: i64, category: &str| {
+        object(
+            INVENTORY,
+            vec![
+                ("getCategory", GetterOutcome::Enum(category.into())),
+                ("getName", GetterOutcome::Value(text("main"))),
+                ("isEmpty", GetterOutcome::Value(Value::Bool(size == 0))),
+                ("size", GetterOutcome::Value(Value::Integer(size))),
+            ],
+        )
+    };
+    let string_list = JavaType::generic("java.util.List", vec![JavaType::string()]);
+    let string_box = JavaType::generic(BOX, vec![JavaType::string()]);
+
+    let mut tests = Vec::new();
+
+    // add: a return value and the object's state at the end.
+    let mut test = executed(
+        vec![
+            lit(P::String("apple".into())),
+            lit(P::Int(3)),
+            new(&new_inventory, &[], t(INVENTORY)),
+            call(&add, Some(2), &[0, 1]),
+        ],
+        vec![
+            value("java.lang.String", text("apple")),
+            value("int", Value::Integer(3)),
+            Some(inventory_state(0, "FOOD")),
+            value("int", Value::Integer(3)),
+        ],
+    );
+    test.execution
+        .final_state
+        .insert(VarRef(2), inventory_state(1, "FOOD"));
+    tests.push(test);
+
+    // An undeclared exception, named after the parameter.
+    tests.push(throwing(
+        vec![
+            new(&new_inventory, &[], t(INVENTORY)),
+            lit(P::Int(0)),
+            call(&divide, Some(0), &[1]),
+            // Never printed: the test ends at the exception.
+            call(&divide, Some(0), &[1]),
+        ],
+        vec![
+            Some(inventory_state(0, "FOOD")),
+            value("int", Value::Integer(0)),
+        ],
+        thrown("java.lang.ArithmeticException", "/ by zero", false, false),
+    ));
+
+    // A declared checked exception from a constructor.
+    tests.push(throwing(
+        vec![
+            lit(P::String(String::new())),
+            new(&new_named, &[0], t(INVENTORY)),
+        ],
+        vec![value("java.lang.String", text(""))],
+        thrown("java.io.IOException", "no name", true, true),
+    ));
+
+    // NaN from a value used twice.
+    tests.push(executed(
+        vec![lit(P::Double(0.0)), call(&ratio, None, &[0, 0])],
+        vec![
+            value("double", Value::Float(0.0)),
+            value("double", Value::Float(f64::NAN)),
+        ],
+    ));
+    tests.push(executed(
+        vec![
+            lit(P::Double(-1.0)),
+            lit(P::Double(0.0)),
+            call(&ratio, None, &[0, 1]),
+        ],
+        vec![
+            value("double", Value::Float(-1.0)),
+            value("double", Value::Float(0.0)),
+            value("double", Value::Float(f64::NEG_INFINITY)),
+        ],
+    ));
+    tests.push(executed(
+        vec![lit(P::Float(3.0)), call(&half, None, &[0])],
+        vec![
+            value("float", Value::Float(3.0)),
+            value("float", Value::Float(1.5)),
+        ],
+    ));
+
+    // Escapes in strings and chars.
+    let weird = "a\"b\\c\té\u{0}\n";
+    tests.push(executed(
+        vec![
+            new(&new_inventory, &[], t(INVENTORY)),
+            lit(P::Char('\'')),
+            lit(P::String(weird.into())),
+            call(&label, Some(0), &[1, 2]),
+        ],
+        vec![
+            Some(inventory_state(0, "FOOD")),
+            value("char", text("'")),
+            value("java.lang.String", text(weird)),
+            value("java.lang.String", text(&format!("'{weird}"))),
+        ],
+    ));
+
+    // Arrays and extreme longs.
+    let long_array = Statement::ArrayNew {
+        component: JavaType::Primitive(PrimitiveKind::Long),
+        length: 3,
+    };
+    tests.push(executed(
+        vec![
+            long_array,
+            lit(P::Long(5)),
+            Statement::ArrayStore {
+                array: VarRef(0),
+                index: 0,
+                value: VarRef(1),
+            },
+            lit(P::Long(i64::MIN)),
+            Statement::ArrayStore {
+                array: VarRef(0),
+                index: 2,
+                value: VarRef(3),
+            },
+            call(&total, None, &[0]),
+        ],
+        vec![
+            Some(Observed {
+                length: Some(3),
+                ..Observed::default()
+            }),
+            value("long", Value::Integer(5)),
+            None,
+            value("long", Value::Integer(i64::MIN)),
+            None,
+            value("long", Value::Integer(i64::MIN + 5)),
+        ],
+    ));
+    tests.push(executed(
+        vec![
+            new(&new_inventory, &[], t(INVENTORY)),
+            call(&counts, Some(0), &[]),
+        ],
+        vec![
+            Some(inventory_state(0, "FOOD")),
+            Some(Observed {
+                runtime_type: Some("int[]".into()),
+                length: Some(0),
+                ..Observed::default()
+            }),
+        ],
+    ));
+
+    // Narrow primitives need casts.
+    tests.push(executed(
+        vec![
+            lit(P::Byte(-128)),
+            lit(P::Short(300)),
+            call(&clamp, None, &[0, 1]),
+        ],
+        vec![
+            value("byte", Value::Integer(-128)),
+            value("short", Value::Integer(300)),
+            value("byte", Value::Integer(-128)),
+        ],
+    ));
+
+    // Overloads: null and a String passed as an Object are cast.
+    tests.push(executed(
+        vec![
+            Statement::Null(JavaType::string()),
+            call(&describe_string, None, &[0]),
+        ],
+        vec![
+            Some(Observed {
+                runtime_type: Some("java.lang.String".into()),
+                is_null: true,
+                ..Observed::default()
+            }),
+            value("java.lang.String", text("string null")),
+        ],
+    ));
+    tests.push(executed(
+        vec![
+            lit(P::String("x".into())),
+            call(&describe_object, None, &[0]),
+        ],
+        vec![
+            value("java.lang.String", text("x")),
+            value("java.lang.String", text("object x")),
+        ],
+    ));
+
+    // Generics and collections: sizes of returned collections, a generic constructor.
+    let mut test = executed(
+        vec![
+            new(&new_inventory, &[], t(INVENTORY)),
+            lit(P::String("pear".into())),
+            lit(P::Int(2)),
+            call(&add, Some(0), &[1, 2]),
+            Statement::Method {
+                callable: items.clone(),
+                receiver: Some(VarRef(0)),
+                type_args: vec![],
+                args: vec![],
+                ty: Some(string_list.clone()),
+            },
+            lit(P::String("kiwi".into())),
+            new(&new_box, &[5], string_box.clone()),
+        ],
+        vec![
+            Some(inventory_state(0, "FOOD")),
+            value("java.lang.String", text("pear")),
+            value("int", Value::Integer(2)),
+            value("int", Value::Integer(2)),
+            Some(object(
+                "java.util.ArrayList",
+                vec![
+                    ("isEmpty", GetterOutcome::Value(Value::Bool(false))),
+                    ("size", GetterOutcome::Value(Value::Integer(1))),
+                ],
+            )),
+            value("java.lang.String", text("kiwi")),
+            Some(object(
+                BOX,
+                vec![("isFull", GetterOutcome::Value(Value::Bool(true)))],
+            )),
+        ],
+    );
+    test.execution
+        .final_state
+        .insert(VarRef(0), inventory_state(1, "FOOD"));
+    test.execution.final_state.insert(
+        VarRef(4),
+        object(
+            "java.util.ArrayList",
+            vec![
+                ("isEmpty", GetterOutcome::Value(Value::Bool(false))),
+                ("size", GetterOutcome::Value(Value::Integer(1))),
+            ],
+        ),
+    );
+    test.execution.final_state.insert(
+        VarRef(6),
+        object(
+            BOX,
+            vec![("isFull", GetterOutcome::Value(Value::Bool(true)))],
+        ),
+    );
+    tests.push(test);
+
+    // A setter: no return value, the state says what changed.
+    let mut test = executed(
+        vec![
+            new(&new_inventory, &[], t(INVENTORY)),
+            Statement::EnumConstant {
+                ty: t(CATEGORY),
+                name: "DARK_TOOLS".into(),
+            },
+            call(&set_category, Some(0), &[1]),
+        ],
+        vec![
+            Some(inventory_state(0, "FOOD")),
+            Some(Observed {
+                runtime_type: Some(CATEGORY.into()),
+                enum_constant: Some("DARK_TOOLS".into()),
+                ..Observed::default()
+            }),
+            None,
+        ],
+    );
+    test.execution
+        .final_state
+        .insert(VarRef(0), inventory_state(0, "DARK_TOOLS"));
+    tests.push(test);
+
+    // An identity hash code in a result is not asserted.
+    tests.push(executed(
+        vec![
+            new(&new_object, &[], JavaType::object()),
+            call(&describe_object, None, &[0]),
+        ],
+        vec![
+            Some(object("java.lang.Object", vec![])),
+            value("java.lang.String", text("object java.lang.Object@1b6d3586")),
+        ],
+    ));
+    tests
+}
+
+fn spec(junit: JUnit) -> TestClassSpec {
+    let mut spec = TestClassSpec::new(INVENTORY, "InventoryGeneratedTest", junit);
+    spec.tests = shop_tests();
+    spec.facts = facts();
+    spec.generator_version = "0.0.0-snapshot".into();
+    spec
+}
+
+#[test]
+fn junit5_class_snapshot() {
+    let printed = print_class(&spec(JUnit::Five), &Suppressions::default());
+    expect_file!["junit_snapshots/InventoryGeneratedTest.junit5.java"].assert_eq(&printed.source);
+}
+
+#[test]
+fn junit4_class_snapshot() {
+    let printed = print_class(&spec(JUnit::Four), &Suppressions::default());
+    expect_file!["junit_snapshots/InventoryGeneratedTest.junit4.java"].assert_eq(&printed.source);
+}
+
+#[test]
+fn printing_is_deterministic() {
+    let a = print_class(&spec(JUnit::Five), &Suppressions::default());
+    let b = print_class(&spec(JUnit::Five), &Suppressions::default());
+    assert_eq!(a, b);
+}
+
+#[test]
+fn the_line_map_finds_every_assertion() {
+    let printed = print_class(&spec(JUnit::Five), &Suppressions::default());
+    let lines: Vec<&str> = printed.source.lines().collect();
+    assert_eq!(printed.tests.len(), spec(JUnit::Five).tests.len());
+    for test in &printed.tests {
+        let declaration = lines[test.first_line as usize];
+        assert!(
+            declaration.contains(&format!("void {}(", test.name)),
+            "{declaration}"
+        );
+        assert_eq!(lines[test.last_line as usize - 1], "    }");
+        for a in &test.assertions {
+            let line = lines[a.first_line as usize - 1];
+            match a.kind {
+                AssertionKind::Throws => assert!(line.contains("assertThrows("), "{line}"),
+                _ => assert!(line.trim_start().starts_with("assert"), "{line}"),
+            }
+            assert!(line.contains(&a.subject), "{line} / {}", a.subject);
+            let (t, found) = printed.locate(a.first_line).unwrap();
+            assert_eq!(t.index, test.index);
+            assert_eq!(found.unwrap().id, a.id);
+        }
+    }
+}
+
+#[test]
+fn suppressed_assertions_become_comments_and_suppressed_tests_vanish() {
+    let spec = spec(JUnit::Five);
+    let printed = print_class(&spec, &Suppressions::default());
+    let add_test = &printed.tests[0];
+    assert_eq!(add_test.name, "addReturns3");
+    let value = add_test
+        .assertions
+        .iter()
+        .find(|a| a.subject == "inventory0.add(\"apple\", 3)")
+        .unwrap();
+    assert!(value.runs_statement);
+    let mut suppressions = Suppressions::default();
+    suppressions.assertions.insert(
+        value.id,
+        Some("differs between runs (it depends on time)".into()),
+    );
+    suppressions.tests.insert(1, "fails".into());
+    let again = print_class(&spec, &suppressions);
+    assert!(again.source.contains(
+        "        inventory0.add(\"apple\", 3);\n        // Not asserted: inventory0.add(\"apple\", 3) differs between runs (it depends on time).\n"
+    ), "{}", again.source);
+    assert!(!again.source.contains(&printed.names[1]));
+    assert_eq!(again.names, printed.names);
+    // The other assertions keep their ids.
+    let kept: Vec<_> = again.tests[0].assertions.iter().map(|a| a.id).collect();
+    let before: Vec<_> = add_test
+        .assertions
+        .iter()
+        .map(|a| a.id)
+        .filter(|id| *id != value.id)
+        .collect();
+    assert_eq!(kept, before);
+}
+
+#[test]
+fn removing_a_statement_removes_its_dependents() {
+    let tests = shop_tests();
+    // The collections test: removing the inventory removes everything that uses it.
+    let collections = &tests[12].test;
+    let removal = remove_statement(collections, 0);
+    assert_eq!(removal.removed, vec![0, 3, 4]);
+    assert_eq!(removal.kept, vec![1, 2, 5, 6]);
+    let remaining: Vec<String> = removal.test.to_string().lines().map(String::from).collect();
+    assert_eq!(
+        remaining,
+        vec![
+            "java.lang.String v0 = \"pear\";",
+            "int v1 = 2;",
+            "java.lang.String v2 = \"kiwi\";",
+            "shop.Box<java.lang.String> v3 = new shop.Box<>(v2);",
+        ]
+    );
+    // Minimisation keeps what the predicate needs: here, any call of `add`.
+    let minimal = testcase::minimise(collections, |t| {
+        t.statements()
+            .iter()
+            .any(|s| s.callable().is_some_and(|c| c.name() == "add"))
+    });
+    assert_eq!(minimal.len(), 4);
+    assert!(
+        minimal.to_string().ends_with("v0.add(v1, v2);\n"),
+        "{minimal}"
+    );
+}
