@@ -3,4 +3,5 @@
 
 pub mod cluster;
 pub mod compile;
+pub mod job;
 pub mod project;

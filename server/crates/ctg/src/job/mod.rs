@@ -1,0 +1,395 @@
+//! The generation job for one class: read and model the sources, compile them with the class
+//! instrumented, describe it and build its test cluster, search (DynaMOSA by default) with the
+//! JVM worker executing, minimise the archive's tests, and run them once more with getter
+//! observation so the caller can print regression assertions.
+//!
+//! Budget: `GenerationRequest::budget` is what the user waits for. The job keeps
+//! `emission_share` of it for the caller's emission and verification, spends what set-up takes,
+//! then gives the search `1 - minimisation_share` of what is left; minimisation runs until the
+//! job's deadline minus an estimate of the final run. With `max_executions` the search is
+//! deterministic for a seed (when the code under test is); time only decides when to stop.
+//!
+//! Module map: `request`, `result` (public values), `observer` (phases and progress), `setup`
+//! (sources, model, compile), `trace_mapping` (worker results in goal terms), `executor` (the
+//! JVM-backed `search::Executor`), `variation` (the search's operators on test cases),
+//! `minimise` (seed 001 IV-A), `report` (coverage, exceptions and tests of the result).
+
+mod executor;
+mod minimise;
+mod observer;
+mod report;
+mod request;
+mod result;
+mod setup;
+mod trace_mapping;
+mod variation;
+
+pub use executor::{ExecutorStats, JvmExecutor, Run};
+pub use minimise::{minimise, without, KeptGoal, MinimisationStats};
+pub use observer::{GenerationObserver, Phase};
+pub use request::GenerationRequest;
+pub use result::{
+    Coverage, DecisionCoverage, GeneratedTest, GenerationError, GenerationResult, LineCoverage,
+    MinimisationSummary, OutcomeCoverage, PhaseTimings, SourceDiagnostic, UndeclaredException,
+    WarmStart,
+};
+pub use trace_mapping::{TraceMapper, NULL_POINTER};
+pub use variation::{test_code_proxies, ClusterVariation, ObservedValues};
+
+use std::time::{Duration, Instant};
+
+use javamodel::instrument::ProbeTable;
+use jvm::{ExecuteOptions, SandboxLevel, Supervisor};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use search::{
+    AllGoalsCovered, GoalTable, MaxExecutions, Search, SearchConfig, TimeBudget, Variation as _,
+};
+use testcase::{ClusterError, ConstantPool, TestCase};
+
+use crate::cluster::{build_cluster, describe_for_cluster, DEFAULT_DESCRIBE_DEPTH};
+use crate::job::observer::SearchBridge;
+use crate::job::request::share;
+
+/// Runs the generation job of `request.class`. The supervisor's worker is started if needed
+/// and left running; the compiled unit is released at the end.
+pub fn generate(
+    request: &GenerationRequest,
+    supervisor: &mut Supervisor,
+    observer: &mut dyn GenerationObserver,
+) -> Result<GenerationResult, GenerationError> {
+    let started = Instant::now();
+    let mut clock = PhaseClock {
+        started,
+        timings: PhaseTimings::default(),
+    };
+    let class = request.class.as_str();
+    let cancelled = || -> Result<(), GenerationError> {
+        if request.cancel.is_cancelled() {
+            Err(GenerationError::Cancelled {
+                class: class.to_string(),
+            })
+        } else {
+            Ok(())
+        }
+    };
+
+    observer.on_phase(Phase::Reading, started.elapsed());
+    let sources = setup::read_sources(&request.layout)?;
+    let located = setup::locate(&request.layout, &sources, class);
+    clock.timings.read = clock.lap();
+    let cut = located.ok_or_else(|| GenerationError::ClassNotFound {
+        class: class.to_string(),
+        source_roots: request.layout.source_roots.clone(),
+    })?;
+    cancelled()?;
+
+    let mut warnings = Vec::new();
+    if supervisor.worker_pid().is_none() {
+        observer.on_phase(Phase::Starting, started.elapsed());
+        supervisor.start()?;
+        clock.timings.start = clock.lap();
+    }
+    if let Some(report) = supervisor.sandbox() {
+        if report.level() != SandboxLevel::Full {
+            warnings.extend(report.warning());
+        }
+    }
+    cancelled()?;
+
+    observer.on_phase(Phase::Compiling, started.elapsed());
+    let compiled = setup::compile(supervisor, request, &sources)?;
+    clock.timings.compile = clock.lap();
+    let unit = compiled.unit;
+    let outcome = (|| {
+        cancelled()?;
+        let path = &sources[cut.index].file.path;
+        let file = compiled.files.iter().find(|f| f.path == *path);
+        let empty = ProbeTable::default();
+        let probes = file.map_or(&empty, |f| &f.probes);
+        if probes.branches.is_empty() && probes.lines.is_empty() {
+            warnings.push(format!(
+                "{class} could not be instrumented; coverage is not measured"
+            ));
+        }
+        let context = Context {
+            request,
+            text: &sources[cut.index].file.text,
+            cut: &cut,
+            probes,
+            fallbacks: compiled.fallbacks().cloned().collect(),
+            unit,
+            started,
+        };
+        run_compiled(&context, supervisor, observer, &mut clock, warnings)
+    })();
+    supervisor.release(unit);
+    outcome
+}
+
+/// Measures phases one after the other.
+struct PhaseClock {
+    started: Instant,
+    timings: PhaseTimings,
+}
+
+impl PhaseClock {
+    /// Time since the previous lap (or the start).
+    fn lap(&mut self) -> Duration {
+        let t = &self.timings;
+        let before =
+            t.read + t.start + t.compile + t.describe + t.search + t.minimise + t.final_run;
+        self.started.elapsed().saturating_sub(before)
+    }
+}
+
+/// What the steps after compilation share.
+struct Context<'a> {
+    request: &'a GenerationRequest,
+    /// Source text of the file declaring the class under test.
+    text: &'a str,
+    cut: &'a setup::ClassSource,
+    probes: &'a ProbeTable,
+    fallbacks: Vec<javamodel::instrument::Fallback>,
+    unit: jvm::UnitId,
+    started: Instant,
+}
+
+fn run_compiled(
+    context: &Context<'_>,
+    supervisor: &mut Supervisor,
+    observer: &mut dyn GenerationObserver,
+    clock: &mut PhaseClock,
+    mut warnings: Vec<String>,
+) -> Result<GenerationResult, GenerationError> {
+    let request = context.request;
+    let class = request.class.as_str();
+    let job_deadline = context.started + request.job_budget();
+
+    observer.on_phase(Phase::Describing, context.started.elapsed());
+    let described = describe_for_cluster(supervisor, context.unit, class, DEFAULT_DESCRIBE_DEPTH)?;
+    let constants = ConstantPool::from_source(context.text, &context.cut.tree);
+    let cluster = build_cluster(&described, class, constants).map_err(|e| match e {
+        ClusterError::NothingInstantiable { class, reason } => {
+            GenerationError::NothingInstantiable { class, reason }
+        }
+        ClusterError::NotDescribed { class, reason } => {
+            GenerationError::NotLoadable { class, reason }
+        }
+    })?;
+    for skipped in cluster.skipped_targets() {
+        warnings.push(format!(
+            "{} is not tested: {}",
+            skipped.member, skipped.reason
+        ));
+    }
+    for unreachable in cluster.unreachable() {
+        warnings.push(format!(
+            "no way to build a {} (only null is passed): {}",
+            unreachable.type_name, unreachable.reason
+        ));
+    }
+    let table = GoalTable::for_class_with_lines(
+        &context.cut.model,
+        class,
+        request.criteria,
+        &context.probes.lines,
+    )
+    .ok_or_else(|| GenerationError::ClassNotFound {
+        class: class.to_string(),
+        source_roots: request.layout.source_roots.clone(),
+    })?;
+    clock.timings.describe = clock.lap();
+    if request.cancel.is_cancelled() {
+        return Err(GenerationError::Cancelled {
+            class: class.to_string(),
+        });
+    }
+
+    let mapper = TraceMapper::new(&table, context.probes);
+    let options = ExecuteOptions {
+        timeout_per_test: request.test_timeout,
+        classes_under_test: vec![class.to_string()],
+        ..ExecuteOptions::default()
+    };
+    let mut executor = JvmExecutor::new(supervisor, context.unit, options, &mapper);
+    let observed = ObservedValues::default();
+    executor.feed_observed(Some(observed.clone()));
+    let mut variation = ClusterVariation::new(
+        testcase::Variation::new(request.variation.clone()),
+        cluster,
+        observed,
+    );
+    let seeds: Vec<TestCase> = request
+        .warm_start
+        .iter()
+        .filter(|t| variation.accept_seed(t))
+        .cloned()
+        .collect();
+    let warm_start = WarmStart {
+        offered: request.warm_start.len(),
+        kept: seeds.len(),
+    };
+
+    let config = SearchConfig {
+        algorithm: request.algorithm,
+        ..request.search.clone()
+    };
+    let left = job_deadline.saturating_duration_since(Instant::now());
+    let search_budget = left.mul_f64(1.0 - share(request.minimisation_share));
+    let abort = executor.abort_token();
+    observer.on_phase(Phase::Searching, context.started.elapsed());
+    let mut rng = StdRng::seed_from_u64(request.seed);
+    let found = {
+        let mut bridge = SearchBridge {
+            observer: &mut *observer,
+        };
+        let mut search = Search::new(&table, &config, &mut variation, &mut executor)
+            .seeds(seeds)
+            .stop_when(TimeBudget(search_budget))
+            .stop_when(request.cancel.clone())
+            .stop_when(abort)
+            .observe(&mut bridge);
+        if let Some(n) = request.max_executions {
+            search = search.stop_when(MaxExecutions(n));
+        }
+        if request.stop_when_covered {
+            search = search.stop_when(AllGoalsCovered);
+        }
+        search.run(&mut rng)
+    };
+    executor.feed_observed(None);
+    clock.timings.search = clock.lap();
+    if let Some(error) = executor.take_fatal() {
+        return Err(error.into());
+    }
+    let search_executions = executor.stats().executions;
+
+    // The archive's distinct tests with the goals credited to each.
+    let archived = found.archive.tests();
+    let mut kept: Vec<(TestCase, Vec<KeptGoal>, Vec<String>)> = archived
+        .iter()
+        .map(|t| (t.individual.clone(), Vec::new(), Vec::new()))
+        .collect();
+    for (goal, test) in found.archive.covered() {
+        let Some(slot) = archived.iter().position(|t| std::ptr::eq(*t, test)) else {
+            continue;
+        };
+        let kept_goal = match table.goal(goal) {
+            Some(_) => KeptGoal::Static(goal),
+            None => match found.exception_goals.get(goal) {
+                Some(e) => KeptGoal::Exception {
+                    member: e.member,
+                    type_name: e.type_name.clone(),
+                },
+                None => continue,
+            },
+        };
+        kept[slot].1.push(kept_goal);
+        kept[slot].2.push(found.describe(&table, goal));
+    }
+    drop(archived);
+
+    let cancelled = request.cancel.is_cancelled();
+    let mut minimisation = MinimisationSummary {
+        statements_before: kept.iter().map(|(t, _, _)| t.len()).sum(),
+        ..MinimisationSummary::default()
+    };
+    minimisation.statements_after = minimisation.statements_before;
+    let mut tests: Vec<(TestCase, Vec<String>)> = if request.minimise && !cancelled {
+        observer.on_phase(Phase::Minimising, context.started.elapsed());
+        let per_test = found
+            .elapsed
+            .checked_div(search_executions.max(1) as u32)
+            .unwrap_or_default();
+        let final_estimate = per_test * (kept.len() as u32 * 2) + Duration::from_millis(50);
+        let deadline = job_deadline
+            .checked_sub(final_estimate)
+            .unwrap_or(job_deadline);
+        let descriptions: Vec<Vec<String>> = kept.iter().map(|(_, _, d)| d.clone()).collect();
+        let (tests, stats) = minimise(
+            &mut executor,
+            kept.into_iter().map(|(t, g, _)| (t, g)).collect(),
+            deadline,
+            &request.cancel,
+        );
+        minimisation = MinimisationSummary {
+            statements_before: stats.statements_before,
+            statements_after: stats.statements_after,
+            executions: stats.executions,
+            cut_short: stats.cut_short,
+        };
+        tests.into_iter().zip(descriptions).collect()
+    } else {
+        kept.into_iter().map(|(t, _, d)| (t, d)).collect()
+    };
+    clock.timings.minimise = clock.lap();
+    if let Some(error) = executor.take_fatal() {
+        return Err(error.into());
+    }
+    // Minimised tests can coincide; one test per behaviour.
+    let mut unique: Vec<(TestCase, Vec<String>)> = Vec::with_capacity(tests.len());
+    for (test, covers) in tests.drain(..) {
+        match unique.iter_mut().find(|(t, _)| *t == test) {
+            Some((_, c)) => c.extend(covers),
+            None => unique.push((test, covers)),
+        }
+    }
+
+    observer.on_phase(Phase::Observing, context.started.elapsed());
+    let final_tests: Vec<TestCase> = unique.iter().map(|(t, _)| t.clone()).collect();
+    let runs = executor.run(&final_tests, true);
+    clock.timings.final_run = clock.lap();
+    if let Some(error) = executor.take_fatal() {
+        return Err(error.into());
+    }
+    let stats = executor.stats().clone();
+    let closest = executor.closest_distances().to_vec();
+    drop(executor);
+
+    if stats.invalid > 0 {
+        warnings.push(format!(
+            "{} generated tests had statements the worker could not run ({})",
+            stats.invalid,
+            stats.first_invalid.as_deref().unwrap_or("")
+        ));
+    }
+    if stats.worker_timeouts + stats.worker_crashes > 0 {
+        warnings.push(format!(
+            "the worker was restarted {} times (tests that hung or crashed it)",
+            stats.worker_timeouts + stats.worker_crashes
+        ));
+    }
+
+    let report = report::Report {
+        table: &table,
+        model: &context.cut.model,
+        text: context.text,
+        probes: context.probes,
+        closest: &closest,
+    }
+    .build(unique, runs, &mut warnings);
+    clock.timings.total = context.started.elapsed();
+
+    Ok(GenerationResult {
+        class: class.to_string(),
+        algorithm: request.algorithm,
+        seed: request.seed,
+        decisions: report.decisions,
+        branches: report.branches,
+        lines: report.lines,
+        methods: report.methods,
+        exceptions: report.exceptions,
+        tests: report.tests,
+        executions: stats.executions,
+        statements_executed: stats.statements,
+        timings: clock.timings,
+        stop_reason: found.stop_reason,
+        cancelled,
+        progress: found.samples,
+        warm_start,
+        minimisation,
+        fallbacks: context.fallbacks.clone(),
+        warnings,
+    })
+}

@@ -1,0 +1,89 @@
+//! What a generation job is asked to do: the class, the budget the user waits for, the search
+//! settings and the earlier tests to start from.
+
+use std::time::Duration;
+
+use search::{Algorithm, CancelToken, Criteria, SearchConfig};
+use testcase::TestCase;
+
+use crate::project::ProjectLayout;
+
+/// One generation job for one class. `GenerationRequest::new` gives the defaults; the fields
+/// are public so callers set what they need.
+#[derive(Debug, Clone)]
+pub struct GenerationRequest {
+    pub layout: ProjectLayout,
+    /// Binary name of the class under test, e.g. `com.example.bank.Account` (`Outer$Inner` for
+    /// a member class).
+    pub class: String,
+    /// Everything the user waits for: worker start, compile, describe, search, minimisation,
+    /// the final run, and the caller's emission and verification (see `emission_share`).
+    pub budget: Duration,
+    /// Share of `budget` the job leaves to the caller for emitting and verifying the tests
+    /// (compiling and running them twice in a fresh JVM); in `[0, 0.9]`.
+    pub emission_share: f64,
+    /// Share of the time left after set-up that goes to minimisation and the final run rather
+    /// than the search; in `[0, 0.9]`.
+    pub minimisation_share: f64,
+    /// Stops the search after this many executions (deterministic budgets for tests and
+    /// benchmarks); the time budget still applies.
+    pub max_executions: Option<u64>,
+    /// Seed of the search's random number generator.
+    pub seed: u64,
+    pub algorithm: Algorithm,
+    pub criteria: Criteria,
+    /// Population sizes and probabilities; its `algorithm` is replaced by `algorithm`.
+    pub search: SearchConfig,
+    /// Test-case operators' settings.
+    pub variation: testcase::Config,
+    pub cancel: CancelToken,
+    /// Tests of an earlier run (seed 000 section 4.2); those that no longer type-check against
+    /// the class as it is now are dropped.
+    pub warm_start: Vec<TestCase>,
+    /// Deadline of one test in the worker.
+    pub test_timeout: Duration,
+    /// Extra javac options, e.g. `--release 17`.
+    pub javac_options: Vec<String>,
+    /// Stop the search once every static goal is covered.
+    pub stop_when_covered: bool,
+    /// Minimise the archived tests (seed 001 IV-A).
+    pub minimise: bool,
+}
+
+impl GenerationRequest {
+    pub fn new(layout: ProjectLayout, class: impl Into<String>) -> GenerationRequest {
+        GenerationRequest {
+            layout,
+            class: class.into(),
+            budget: Duration::from_secs(10),
+            emission_share: 0.2,
+            minimisation_share: 0.15,
+            max_executions: None,
+            seed: 0,
+            algorithm: Algorithm::DynaMosa,
+            criteria: Criteria::default(),
+            search: SearchConfig::default(),
+            variation: testcase::Config::default(),
+            cancel: CancelToken::new(),
+            warm_start: Vec::new(),
+            test_timeout: Duration::from_secs(1),
+            javac_options: Vec::new(),
+            stop_when_covered: true,
+            minimise: true,
+        }
+    }
+
+    /// The part of the budget this job may use (what is left for emission excluded).
+    pub fn job_budget(&self) -> Duration {
+        self.budget.mul_f64(1.0 - share(self.emission_share))
+    }
+}
+
+/// A share from a setting: NaN counts as 0, the rest is clamped so something is always left.
+pub(crate) fn share(value: f64) -> f64 {
+    if value.is_nan() {
+        0.0
+    } else {
+        value.clamp(0.0, 0.9)
+    }
+}

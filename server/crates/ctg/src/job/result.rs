@@ -1,0 +1,255 @@
+//! What a generation job returns: coverage per decision outcome and per line, the undeclared
+//! exceptions found, the final tests with the worker's observations, effort and timings; or a
+//! typed error with a message the CLI and the editor can show as is. Plain values, no serde:
+//! the CLI and LSP crates convert at their edges.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use javamodel::instrument::Fallback;
+use javamodel::{DecisionKey, DecisionKind, Outcome};
+use search::{Algorithm, Progress, StopReason};
+use testcase::TestCase;
+
+#[derive(Debug, Clone)]
+pub struct GenerationResult {
+    /// Binary name of the class under test.
+    pub class: String,
+    pub algorithm: Algorithm,
+    pub seed: u64,
+    /// Every decision of the class (and its nested classes) with the coverage of each outcome,
+    /// in goal-table order.
+    pub decisions: Vec<DecisionCoverage>,
+    pub branches: Coverage,
+    pub lines: LineCoverage,
+    /// Methods and constructors entered by the final tests.
+    pub methods: Coverage,
+    /// One entry per (member, exception type), by the first final test that throws it.
+    pub exceptions: Vec<UndeclaredException>,
+    /// The minimised tests, with the worker's result of their final run (getter observations
+    /// on, for regression assertions).
+    pub tests: Vec<GeneratedTest>,
+    /// Test executions: search, minimisation and the final run.
+    pub executions: u64,
+    /// Test statements executed over all those executions.
+    pub statements_executed: u64,
+    pub timings: PhaseTimings,
+    pub stop_reason: StopReason,
+    /// The job was cancelled; what it found until then is here.
+    pub cancelled: bool,
+    /// Coverage over the search, sampled after every generation.
+    pub progress: Vec<Progress>,
+    pub warm_start: WarmStart,
+    pub minimisation: MinimisationSummary,
+    /// Probes that measure less than their construct allows, with the reason.
+    pub fallbacks: Vec<Fallback>,
+    /// Things the user should know (a weaker sandbox, types the tests cannot build, ...).
+    pub warnings: Vec<String>,
+}
+
+impl GenerationResult {
+    /// Branch coverage as a fraction in `[0, 1]` (1 for a class without branches).
+    pub fn branch_ratio(&self) -> f64 {
+        self.branches.ratio()
+    }
+}
+
+/// Covered out of total.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Coverage {
+    pub covered: usize,
+    pub total: usize,
+}
+
+impl Coverage {
+    pub fn ratio(&self) -> f64 {
+        if self.total == 0 {
+            1.0
+        } else {
+            self.covered as f64 / self.total as f64
+        }
+    }
+}
+
+/// One decision (an `if` condition, a loop condition, a switch, a catch, a branch-free
+/// method's entry) and its outcomes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecisionCoverage {
+    pub key: DecisionKey,
+    pub kind: DecisionKind,
+    /// 1-based line of the condition.
+    pub line: u32,
+    /// The condition as written (for a switch `switch (x)`, for a catch `catch (...)`).
+    pub condition: String,
+    pub outcomes: Vec<OutcomeCoverage>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutcomeCoverage {
+    pub outcome: Outcome,
+    /// Index into [`GenerationResult::tests`] of the first test covering it.
+    pub covered_by: Option<usize>,
+    /// For an uncovered outcome, the smallest branch distance any execution reached (seed 001
+    /// III-C: `k = 1` for outcome-only probes); `None` when its decision was never reached.
+    pub closest_distance: Option<f64>,
+    /// Whether a probe measures this outcome at all (see the fallbacks when not).
+    pub probed: bool,
+}
+
+/// Statement lines of the class (the lines instrumentation probes).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LineCoverage {
+    /// Every probed line of the class, ascending.
+    pub lines: Vec<u32>,
+    /// The lines the final tests ran, ascending.
+    pub covered: Vec<u32>,
+}
+
+impl LineCoverage {
+    pub fn total(&self) -> usize {
+        self.lines.len()
+    }
+
+    pub fn uncovered(&self) -> impl Iterator<Item = u32> + '_ {
+        self.lines
+            .iter()
+            .copied()
+            .filter(|l| self.covered.binary_search(l).is_err())
+    }
+}
+
+/// An exception the class under test throws out of a call without declaring it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UndeclaredException {
+    /// The member the test called, e.g. `com.example.bank.Account#interest(int)`.
+    pub member: String,
+    /// Binary name, e.g. `java.lang.ArithmeticException`.
+    pub type_name: String,
+    /// The throwing line: the top stack frame inside the class under test.
+    pub line: Option<u32>,
+    /// That line is a `throw` statement: the exception is thrown on purpose (argument checks)
+    /// rather than by an operation that failed.
+    pub thrown_explicitly: bool,
+    /// Index into [`GenerationResult::tests`].
+    pub test: usize,
+    pub message: Option<String>,
+}
+
+/// A final test.
+#[derive(Debug, Clone)]
+pub struct GeneratedTest {
+    pub test: TestCase,
+    /// The final run's result, with getter observations.
+    pub result: jvm::TestResult,
+    /// Descriptions of the goals the archive kept this test for, e.g.
+    /// `com.x.A#m(int)/B0.T`, `line 12`, `exception java.lang.ArithmeticException in ...`.
+    pub covers: Vec<String>,
+}
+
+/// Wall time per phase.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PhaseTimings {
+    /// Reading and parsing the project's sources.
+    pub read: Duration,
+    /// Starting the worker (zero when it was running).
+    pub start: Duration,
+    pub compile: Duration,
+    pub describe: Duration,
+    pub search: Duration,
+    pub minimise: Duration,
+    pub final_run: Duration,
+    pub total: Duration,
+}
+
+/// What happened to the earlier tests the job was given.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WarmStart {
+    pub offered: usize,
+    /// Those that still type-check against the class as it is now.
+    pub kept: usize,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MinimisationSummary {
+    pub statements_before: usize,
+    pub statements_after: usize,
+    pub executions: u64,
+    /// The deadline or a cancellation stopped it before every test was minimal.
+    pub cut_short: bool,
+}
+
+/// A javac diagnostic in the original source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceDiagnostic {
+    /// The source file as found on disk (relative path when the file is not a project file).
+    pub file: PathBuf,
+    /// 1-based.
+    pub line: Option<u32>,
+    /// 1-based.
+    pub column: Option<u32>,
+    pub message: String,
+}
+
+impl fmt::Display for SourceDiagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(column) = self.column {
+                write!(f, ":{column}")?;
+            }
+        }
+        write!(f, ": {}", self.message.lines().next().unwrap_or(""))
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum GenerationError {
+    #[error("class {class} not found: no source file under {} declares it", roots(.source_roots))]
+    ClassNotFound {
+        class: String,
+        source_roots: Vec<PathBuf>,
+    },
+    /// The project does not compile even without instrumentation.
+    #[error("{class} cannot be tested: the project does not compile ({})", first(.diagnostics))]
+    DoesNotCompile {
+        class: String,
+        /// javac's errors, in the original sources.
+        diagnostics: Vec<SourceDiagnostic>,
+    },
+    /// The tests cannot obtain an instance, nor call a static member.
+    #[error("cannot test {class}: nothing instantiable ({reason})")]
+    NothingInstantiable { class: String, reason: String },
+    /// The compiled class could not be loaded or described.
+    #[error("cannot test {class}: it could not be loaded ({reason})")]
+    NotLoadable { class: String, reason: String },
+    #[error("cannot read {}: {error}", .path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        error: std::io::Error,
+    },
+    /// The JVM worker is unavailable or broke (no JDK, execution disabled, protocol error).
+    #[error(transparent)]
+    Jvm(#[from] jvm::JvmError),
+    /// Cancelled before the search started, so there is nothing to return.
+    #[error("generation for {class} was cancelled")]
+    Cancelled { class: String },
+}
+
+fn roots(roots: &[PathBuf]) -> String {
+    roots
+        .iter()
+        .map(|r| r.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn first(diagnostics: &[SourceDiagnostic]) -> String {
+    match diagnostics.first() {
+        None => "no diagnostics".to_string(),
+        Some(d) if diagnostics.len() == 1 => format!("1 error: {d}"),
+        Some(d) => format!("{} errors; first: {d}", diagnostics.len()),
+    }
+}

@@ -1,0 +1,387 @@
+//! The generation job against the real worker: coverage on small fixture classes and the bank
+//! example, undeclared exceptions, typed errors, determinism, warm start and cancellation.
+//!
+//! Fixtures: `tests/fixtures/job/subjects` (nested numeric conditions, string matching, object
+//! state, an undeclared `ArithmeticException`, an abstract class without subclasses),
+//! `broken` (does not compile), `evolve/v1` and `evolve/v2` (a method removed between them).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use ctg::job::{generate, GenerationError, GenerationObserver, GenerationRequest, Phase};
+use ctg::project::{LayoutOverrides, ProjectLayout};
+use jvm::{Supervisor, TestStatus, WorkerConfig};
+use search::{Algorithm, Progress, StopReason};
+
+fn supervisor() -> Supervisor {
+    // The worker cache every test of the workspace shares: whoever comes first builds it.
+    Supervisor::new(WorkerConfig {
+        cache_dir: Some(std::env::temp_dir().join("ctgls-jvm-tests-cache")),
+        heap_mb: 256,
+        ..WorkerConfig::default()
+    })
+    .expect("JDK 11+ and a buildable worker")
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/job")
+        .join(name)
+}
+
+fn layout(root: &Path) -> ProjectLayout {
+    ProjectLayout::discover(root, &LayoutOverrides::default())
+}
+
+fn request(root: &Path, class: &str) -> GenerationRequest {
+    let mut request = GenerationRequest::new(layout(root), class);
+    request.budget = Duration::from_secs(10);
+    request.seed = 1;
+    request
+}
+
+/// Records phases and progress samples.
+#[derive(Default)]
+struct Recorder {
+    phases: Vec<Phase>,
+    samples: Vec<Progress>,
+}
+
+impl GenerationObserver for Recorder {
+    fn on_phase(&mut self, phase: Phase, _elapsed: Duration) {
+        self.phases.push(phase);
+    }
+
+    fn on_progress(&mut self, progress: &Progress) {
+        self.samples.push(progress.clone());
+    }
+}
+
+fn uncovered(result: &ctg::job::GenerationResult) -> Vec<String> {
+    result
+        .decisions
+        .iter()
+        .flat_map(|d| {
+            d.outcomes
+                .iter()
+                .filter(|o| o.covered_by.is_none())
+                .map(move |o| {
+                    format!(
+                        "{}.{} `{}` closest {:?}",
+                        d.key, o.outcome, d.condition, o.closest_distance
+                    )
+                })
+        })
+        .collect()
+}
+
+#[test]
+fn dynamosa_covers_every_branch_of_the_fixtures_within_seconds() {
+    let root = fixture("subjects");
+    let mut sup = supervisor();
+    for class in [
+        "job.Triangle",
+        "job.Words",
+        "job.BoundedStack",
+        "job.Divider",
+    ] {
+        let mut recorder = Recorder::default();
+        let result = generate(&request(&root, class), &mut sup, &mut recorder)
+            .unwrap_or_else(|e| panic!("{class}: {e}"));
+        assert_eq!(
+            result.branches.covered,
+            result.branches.total,
+            "{class}: uncovered {:#?}",
+            uncovered(&result)
+        );
+        assert!(result.branches.total > 0, "{class}");
+        assert_eq!(result.stop_reason, StopReason::AllGoalsCovered, "{class}");
+        // Reached in a few seconds (the budget is 10 s, 8 of them for the job).
+        assert!(
+            result.timings.search < Duration::from_secs(5),
+            "{class}: search took {:?}",
+            result.timings.search
+        );
+        let mut phases = vec![Phase::Reading, Phase::Starting, Phase::Compiling];
+        if class != "job.Triangle" {
+            // The worker is running after the first class.
+            phases.retain(|p| *p != Phase::Starting);
+        }
+        phases.extend([
+            Phase::Describing,
+            Phase::Searching,
+            Phase::Minimising,
+            Phase::Observing,
+        ]);
+        assert_eq!(recorder.phases, phases, "{class}");
+        assert!(!recorder.samples.is_empty());
+        assert_eq!(result.lines.covered, result.lines.lines, "{class}");
+        // Every covering test index points at a test, and each test ran.
+        for d in &result.decisions {
+            for o in &d.outcomes {
+                assert!(o.covered_by.is_some_and(|i| i < result.tests.len()));
+                assert!(o.probed, "{}.{}", d.key, o.outcome);
+                assert_eq!(o.closest_distance, Some(0.0));
+            }
+        }
+        assert!(result.executions > 0 && result.statements_executed >= result.executions);
+        assert!(result.minimisation.statements_after <= result.minimisation.statements_before);
+    }
+}
+
+#[test]
+fn undeclared_exceptions_name_member_line_and_test() {
+    let root = fixture("subjects");
+    let mut sup = supervisor();
+    let result = generate(&request(&root, "job.Divider"), &mut sup, &mut ()).unwrap();
+    let arithmetic: Vec<_> = result
+        .exceptions
+        .iter()
+        .filter(|e| e.type_name == "java.lang.ArithmeticException")
+        .collect();
+    assert_eq!(arithmetic.len(), 1, "{:#?}", result.exceptions);
+    let e = arithmetic[0];
+    assert_eq!(e.member, "job.Divider#share(int,int)");
+    assert_eq!(e.line, Some(9));
+    assert!(!e.thrown_explicitly);
+    assert_eq!(e.message.as_deref(), Some("/ by zero"));
+    let test = &result.tests[e.test];
+    assert_eq!(test.result.status, TestStatus::Exception);
+    assert!(test
+        .covers
+        .iter()
+        .any(|c| c.contains("ArithmeticException")));
+    // Minimised: at most the two int arguments and the call.
+    assert!(test.test.len() <= 3, "{}", test.test);
+
+    // Explicit throws are reported too, marked as such.
+    let result = generate(&request(&root, "job.BoundedStack"), &mut sup, &mut ()).unwrap();
+    let pop = result
+        .exceptions
+        .iter()
+        .find(|e| e.type_name == "java.lang.IllegalStateException")
+        .unwrap_or_else(|| panic!("{:#?}", result.exceptions));
+    assert_eq!(pop.member, "job.BoundedStack#pop()");
+    assert_eq!(pop.line, Some(25));
+    assert!(pop.thrown_explicitly);
+}
+
+#[test]
+fn every_algorithm_reaches_high_coverage_on_the_easy_class() {
+    let root = fixture("subjects");
+    let mut sup = supervisor();
+    for algorithm in [
+        Algorithm::DynaMosa,
+        Algorithm::ADynaMosa,
+        Algorithm::Mosa,
+        Algorithm::WholeSuite,
+    ] {
+        let mut request = request(&root, "job.Words");
+        request.algorithm = algorithm;
+        request.budget = Duration::from_secs(8);
+        let result = generate(&request, &mut sup, &mut ()).unwrap();
+        assert_eq!(result.algorithm, algorithm);
+        assert!(
+            result.branch_ratio() >= 0.9,
+            "{algorithm:?}: {}/{} {:#?}",
+            result.branches.covered,
+            result.branches.total,
+            uncovered(&result)
+        );
+    }
+}
+
+#[test]
+fn bank_account_full_branch_coverage_and_interest_exception() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/projects/bank");
+    let mut sup = supervisor();
+    let result = generate(
+        &request(&root, "com.example.bank.Account"),
+        &mut sup,
+        &mut (),
+    )
+    .unwrap();
+    assert_eq!(
+        result.branches.covered,
+        result.branches.total,
+        "uncovered {:#?}",
+        uncovered(&result)
+    );
+    let e = result
+        .exceptions
+        .iter()
+        .find(|e| e.type_name == "java.lang.ArithmeticException")
+        .unwrap_or_else(|| panic!("{:#?}", result.exceptions));
+    assert_eq!(e.member, "com.example.bank.Account#interest(int)");
+    // `return balance / ratePerUnit;`
+    assert_eq!(e.line, Some(55));
+    assert!(!e.thrown_explicitly);
+    let trigger = &result.tests[e.test];
+    assert_eq!(trigger.result.status, TestStatus::Exception);
+    assert_eq!(
+        trigger.result.exception.as_ref().unwrap().type_name,
+        "java.lang.ArithmeticException"
+    );
+    // The final run observed getters for regression assertions.
+    assert!(result.tests.iter().any(|t| t
+        .result
+        .statements
+        .iter()
+        .any(|s| matches!(s, jvm::StatementResult::Value(o) if !o.getters.is_empty()))));
+}
+
+#[test]
+fn errors_are_typed_with_clear_messages() {
+    let mut sup = supervisor();
+    let subjects = fixture("subjects");
+
+    let err = generate(&request(&subjects, "job.Missing"), &mut sup, &mut ()).unwrap_err();
+    assert!(
+        matches!(&err, GenerationError::ClassNotFound { class, .. } if class == "job.Missing"),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string().starts_with("class job.Missing not found"),
+        "{err}"
+    );
+
+    let err = generate(&request(&subjects, "job.Shape"), &mut sup, &mut ()).unwrap_err();
+    let GenerationError::NothingInstantiable { class, reason } = &err else {
+        panic!("{err:?}");
+    };
+    assert_eq!(class, "job.Shape");
+    assert!(reason.contains("abstract"), "{reason}");
+    assert!(err.to_string().contains("nothing instantiable"), "{err}");
+
+    let broken = fixture("broken");
+    let err = generate(&request(&broken, "broken.Broken"), &mut sup, &mut ()).unwrap_err();
+    let GenerationError::DoesNotCompile { diagnostics, .. } = &err else {
+        panic!("{err:?}");
+    };
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    let d = &diagnostics[0];
+    assert_eq!(d.file, broken.join("src/broken/Broken.java"));
+    assert_eq!((d.line, d.column), (Some(6), Some(20)));
+    assert!(d.message.contains("incompatible types"), "{}", d.message);
+    assert!(
+        err.to_string()
+            .contains("Broken.java:6:20: incompatible types"),
+        "{err}"
+    );
+}
+
+#[test]
+fn same_seed_same_tests() {
+    let root = fixture("subjects");
+    let mut sup = supervisor();
+    let run = |sup: &mut Supervisor| {
+        let mut request = request(&root, "job.Parser");
+        request.seed = 7;
+        request.max_executions = Some(300);
+        request.stop_when_covered = false;
+        request.budget = Duration::from_secs(60);
+        generate(&request, sup, &mut ()).unwrap()
+    };
+    let a = run(&mut sup);
+    let b = run(&mut sup);
+    assert_eq!(a.stop_reason, StopReason::MaxExecutions);
+    let tests =
+        |r: &ctg::job::GenerationResult| r.tests.iter().map(|t| t.test.clone()).collect::<Vec<_>>();
+    assert_eq!(tests(&a), tests(&b));
+    assert_eq!(a.executions, b.executions);
+    assert_eq!(a.statements_executed, b.statements_executed);
+    assert_eq!(a.decisions, b.decisions);
+}
+
+#[test]
+fn warm_start_resumes_from_earlier_tests_and_drops_stale_ones() {
+    let mut sup = supervisor();
+    let v1 = fixture("evolve/v1");
+    let mut first = request(&v1, "job.Evolving");
+    first.max_executions = Some(150);
+    first.seed = 3;
+    let earlier = generate(&first, &mut sup, &mut ()).unwrap();
+    assert!(earlier.branches.covered > 0);
+    let seeds: Vec<testcase::TestCase> = earlier.tests.iter().map(|t| t.test.clone()).collect();
+    let calls_removed = |t: &testcase::TestCase| {
+        t.statements()
+            .iter()
+            .any(|s| s.callable().is_some_and(|c| c.name() == "legacy"))
+    };
+    let stale = seeds.iter().filter(|t| calls_removed(t)).count();
+    assert!(stale > 0, "the first run should call the method v2 removes");
+
+    // Same class: the first generation already has the earlier coverage.
+    let mut again = request(&v1, "job.Evolving");
+    again.warm_start = seeds.clone();
+    again.seed = 4;
+    let mut recorder = Recorder::default();
+    let resumed = generate(&again, &mut sup, &mut recorder).unwrap();
+    assert_eq!(resumed.warm_start.offered, seeds.len());
+    assert_eq!(resumed.warm_start.kept, seeds.len());
+    let initial = &recorder.samples[0];
+    assert_eq!(initial.generations, 0);
+    assert!(
+        initial.of(search::Criterion::Branch).unwrap().covered >= earlier.branches.covered,
+        "initial {:?} vs earlier {:?}",
+        initial.coverage,
+        earlier.branches
+    );
+
+    // The method is gone in v2: tests calling it no longer type-check and are dropped.
+    let v2 = fixture("evolve/v2");
+    let mut changed = request(&v2, "job.Evolving");
+    changed.warm_start = seeds.clone();
+    let result = generate(&changed, &mut sup, &mut ()).unwrap();
+    assert_eq!(result.warm_start.offered, seeds.len());
+    assert_eq!(result.warm_start.kept, seeds.len() - stale);
+}
+
+/// Cancels the job once the search has reported `after` samples.
+struct CancelAfter {
+    token: search::CancelToken,
+    after: usize,
+    seen: usize,
+    cancelled_at: Option<Instant>,
+}
+
+impl GenerationObserver for CancelAfter {
+    fn on_progress(&mut self, _progress: &Progress) {
+        self.seen += 1;
+        if self.seen == self.after {
+            self.token.cancel();
+            self.cancelled_at = Some(Instant::now());
+        }
+    }
+}
+
+#[test]
+fn cancellation_returns_promptly_with_partial_results() {
+    let root = fixture("subjects");
+    let mut sup = supervisor();
+    let mut request = request(&root, "job.Parser");
+    request.budget = Duration::from_secs(120);
+    // Keep searching after everything is covered, so only the token can stop it early.
+    request.stop_when_covered = false;
+    let mut observer = CancelAfter {
+        token: request.cancel.clone(),
+        after: 3,
+        seen: 0,
+        cancelled_at: None,
+    };
+    let result = generate(&request, &mut sup, &mut observer).unwrap();
+    let cancelled_at = observer.cancelled_at.expect("cancelled from the observer");
+    assert!(result.cancelled);
+    assert_eq!(result.stop_reason, StopReason::Cancelled);
+    assert!(
+        cancelled_at.elapsed() < Duration::from_secs(3),
+        "returned {:?} after the cancellation",
+        cancelled_at.elapsed()
+    );
+    assert!(!result.tests.is_empty());
+    assert!(result.branches.covered > 0);
+
+    // Cancelled before anything ran: a typed error.
+    let err = generate(&request, &mut sup, &mut ()).unwrap_err();
+    assert!(matches!(err, GenerationError::Cancelled { .. }), "{err:?}");
+}
