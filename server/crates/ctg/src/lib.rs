@@ -5,3 +5,4 @@ pub mod cluster;
 pub mod compile;
 pub mod job;
 pub mod project;
+pub mod store;
