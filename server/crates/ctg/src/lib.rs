@@ -3,6 +3,8 @@
 
 pub mod cluster;
 pub mod compile;
+pub mod emit;
 pub mod job;
 pub mod project;
 pub mod store;
+pub mod verify;

@@ -1,0 +1,688 @@
+//! Verifying generated tests with the real tools before anyone sees them (DESIGN decision 4):
+//! the printed test class is compiled with `javac` against the project's original,
+//! uninstrumented classes and run with a real JUnit launcher in fresh JVMs, twice per round,
+//! by method name and then in reverse, until a round passes.
+//!
+//! Stabilising: an assertion that fails (the value differs from what the worker observed, or
+//! evaluating it throws) is dropped and a comment says why; a test that fails otherwise (a
+//! statement throws, the expected exception does not come, it hangs) is dropped whole; a line
+//! javac rejects drops its assertion or its test. The class is then printed and verified again,
+//! so the suite returned is exactly one that passed twice, in both orders, in fresh JVMs.
+//!
+//! Every process has a deadline and is killed when it passes it. Verification JVMs run in a
+//! scratch directory (working, temp and home directory) like the worker, without its sandbox:
+//! they run the tests as the project's own build would.
+//!
+//! See `docs/emission.md` for the procedure and the conventions of emitted tests.
+
+mod javac;
+mod junit;
+mod process;
+
+pub mod jacoco;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use jvm::{Jdk, JdkError};
+use testcase::junit::{
+    print_class, AssertionKind, JUnit, PrintedClass, Suppressions, TestClassSpec,
+};
+
+pub use javac::JavacError;
+pub use junit::{
+    JUnitOrigin, JUnitSetup, RunOrder, RunReport, TestFailure, JUNIT_CLASSPATH_ENV, SYSTEM_JAVA_DIR,
+};
+
+use crate::project::ProjectLayout;
+
+/// From this round on, any failure drops the whole test rather than one assertion, so that
+/// rounds end.
+const WHOLE_TESTS_FROM_ROUND: u32 = 3;
+
+/// What the generated tests compile and run against.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProjectClasses {
+    /// Source files compiled as they are (uninstrumented) into the scratch directory, ahead of
+    /// `classpath`.
+    pub sources: Vec<PathBuf>,
+    /// Class directories and jars: build outputs and libraries.
+    pub classpath: Vec<PathBuf>,
+}
+
+impl ProjectClasses {
+    /// The project's sources and classpath.
+    pub fn from_layout(layout: &ProjectLayout) -> ProjectClasses {
+        ProjectClasses {
+            sources: layout.source_files(),
+            classpath: layout.classpath.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct VerifyOptions {
+    /// The JDK; located like the worker's (`JAVA_HOME`, then `PATH`) when `None`.
+    pub jdk: Option<Jdk>,
+    /// `--release` for every javac run (the JDK's own level when `None`).
+    pub release: Option<u32>,
+    /// Deadline of one javac or JUnit process.
+    pub process_timeout: Duration,
+    /// Deadline of one test method inside a JUnit run.
+    pub test_timeout: Duration,
+    /// Rounds of verifying and dropping before giving up.
+    pub max_rounds: u32,
+    /// Where scratch directories are made (the system temp directory when `None`).
+    pub scratch_parent: Option<PathBuf>,
+    /// Keep the scratch directory (for debugging).
+    pub keep_scratch: bool,
+    /// Extra JVM options for JUnit runs.
+    pub jvm_args: Vec<String>,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            jdk: None,
+            release: None,
+            process_timeout: Duration::from_secs(120),
+            test_timeout: Duration::from_secs(10),
+            max_rounds: 5,
+            scratch_parent: None,
+            keep_scratch: false,
+            jvm_args: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    #[error(transparent)]
+    Jdk(#[from] JdkError),
+    #[error("no JUnit {}: {searched}", junit_name(*.junit))]
+    JUnitNotFound { junit: JUnit, searched: String },
+    #[error("the test class is for JUnit {} but JUnit {} was given", junit_name(*.spec), junit_name(*.setup))]
+    JUnitMismatch { spec: JUnit, setup: JUnit },
+    /// The project's original sources do not compile with javac.
+    #[error("the project does not compile: {}", first(.errors))]
+    ProjectDoesNotCompile { errors: Vec<JavacError> },
+    /// javac rejected a part of the test class outside every test (imports, header): a
+    /// printer bug, reported rather than hidden.
+    #[error("the generated test class does not compile: {}", first(.errors))]
+    TestClassDoesNotCompile {
+        errors: Vec<JavacError>,
+        test_source: String,
+    },
+    #[error("JUnit could not run the tests: {message}")]
+    Launcher { message: String },
+    #[error("{what} did not finish within {after:?}")]
+    TimedOut { what: String, after: Duration },
+    #[error("the tests still failed after {rounds} rounds")]
+    Unstable { rounds: u32, last: Vec<TestFailure> },
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+fn junit_name(j: JUnit) -> &'static str {
+    match j {
+        JUnit::Four => "4",
+        JUnit::Five => "5",
+    }
+}
+
+fn first(errors: &[JavacError]) -> String {
+    errors
+        .first()
+        .map_or_else(|| "no message".into(), |e| e.to_string())
+}
+
+/// The verified suite.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifiedSuite {
+    /// The test class as it passed: the source to emit.
+    pub source: String,
+    /// Names of the tests kept, in file order.
+    pub kept: Vec<String>,
+    pub dropped: Vec<Dropped>,
+    /// Every JUnit run, in order; the last two passed (forward, then reverse).
+    pub runs: Vec<RunReport>,
+    pub rounds: u32,
+}
+
+/// A test or an assertion left out, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dropped {
+    pub test: String,
+    /// The asserted expression, when only an assertion was dropped.
+    pub assertion: Option<String>,
+    pub reason: DropReason,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DropReason {
+    DoesNotCompile {
+        message: String,
+    },
+    /// The assertion's value differed from the one the worker observed.
+    Unstable {
+        round: u32,
+        order: RunOrder,
+        message: String,
+        cause: Instability,
+    },
+    /// The test failed: a statement threw, or the expected exception did not come.
+    Failed {
+        round: u32,
+        order: RunOrder,
+        message: String,
+    },
+    TimedOut {
+        round: u32,
+        order: RunOrder,
+    },
+    /// JUnit did not run the test.
+    NotRun {
+        round: u32,
+        order: RunOrder,
+    },
+}
+
+/// What an unstable value most likely depends on, from the expression and the failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Instability {
+    IdentityHash,
+    Time,
+    Randomness,
+    Unknown,
+}
+
+impl Instability {
+    pub fn classify(subject: &str, message: &str) -> Instability {
+        let s = subject.to_ascii_lowercase();
+        let has = |words: &[&str]| words.iter().any(|w| s.contains(w));
+        if has(&["hashcode", "identityhash"]) || testcase::junit::contains_identity_hash(message) {
+            Instability::IdentityHash
+        } else if has(&[
+            "time", "nano", "milli", "now", "clock", "date", "instant", "elapsed",
+        ]) {
+            Instability::Time
+        } else if has(&["random", "rand", "uuid", "shuffle", "seed", "dice"]) {
+            Instability::Randomness
+        } else {
+            Instability::Unknown
+        }
+    }
+
+    /// The comment that replaces the assertion: `// Not asserted: <subject> <note>.`
+    pub fn note(self) -> &'static str {
+        match self {
+            Instability::IdentityHash => "differs between runs (it depends on identity hash codes)",
+            Instability::Time => "differs between runs (it depends on time)",
+            Instability::Randomness => "differs between runs (it depends on randomness)",
+            Instability::Unknown => {
+                "differs between runs (it depends on time, randomness or identity hash codes)"
+            }
+        }
+    }
+}
+
+/// A scratch directory removed on drop (unless kept).
+pub(crate) struct Scratch {
+    pub path: PathBuf,
+    keep: bool,
+}
+
+impl Scratch {
+    pub(crate) fn new(
+        parent: Option<&Path>,
+        keep: bool,
+        what: &str,
+    ) -> Result<Scratch, VerifyError> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let parent = parent.map_or_else(std::env::temp_dir, Path::to_path_buf);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let path = parent.join(format!(
+            "ctgls-{what}-{}-{}-{nanos}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&path).map_err(|e| VerifyError::Io {
+            what: format!("creating {}", path.display()),
+            source: e,
+        })?;
+        Ok(Scratch { path, keep })
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !self.keep {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+/// Compiles the project's sources (if any) into `<scratch>/classes` and returns the class
+/// path the tests use: those classes first, then the project's classpath.
+pub(crate) fn project_classpath(
+    jdk: &Jdk,
+    project: &ProjectClasses,
+    scratch: &Path,
+    release: Option<u32>,
+    timeout: Duration,
+) -> Result<Vec<PathBuf>, VerifyError> {
+    let mut classpath = Vec::new();
+    if !project.sources.is_empty() {
+        let out = scratch.join("classes");
+        let errors = javac::Javac {
+            jdk,
+            classpath: &project.classpath,
+            out_dir: &out,
+            release,
+            timeout,
+            scratch,
+            label: "javac-project",
+        }
+        .compile(&project.sources)?;
+        if !errors.is_empty() {
+            return Err(VerifyError::ProjectDoesNotCompile { errors });
+        }
+        classpath.push(out);
+    }
+    classpath.extend(project.classpath.iter().cloned());
+    Ok(classpath)
+}
+
+/// Writes the source of test class `binary_name` under `<dir>/src` in its package directory.
+pub(crate) fn write_test_source(
+    dir: &Path,
+    binary_name: &str,
+    source: &str,
+) -> Result<PathBuf, VerifyError> {
+    let io = |e| VerifyError::Io {
+        what: "writing the test class".into(),
+        source: e,
+    };
+    let mut path = dir.join("src");
+    let (package, simple) = binary_name.rsplit_once('.').unwrap_or(("", binary_name));
+    for part in package.split('.').filter(|p| !p.is_empty()) {
+        path.push(part);
+    }
+    std::fs::create_dir_all(&path).map_err(io)?;
+    path.push(format!("{simple}.java"));
+    std::fs::write(&path, source).map_err(io)?;
+    Ok(path)
+}
+
+/// Compiles the test class and the harness for `setup` into a fresh `<dir>/test-classes`.
+pub(crate) fn compile_tests(
+    jdk: &Jdk,
+    setup: &JUnitSetup,
+    test_source: &Path,
+    classpath: &[PathBuf],
+    dir: &Path,
+    options: &VerifyOptions,
+    release: Option<u32>,
+) -> Result<(PathBuf, Vec<JavacError>), VerifyError> {
+    let out = dir.join("test-classes");
+    let _ = std::fs::remove_dir_all(&out);
+    let mut sources = vec![test_source.to_path_buf()];
+    sources.extend(junit::write_harness(setup, &dir.join("harness"))?);
+    let mut cp = classpath.to_vec();
+    cp.extend(setup.jars.iter().cloned());
+    let errors = javac::Javac {
+        jdk,
+        classpath: &cp,
+        out_dir: &out,
+        release,
+        timeout: options.process_timeout,
+        scratch: dir,
+        label: "javac-tests",
+    }
+    .compile(&sources)?;
+    Ok((out, errors))
+}
+
+/// Verifies the test class of `spec` and drops what is not stable, as described in the
+/// module documentation.
+pub fn verify_and_stabilise(
+    spec: &TestClassSpec,
+    project: &ProjectClasses,
+    junit: &JUnitSetup,
+    options: &VerifyOptions,
+) -> Result<VerifiedSuite, VerifyError> {
+    if spec.junit != junit.junit {
+        return Err(VerifyError::JUnitMismatch {
+            spec: spec.junit,
+            setup: junit.junit,
+        });
+    }
+    let jdk = match &options.jdk {
+        Some(jdk) => jdk.clone(),
+        None => Jdk::locate(None)?,
+    };
+    let scratch = Scratch::new(
+        options.scratch_parent.as_deref(),
+        options.keep_scratch,
+        "verify",
+    )?;
+    let classpath = project_classpath(
+        &jdk,
+        project,
+        &scratch.path,
+        options.release,
+        options.process_timeout,
+    )?;
+    let test_class = spec.test_class_binary_name();
+    let mut suppressions = Suppressions::default();
+    let mut dropped = Vec::new();
+    let mut runs = Vec::new();
+    let mut last_failures = Vec::new();
+    for round in 1..=options.max_rounds.max(1) {
+        let printed = print_class(spec, &suppressions);
+        if printed.tests.is_empty() {
+            return Ok(VerifiedSuite {
+                source: printed.source,
+                kept: Vec::new(),
+                dropped,
+                runs,
+                rounds: round,
+            });
+        }
+        let round_dir = scratch.path.join(format!("round-{round}"));
+        let source_path = write_test_source(&round_dir, &test_class, &printed.source)?;
+        let (test_classes, errors) = compile_tests(
+            &jdk,
+            junit,
+            &source_path,
+            &classpath,
+            &round_dir,
+            options,
+            options.release,
+        )?;
+        if !errors.is_empty() {
+            drop_uncompilable(
+                &printed,
+                &errors,
+                &source_path,
+                &mut suppressions,
+                &mut dropped,
+            )?;
+            continue;
+        }
+        let mut run_classpath = vec![test_classes];
+        run_classpath.extend(classpath.iter().cloned());
+        let mut failed: BTreeSet<usize> = BTreeSet::new();
+        let mut round_failures = Vec::new();
+        for order in [RunOrder::Forward, RunOrder::Reverse] {
+            let report = junit::run_junit(&junit::Launch {
+                jdk: &jdk,
+                setup: junit,
+                classpath: &run_classpath,
+                test_class: &test_class,
+                order,
+                per_test_timeout: options.test_timeout,
+                process_timeout: options.process_timeout,
+                jvm_args: &options.jvm_args,
+                dir: &round_dir.join(format!("{order:?}").to_lowercase()),
+                round,
+            })?;
+            apply_run(
+                &printed,
+                &report,
+                round,
+                &mut suppressions,
+                &mut dropped,
+                &mut failed,
+            )?;
+            round_failures.extend(report.failures.iter().cloned());
+            runs.push(report);
+        }
+        if failed.is_empty() {
+            let kept = printed.tests.iter().map(|t| t.name.clone()).collect();
+            return Ok(VerifiedSuite {
+                source: printed.source,
+                kept,
+                dropped,
+                runs,
+                rounds: round,
+            });
+        }
+        last_failures = round_failures;
+    }
+    Err(VerifyError::Unstable {
+        rounds: options.max_rounds,
+        last: last_failures,
+    })
+}
+
+/// Drops what javac rejected: the assertion on an error's line, else its test.
+fn drop_uncompilable(
+    printed: &PrintedClass,
+    errors: &[JavacError],
+    source_path: &Path,
+    suppressions: &mut Suppressions,
+    dropped: &mut Vec<Dropped>,
+) -> Result<(), VerifyError> {
+    let mut outside = Vec::new();
+    for e in errors {
+        let in_test_file = e
+            .file
+            .as_ref()
+            .is_some_and(|f| f.file_name() == source_path.file_name());
+        let located = e
+            .line
+            .filter(|_| in_test_file)
+            .and_then(|l| printed.locate(l));
+        match located {
+            Some((test, Some(a))) if a.kind != AssertionKind::Throws => {
+                if suppressions.assertions.insert(a.id, None).is_none() {
+                    dropped.push(Dropped {
+                        test: test.name.clone(),
+                        assertion: Some(a.subject.clone()),
+                        reason: DropReason::DoesNotCompile {
+                            message: e.message.clone(),
+                        },
+                    });
+                }
+            }
+            Some((test, _)) => {
+                if suppressions
+                    .tests
+                    .insert(test.index, e.message.clone())
+                    .is_none()
+                {
+                    dropped.push(Dropped {
+                        test: test.name.clone(),
+                        assertion: None,
+                        reason: DropReason::DoesNotCompile {
+                            message: e.message.clone(),
+                        },
+                    });
+                }
+            }
+            None => outside.push(e.clone()),
+        }
+    }
+    if !outside.is_empty() {
+        return Err(VerifyError::TestClassDoesNotCompile {
+            errors: outside,
+            test_source: printed.source.clone(),
+        });
+    }
+    Ok(())
+}
+
+/// Records what one run says: failed assertions are suppressed (with a comment), failed tests
+/// dropped; `failed` collects the tests that did not pass.
+fn apply_run(
+    printed: &PrintedClass,
+    report: &RunReport,
+    round: u32,
+    suppressions: &mut Suppressions,
+    dropped: &mut Vec<Dropped>,
+    failed: &mut BTreeSet<usize>,
+) -> Result<(), VerifyError> {
+    let order = report.order;
+    let by_name = |name: &str| printed.tests.iter().find(|t| t.name == name);
+    let mut assertion_drops = Vec::new();
+    for f in &report.failures {
+        let Some(test) = by_name(&f.test) else {
+            return Err(VerifyError::Launcher {
+                message: format!(
+                    "a failure outside the generated tests: {} {}",
+                    f.exception, f.message
+                ),
+            });
+        };
+        failed.insert(test.index);
+        let assertion = f
+            .line
+            .and_then(|l| printed.locate(l))
+            .filter(|(t, _)| t.index == test.index)
+            .and_then(|(_, a)| a);
+        let droppable = assertion.filter(|a| {
+            a.kind != AssertionKind::Throws
+                && (f.assertion_error || !a.runs_statement)
+                && round < WHOLE_TESTS_FROM_ROUND
+        });
+        match droppable {
+            Some(a) => assertion_drops.push((test, a, f)),
+            None => drop_test(
+                suppressions,
+                dropped,
+                test.index,
+                &test.name,
+                DropReason::Failed {
+                    round,
+                    order,
+                    message: format!("{}: {}", f.exception, f.message),
+                },
+            ),
+        }
+    }
+    for (test, a, f) in assertion_drops {
+        if suppressions.tests.contains_key(&test.index)
+            || suppressions.assertions.contains_key(&a.id)
+        {
+            continue;
+        }
+        let cause = Instability::classify(&a.subject, &f.message);
+        suppressions
+            .assertions
+            .insert(a.id, Some(cause.note().to_string()));
+        dropped.push(Dropped {
+            test: test.name.clone(),
+            assertion: Some(a.subject.clone()),
+            reason: DropReason::Unstable {
+                round,
+                order,
+                message: f.message.clone(),
+                cause,
+            },
+        });
+    }
+    if let Some(running) = &report.timed_out {
+        // The test that hung: named by the runner, else the first one the run did not finish
+        // in its order.
+        let hung = running.clone().or_else(|| {
+            let mut names: Vec<&str> = printed.tests.iter().map(|t| t.name.as_str()).collect();
+            names.sort();
+            if order == RunOrder::Reverse {
+                names.reverse();
+            }
+            names
+                .into_iter()
+                .find(|n| !report.executed.iter().any(|e| e == n))
+                .map(String::from)
+        });
+        let Some(test) = hung.as_deref().and_then(by_name) else {
+            return Err(VerifyError::TimedOut {
+                what: format!("JUnit run {round} ({order:?})"),
+                after: report.duration,
+            });
+        };
+        failed.insert(test.index);
+        drop_test(
+            suppressions,
+            dropped,
+            test.index,
+            &test.name,
+            DropReason::TimedOut { round, order },
+        );
+        return Ok(());
+    }
+    for test in &printed.tests {
+        if !report.executed.iter().any(|e| *e == test.name) {
+            failed.insert(test.index);
+            drop_test(
+                suppressions,
+                dropped,
+                test.index,
+                &test.name,
+                DropReason::NotRun { round, order },
+            );
+        }
+    }
+    Ok(())
+}
+
+fn drop_test(
+    suppressions: &mut Suppressions,
+    dropped: &mut Vec<Dropped>,
+    index: usize,
+    name: &str,
+    reason: DropReason,
+) {
+    if suppressions
+        .tests
+        .insert(index, format!("{reason:?}"))
+        .is_none()
+    {
+        dropped.push(Dropped {
+            test: name.to_string(),
+            assertion: None,
+            reason,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instabilities_are_told_apart_by_expression_and_message() {
+        assert_eq!(
+            Instability::classify("flaky0.freshHashCode()", "expected: <1> but was: <2>"),
+            Instability::IdentityHash
+        );
+        assert_eq!(
+            Instability::classify(
+                "string0",
+                "expected: <java.lang.Object@1b6d3586> but was: <java.lang.Object@4e25154f>"
+            ),
+            Instability::IdentityHash
+        );
+        assert_eq!(
+            Instability::classify("flaky0.elapsedNanos()", ""),
+            Instability::Time
+        );
+        assert_eq!(
+            Instability::classify("flaky0.randomRatio()", ""),
+            Instability::Randomness
+        );
+        assert_eq!(
+            Instability::classify("account0.getBalance()", ""),
+            Instability::Unknown
+        );
+    }
+}

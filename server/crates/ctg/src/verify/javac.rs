@@ -1,0 +1,159 @@
+//! Compiling with the JDK's `javac` (a separate process: verification uses the same compiler a
+//! build would, not the worker's in-memory one) and reading its error lines.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use jvm::Jdk;
+
+use super::process::run_bounded;
+use super::VerifyError;
+
+/// One javac error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JavacError {
+    pub file: Option<PathBuf>,
+    /// 1-based.
+    pub line: Option<u32>,
+    pub message: String,
+}
+
+impl std::fmt::Display for JavacError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (&self.file, self.line) {
+            (Some(file), Some(line)) => write!(f, "{}:{line}: {}", file.display(), self.message),
+            _ => f.write_str(&self.message),
+        }
+    }
+}
+
+/// A javac invocation.
+pub(crate) struct Javac<'a> {
+    pub jdk: &'a Jdk,
+    pub classpath: &'a [PathBuf],
+    pub out_dir: &'a Path,
+    pub release: Option<u32>,
+    pub timeout: Duration,
+    /// Where the argument file and the output logs go.
+    pub scratch: &'a Path,
+    pub label: &'a str,
+}
+
+impl Javac<'_> {
+    /// Compiles `sources`; `Ok(errors)` (empty on success) when javac ran.
+    pub(crate) fn compile(&self, sources: &[PathBuf]) -> Result<Vec<JavacError>, VerifyError> {
+        let io = |what: &str, source| VerifyError::Io {
+            what: format!("{what} ({})", self.label),
+            source,
+        };
+        std::fs::create_dir_all(self.out_dir).map_err(|e| io("creating the class directory", e))?;
+        // An argument file keeps long source lists and class paths off the command line.
+        let mut args = vec![
+            "-d".to_string(),
+            quote(&self.out_dir.to_string_lossy()),
+            "-encoding".into(),
+            "UTF-8".into(),
+            "-proc:none".into(),
+            "-g".into(),
+            "-nowarn".into(),
+            "-Xmaxerrs".into(),
+            "10000".into(),
+        ];
+        if !self.classpath.is_empty() {
+            args.push("-cp".into());
+            args.push(quote(&join_paths(self.classpath)));
+        }
+        if let Some(release) = self.release {
+            args.push("--release".into());
+            args.push(release.to_string());
+        }
+        args.extend(sources.iter().map(|s| quote(&s.to_string_lossy())));
+        let argfile = self.scratch.join(format!("{}.args", self.label));
+        std::fs::write(&argfile, args.join("\n"))
+            .map_err(|e| io("writing the javac arguments", e))?;
+        let mut command = Command::new(&self.jdk.javac);
+        // English messages, whatever the user's locale: the error lines are parsed.
+        command
+            .arg("-J-Duser.language=en")
+            .arg("-J-Duser.country=US")
+            .arg(format!("@{}", argfile.display()));
+        let finished = run_bounded(command, self.timeout, self.scratch, self.label)
+            .map_err(|e| io("running javac", e))?;
+        if finished.timed_out() {
+            return Err(VerifyError::TimedOut {
+                what: format!("javac ({})", self.label),
+                after: self.timeout,
+            });
+        }
+        let errors = parse_errors(&finished.stderr);
+        if finished.success() {
+            return Ok(Vec::new());
+        }
+        if errors.is_empty() {
+            return Ok(vec![JavacError {
+                file: None,
+                line: None,
+                message: finished.tail(),
+            }]);
+        }
+        Ok(errors)
+    }
+}
+
+/// javac's `path:line: error: message` lines.
+pub(crate) fn parse_errors(stderr: &str) -> Vec<JavacError> {
+    let mut out = Vec::new();
+    for line in stderr.lines() {
+        if let Some((location, message)) = line.split_once(": error: ") {
+            let (file, line_no) = match location.rsplit_once(':') {
+                Some((file, n)) if n.chars().all(|c| c.is_ascii_digit()) => {
+                    (Some(PathBuf::from(file)), n.parse().ok())
+                }
+                _ => (None, None),
+            };
+            out.push(JavacError {
+                file,
+                line: line_no,
+                message: message.to_string(),
+            });
+        } else if let Some(message) = line.strip_prefix("error: ") {
+            out.push(JavacError {
+                file: None,
+                line: None,
+                message: message.to_string(),
+            });
+        }
+    }
+    out
+}
+
+pub(crate) fn join_paths(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// An argument-file token: quoted, with backslashes and quotes escaped.
+fn quote(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_lines_give_file_line_and_message() {
+        let stderr = "/tmp/a/B.java:12: error: cannot find symbol\n    foo();\n    ^\n  symbol: method foo()\nerror: invalid flag: -x\n1 error\n";
+        let errors = parse_errors(stderr);
+        assert_eq!(errors.len(), 2);
+        assert_eq!(errors[0].file, Some(PathBuf::from("/tmp/a/B.java")));
+        assert_eq!(errors[0].line, Some(12));
+        assert_eq!(errors[0].message, "cannot find symbol");
+        assert_eq!(errors[1].file, None);
+        assert_eq!(errors[1].message, "invalid flag: -x");
+    }
+}
