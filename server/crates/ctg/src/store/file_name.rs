@@ -2,7 +2,7 @@
 //!
 //! `com.x.Outer$Inner` becomes `com.x.Outer$Inner-<16 hex digits>.json`. The readable part keeps
 //! ASCII letters, digits, `.`, `_`, `-` and `$` and replaces everything else (non-ASCII
-//! letters, separators) with `_`, cut to [`READABLE_LIMIT`] bytes; the hex digits are the
+//! letters, separators, a leading dot) with `_`, cut to [`READABLE_LIMIT`] bytes; the hex digits are the
 //! 64-bit FNV-1a hash of the exact class name, so names that differ only in letter case
 //! (which collide on case-insensitive file systems), in characters replaced by `_`, or past
 //! the cut still get distinct files. The record itself names its class, and reading checks it.
@@ -14,12 +14,12 @@ pub const READABLE_LIMIT: usize = 100;
 pub fn record_file_name(class: &str) -> String {
     let readable: String = class
         .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '$') {
-                c
-            } else {
-                '_'
-            }
+        .enumerate()
+        .map(|(i, c)| match c {
+            // A leading dot would hide the file.
+            '.' if i == 0 => '_',
+            c if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '$') => c,
+            _ => '_',
         })
         .take(READABLE_LIMIT)
         .collect();
