@@ -120,10 +120,7 @@ pub fn entry_for(history: &[HistoryEntry], run: &FinishedRun) -> HistoryEntry {
 pub fn record_after(previous_history: &[HistoryEntry], run: &FinishedRun) -> ClassRecord {
     let entry = entry_for(previous_history, run);
     let keep_from = (previous_history.len() + 1).saturating_sub(HISTORY_LIMIT);
-    let mut history: Vec<HistoryEntry> = previous_history[keep_from.min(previous_history.len())..]
-        .iter()
-        .cloned()
-        .collect();
+    let mut history = previous_history[keep_from.min(previous_history.len())..].to_vec();
     history.push(entry);
     ClassRecord {
         class: run.class.clone(),
