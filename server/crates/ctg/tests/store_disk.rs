@@ -263,12 +263,10 @@ fn file_names_are_safe_and_distinct_for_any_class_name() {
         record_file_name("com.x.Outer$Inner"),
         "stable"
     );
-    assert!(names[0].starts_with("com.x.Outer$Inner-"), "{}", names[0]);
-    assert!(
-        names[2].starts_with("com.ex.Outer$_n_c_d_-"),
-        "{}",
-        names[2]
-    );
+    // Pinned: a release that named files differently would lose every user's store.
+    assert_eq!(names[0], "com.x.Outer$Inner-09aa5ffc10d827a9.json");
+    assert_eq!(names[2], "com.ex.Outer$_n_c_d_-3a8abf373155cc29.json");
+    assert_eq!(names[6], "_._.._etc_passwd-2bef2c0bbbdefdfa.json");
     // Distinct even when folded to one case (macOS, Windows).
     let folded: std::collections::BTreeSet<String> =
         names.iter().map(|n| n.to_lowercase()).collect();
