@@ -29,6 +29,8 @@ need_deb() {
 if ! command -v javac >/dev/null 2>&1; then
   need_deb openjdk-17-jdk-headless
 fi
+# JUnit 5 and 4 verify emitted tests; JaCoCo measures them (ctg's emit and verify tests).
+need_deb junit5 junit4 libjacoco-java
 
 export CTGLS_E2E="${CTGLS_E2E:-0}"
 export RUST_BACKTRACE=1

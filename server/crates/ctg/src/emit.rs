@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use jvm::{ExecuteOptions, ExecutionOutcome, JvmError, Supervisor, TestResult, TestStatus, UnitId};
 use testcase::junit::{
-    is_generated_by_ctgls, with_state_probes, ExecutedTest, Execution, Getter, GetterOutcome,
-    JUnit, Observed, StateProbes, Thrown, TypeFacts, Value,
+    is_generated_by_ctgls, mark_unstable, with_state_probes, ExecutedTest, Execution, Getter,
+    GetterOutcome, JUnit, Observed, StateProbes, Thrown, TypeFacts, Value,
 };
 use testcase::TestCase;
 
@@ -155,10 +155,17 @@ pub enum NotPrintable {
     /// The worker timed out or crashed before reaching the test.
     #[error("the worker did not run the test: {0}")]
     NotRun(String),
+    /// Two runs ended differently (one threw, the other did not, or elsewhere).
+    #[error("two runs of the test ended differently")]
+    Diverged,
 }
 
-/// Runs `tests` in the worker with getters observed and state probes appended, and returns
-/// what the printer needs for each: [`ExecutedTest`]s, or why a test cannot be printed.
+/// Runs `tests` in the worker twice, with getters observed and state probes appended, and
+/// returns what the printer needs for each: an [`ExecutedTest`] whose values that differed
+/// between the two runs are marked unstable (they become comments, not assertions), or why
+/// the test cannot be printed. Running twice costs one more batch and catches most values
+/// that depend on time, randomness or identity hash codes before javac ever sees them (each
+/// worker test runs in a fresh thread and class loader).
 pub fn observe(
     supervisor: &mut Supervisor,
     unit: UnitId,
@@ -172,24 +179,41 @@ pub fn observe(
     let probed: Vec<StateProbes> = tests.iter().map(with_state_probes).collect();
     let worker_tests: Vec<jvm::TestCase> =
         probed.iter().map(|p| to_worker_test(p.test())).collect();
-    let (results, missing) = match supervisor.execute(unit, &worker_tests, &options)? {
+    let first = run_batch(supervisor, unit, &worker_tests, &options)?;
+    let second = run_batch(supervisor, unit, &worker_tests, &options)?;
+    let mut out = Vec::with_capacity(tests.len());
+    for (i, (test, probes)) in tests.iter().zip(&probed).enumerate() {
+        let execution = |run: &(Vec<TestResult>, String)| match run.0.get(i) {
+            Some(result) => execution_from(result, probes),
+            None => Err(NotPrintable::NotRun(run.1.clone())),
+        };
+        let executed = execution(&first).and_then(|mut a| {
+            let b = execution(&second)?;
+            mark_unstable(&mut a, &b).map_err(|_| NotPrintable::Diverged)?;
+            Ok(ExecutedTest {
+                test: test.clone(),
+                execution: a,
+            })
+        });
+        out.push(executed);
+    }
+    Ok(out)
+}
+
+/// The results of one batch and, when it stopped early, why.
+fn run_batch(
+    supervisor: &mut Supervisor,
+    unit: UnitId,
+    tests: &[jvm::TestCase],
+    options: &ExecuteOptions,
+) -> Result<(Vec<TestResult>, String), JvmError> {
+    Ok(match supervisor.execute(unit, tests, options)? {
         ExecutionOutcome::Finished(r) => (r, String::new()),
         ExecutionOutcome::Timeout { completed } => (completed, "the batch timed out".to_string()),
         ExecutionOutcome::Crashed { reason, completed } => {
             (completed, format!("crashed: {reason}"))
         }
-    };
-    let mut out = Vec::with_capacity(tests.len());
-    for (i, (test, probes)) in tests.iter().zip(&probed).enumerate() {
-        out.push(match results.get(i) {
-            Some(result) => execution_from(result, probes).map(|execution| ExecutedTest {
-                test: test.clone(),
-                execution,
-            }),
-            None => Err(NotPrintable::NotRun(missing.clone())),
-        });
-    }
-    Ok(out)
+    })
 }
 
 /// The execution of the original test case from the worker's result of its probed form.
@@ -214,6 +238,7 @@ pub fn execution_from(
                 message: e.message.clone(),
                 declared: e.declared,
                 checked: e.checked,
+                unstable_message: false,
             });
             Ok(probes.execution(results, thrown))
         }
@@ -238,11 +263,13 @@ pub fn observed(o: &jvm::Observation) -> Observed {
         enum_constant: o.enum_constant.clone(),
         length: o.length,
         truncated: o.truncated,
+        unstable: false,
         getters: o
             .getters
             .iter()
             .map(|g| Getter {
                 name: g.name.clone(),
+                unstable: false,
                 outcome: match &g.outcome {
                     jvm::GetterOutcome::Value(v) => GetterOutcome::Value(value(v)),
                     jvm::GetterOutcome::Enum(e) => GetterOutcome::Enum(e.clone()),

@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use jvm::{Jdk, JdkError};
+pub use testcase::junit::Instability;
 use testcase::junit::{
     print_class, AssertionKind, JUnit, PrintedClass, Suppressions, TestClassSpec,
 };
@@ -191,45 +192,6 @@ pub enum DropReason {
         round: u32,
         order: RunOrder,
     },
-}
-
-/// What an unstable value most likely depends on, from the expression and the failure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Instability {
-    IdentityHash,
-    Time,
-    Randomness,
-    Unknown,
-}
-
-impl Instability {
-    pub fn classify(subject: &str, message: &str) -> Instability {
-        let s = subject.to_ascii_lowercase();
-        let has = |words: &[&str]| words.iter().any(|w| s.contains(w));
-        if has(&["hashcode", "identityhash"]) || testcase::junit::contains_identity_hash(message) {
-            Instability::IdentityHash
-        } else if has(&[
-            "time", "nano", "milli", "now", "clock", "date", "instant", "elapsed",
-        ]) {
-            Instability::Time
-        } else if has(&["random", "rand", "uuid", "shuffle", "seed", "dice"]) {
-            Instability::Randomness
-        } else {
-            Instability::Unknown
-        }
-    }
-
-    /// The comment that replaces the assertion: `// Not asserted: <subject> <note>.`
-    pub fn note(self) -> &'static str {
-        match self {
-            Instability::IdentityHash => "differs between runs (it depends on identity hash codes)",
-            Instability::Time => "differs between runs (it depends on time)",
-            Instability::Randomness => "differs between runs (it depends on randomness)",
-            Instability::Unknown => {
-                "differs between runs (it depends on time, randomness or identity hash codes)"
-            }
-        }
-    }
 }
 
 /// A scratch directory removed on drop (unless kept).
@@ -464,6 +426,65 @@ pub fn verify_and_stabilise(
     })
 }
 
+/// Compiles test class `test_class` (binary name) from `test_source` and runs it in fresh
+/// JVMs, by method name and then in reverse, without changing it: a check of a test class
+/// that is already written (an emitted file, a snapshot).
+pub fn run_test_class(
+    test_source: &str,
+    test_class: &str,
+    project: &ProjectClasses,
+    junit: &JUnitSetup,
+    options: &VerifyOptions,
+) -> Result<Vec<RunReport>, VerifyError> {
+    let jdk = match &options.jdk {
+        Some(jdk) => jdk.clone(),
+        None => Jdk::locate(None)?,
+    };
+    let scratch = Scratch::new(
+        options.scratch_parent.as_deref(),
+        options.keep_scratch,
+        "verify",
+    )?;
+    let dir = &scratch.path;
+    let classpath =
+        project_classpath(&jdk, project, dir, options.release, options.process_timeout)?;
+    let source_path = write_test_source(dir, test_class, test_source)?;
+    let (test_classes, errors) = compile_tests(
+        &jdk,
+        junit,
+        &source_path,
+        &classpath,
+        dir,
+        options,
+        options.release,
+    )?;
+    if !errors.is_empty() {
+        return Err(VerifyError::TestClassDoesNotCompile {
+            errors,
+            test_source: test_source.to_string(),
+        });
+    }
+    let mut run_classpath = vec![test_classes];
+    run_classpath.extend(classpath.iter().cloned());
+    [RunOrder::Forward, RunOrder::Reverse]
+        .into_iter()
+        .map(|order| {
+            junit::run_junit(&junit::Launch {
+                jdk: &jdk,
+                setup: junit,
+                classpath: &run_classpath,
+                test_class,
+                order,
+                per_test_timeout: options.test_timeout,
+                process_timeout: options.process_timeout,
+                jvm_args: &options.jvm_args,
+                dir: &dir.join(format!("{order:?}").to_lowercase()),
+                round: 1,
+            })
+        })
+        .collect()
+}
+
 /// Drops what javac rejected: the assertion on an error's line, else its test.
 fn drop_uncompilable(
     printed: &PrintedClass,
@@ -621,7 +642,7 @@ fn apply_run(
         return Ok(());
     }
     for test in &printed.tests {
-        if !report.executed.iter().any(|e| *e == test.name) {
+        if !report.executed.contains(&test.name) {
             failed.insert(test.index);
             drop_test(
                 suppressions,
@@ -652,37 +673,5 @@ fn drop_test(
             assertion: None,
             reason,
         });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn instabilities_are_told_apart_by_expression_and_message() {
-        assert_eq!(
-            Instability::classify("flaky0.freshHashCode()", "expected: <1> but was: <2>"),
-            Instability::IdentityHash
-        );
-        assert_eq!(
-            Instability::classify(
-                "string0",
-                "expected: <java.lang.Object@1b6d3586> but was: <java.lang.Object@4e25154f>"
-            ),
-            Instability::IdentityHash
-        );
-        assert_eq!(
-            Instability::classify("flaky0.elapsedNanos()", ""),
-            Instability::Time
-        );
-        assert_eq!(
-            Instability::classify("flaky0.randomRatio()", ""),
-            Instability::Randomness
-        );
-        assert_eq!(
-            Instability::classify("account0.getBalance()", ""),
-            Instability::Unknown
-        );
     }
 }

@@ -9,7 +9,7 @@
 //!
 //! Module map: `observation` (what was observed, and the state probes that observe objects at
 //! the end of a test), `facts` (what reflection and the source tell about types: getters,
-//! overloads, parameter names), `literal` (exact Java literals), `names` (test and variable
+//! overloads, parameter names), `stability` (values that change between runs), `literal` (exact Java literals), `names` (test and variable
 //! names), `imports` (type references and the import list), `plan` (which assertions a test
 //! gets), `printer` (the source text and its line map), `minimise` (removing statements).
 //!
@@ -23,6 +23,7 @@ mod names;
 mod observation;
 mod plan;
 mod printer;
+mod stability;
 
 pub use facts::TypeFacts;
 pub use literal::{
@@ -38,6 +39,7 @@ pub use printer::{
     header_line, is_generated_by_ctgls, print_class, AssertionId, AssertionKind, PrintedAssertion,
     PrintedClass, PrintedTest, Suppressions, HEADER_PREFIX,
 };
+pub use stability::{mark_unstable, Divergence, Instability};
 
 use crate::statement::TestCase;
 

@@ -131,12 +131,14 @@ pub(crate) fn focal_statement(
     calls.iter().rev().find(on_cut).or(calls.last()).copied()
 }
 
-/// The base name of a test, before suffixes make it unique.
+/// The base name of a test, before suffixes make it unique. `value_asserted` says whether the
+/// focal statement's value is asserted: a name never states a value the test does not check.
 pub(crate) fn test_base_name(
     test: &TestCase,
     execution: &Execution,
     class_under_test: &str,
     facts: &TypeFacts,
+    value_asserted: bool,
 ) -> String {
     let Some(focal) = focal_statement(test, execution, class_under_test) else {
         return "test".into();
@@ -156,12 +158,14 @@ pub(crate) fn test_base_name(
             "Throws{}",
             identifier_part(simple_class_name(&thrown.type_name))
         ),
-        (_, Some(Some(observed))) if !matches!(statement, Statement::Constructor { .. }) => {
+        (_, Some(Some(observed)))
+            if value_asserted && !matches!(statement, Statement::Constructor { .. }) =>
+        {
             if observed.is_null {
                 "ReturnsNull".into()
             } else if let Some(constant) = &observed.enum_constant {
                 format!("Returns{}", words(constant))
-            } else if observed.truncated {
+            } else if observed.truncated || observed.unstable {
                 String::new()
             } else {
                 observed
@@ -193,7 +197,7 @@ fn lower_first(s: &str) -> String {
 }
 
 /// `When<Parameter>Is<Value>` when exactly one argument of the focal call has a notable value
-/// (zero, negative, empty, null, NaN, ...).
+/// (null, empty, negative, NaN, ...), or, when none has, exactly one is zero.
 fn condition(test: &TestCase, focal: usize, facts: &TypeFacts) -> Option<String> {
     let statement = &test.statements()[focal];
     let callable = statement.callable()?;
@@ -207,7 +211,14 @@ fn condition(test: &TestCase, focal: usize, facts: &TypeFacts) -> Option<String>
         .enumerate()
         .filter_map(|(k, a)| notable_value(test.statement(*a)).map(|w| (k, w)))
         .collect();
-    let [(k, word)] = notable.as_slice() else {
+    // Zero is common in arguments; another notable value says more when there is one.
+    let strong: Vec<(usize, &'static str)> = notable
+        .iter()
+        .copied()
+        .filter(|(_, w)| *w != "Zero")
+        .collect();
+    let chosen = if strong.is_empty() { notable } else { strong };
+    let [(k, word)] = chosen.as_slice() else {
         return None;
     };
     let parameter = match facts.parameter_names(callable) {

@@ -42,12 +42,16 @@ pub struct Observed {
     pub truncated: bool,
     /// Public no-arg getters, sorted by name.
     pub getters: Vec<Getter>,
+    /// The value differed in another run of the same test ([`super::mark_unstable`]).
+    pub unstable: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Getter {
     pub name: String,
     pub outcome: GetterOutcome,
+    /// The outcome differed in another run of the same test.
+    pub unstable: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -68,6 +72,8 @@ pub struct Thrown {
     /// The called constructor or method lists it (or a supertype) in its `throws` clause.
     pub declared: bool,
     pub checked: bool,
+    /// The message differed in another run of the same test.
+    pub unstable_message: bool,
 }
 
 /// One run of a test case as the printer needs it.

@@ -10,8 +10,8 @@
 //!   nothing uses it later.
 //! - A thrown exception ends the test: its class (`assertThrows` / try-fail-catch) and message.
 //!
-//! Strings the worker truncated are not asserted; values that print an identity hash code are
-//! replaced by a comment saying why.
+//! Strings the worker truncated are not asserted; values that changed between two runs in the
+//! worker, or that print an identity hash code, are replaced by a comment saying why.
 
 use crate::statement::{Statement, Use};
 use crate::types::{JavaType, PrimitiveKind, OBJECT, STRING};
@@ -23,6 +23,7 @@ use super::literal::{
 };
 use super::observation::{contains_identity_hash, GetterOutcome, Observed, Thrown, Value};
 use super::printer::{AssertionId, AssertionKind};
+use super::stability::Instability;
 use super::ExecutedTest;
 
 /// Getter strings this long may have been cut by the worker (which marks only statement
@@ -165,7 +166,8 @@ pub(crate) fn plan<'a>(index: usize, executed: &'a ExecutedTest, facts: &TypeFac
         let s = &statements[i];
         let produced = match s {
             Statement::Method { ty: Some(ty), .. } | Statement::FieldRead { ty, .. } => {
-                let items = value_items(i, ty, observed, &mut ids);
+                let name = s.callable().map_or("", |c| c.name());
+                let items = value_items(i, name, ty, observed, &mut ids);
                 let asserted = !items.is_empty();
                 after[i].extend(items);
                 Some((ty, asserted))
@@ -246,7 +248,14 @@ fn last_use_is_getter_call(statements: &[Statement], var: usize, end: usize) -> 
     }
 }
 
-fn value_items(i: usize, ty: &JavaType, observed: &Observed, ids: &mut Ids) -> Vec<Item> {
+/// Assertions on the value statement `i` (a call of `member`) produced.
+fn value_items(
+    i: usize,
+    member: &str,
+    ty: &JavaType,
+    observed: &Observed,
+    ids: &mut Ids,
+) -> Vec<Item> {
     let assert = |check: Check, subject: Subject, ids: &mut Ids| {
         vec![Item::Assert(Assertion {
             id: ids.next(),
@@ -255,12 +264,6 @@ fn value_items(i: usize, ty: &JavaType, observed: &Observed, ids: &mut Ids) -> V
             check,
         })]
     };
-    if observed.is_null {
-        return assert(Check::Null, Subject::Value(i), ids);
-    }
-    if observed.truncated {
-        return Vec::new();
-    }
     if let Some(Value::Text(t)) = &observed.value {
         if contains_identity_hash(t) {
             return vec![Item::Note {
@@ -268,6 +271,18 @@ fn value_items(i: usize, ty: &JavaType, observed: &Observed, ids: &mut Ids) -> V
                 why: IDENTITY_HASH,
             }];
         }
+    }
+    if observed.unstable {
+        return vec![Item::Note {
+            subject: Subject::Value(i),
+            why: Instability::classify(member, &value_text(observed.value.as_ref())).note(),
+        }];
+    }
+    if observed.is_null {
+        return assert(Check::Null, Subject::Value(i), ids);
+    }
+    if observed.truncated {
+        return Vec::new();
     }
     let static_kind = match ty {
         JavaType::Primitive(k) => Some((*k, None)),
@@ -406,19 +421,32 @@ fn state_items(
             name: g.name.clone(),
             wrap,
         };
-        let item = match &g.outcome {
-            GetterOutcome::Threw(_) => continue,
-            GetterOutcome::Null if ret.as_ref().is_some_and(JavaType::is_primitive) => continue,
-            GetterOutcome::Null => Some((subject(Wrap::None), Check::Null)),
-            GetterOutcome::Enum(constant) => enum_getter(ret.as_ref(), constant, facts)
-                .map(|(wrap, check)| (subject(wrap), check)),
-            GetterOutcome::Value(Value::Text(t)) if contains_identity_hash(t) => {
+        if let GetterOutcome::Value(Value::Text(t)) = &g.outcome {
+            if contains_identity_hash(t) {
                 out.push(Item::Note {
                     subject: subject(Wrap::None),
                     why: IDENTITY_HASH,
                 });
                 continue;
             }
+        }
+        if g.unstable {
+            let values = match &g.outcome {
+                GetterOutcome::Value(v) => value_text(Some(v)),
+                _ => String::new(),
+            };
+            out.push(Item::Note {
+                subject: subject(Wrap::None),
+                why: Instability::classify(&g.name, &values).note(),
+            });
+            continue;
+        }
+        let item = match &g.outcome {
+            GetterOutcome::Threw(_) => continue,
+            GetterOutcome::Null if ret.as_ref().is_some_and(JavaType::is_primitive) => continue,
+            GetterOutcome::Null => Some((subject(Wrap::None), Check::Null)),
+            GetterOutcome::Enum(constant) => enum_getter(ret.as_ref(), constant, facts)
+                .map(|(wrap, check)| (subject(wrap), check)),
             GetterOutcome::Value(v) => getter_value_check(&g.name, v, ret.as_ref())
                 .map(|(wrap, check)| (subject(wrap), check)),
         };
@@ -511,6 +539,12 @@ fn message_item(thrown: &Thrown, ids: &mut Ids) -> Option<Item> {
             why: IDENTITY_HASH,
         });
     }
+    if thrown.unstable_message {
+        return Some(Item::Note {
+            subject: Subject::Message,
+            why: Instability::classify(&thrown.type_name, message).note(),
+        });
+    }
     Some(Item::Assert(Assertion {
         id: ids.next(),
         kind: AssertionKind::ExceptionMessage,
@@ -534,6 +568,13 @@ fn assertable_exception(thrown: &Thrown) -> String {
         "java.lang.Throwable".into()
     } else {
         name.clone()
+    }
+}
+
+fn value_text(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::Text(t)) => t.clone(),
+        _ => String::new(),
     }
 }
 

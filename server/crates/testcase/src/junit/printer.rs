@@ -22,7 +22,7 @@ use crate::value::PrimitiveValue;
 use super::facts::TypeFacts;
 use super::imports::TypeNames;
 use super::literal::{primitive_literal, widened_literal};
-use super::names::{simple_class_name, test_base_name, unique, VariableNames};
+use super::names::{focal_statement, simple_class_name, test_base_name, unique, VariableNames};
 use super::plan::{plan, uses, Assertion, Check, Expected, Item, Plan, Subject, ThrowPlan, Wrap};
 use super::{JUnit, TestClassSpec};
 
@@ -79,8 +79,8 @@ pub struct PrintedClass {
     pub source: String,
     /// The printed tests, in order.
     pub tests: Vec<PrintedTest>,
-    /// The name of every test of the spec, printed or not (names never depend on what is
-    /// suppressed).
+    /// The name of every test of the spec, printed or not. A name states a returned value only
+    /// while that value is asserted.
     pub names: Vec<String>,
 }
 
@@ -135,7 +135,18 @@ pub fn print_class(spec: &TestClassSpec, suppressions: &Suppressions) -> Printed
     let bases: Vec<String> = spec
         .tests
         .iter()
-        .map(|t| test_base_name(&t.test, &t.execution, &spec.class_under_test, &spec.facts))
+        .zip(&plans)
+        .map(|(t, plan)| {
+            let focal = focal_statement(&t.test, &t.execution, &spec.class_under_test);
+            let value_asserted = focal.is_none_or(|f| !value_suppressed(plan, f, suppressions));
+            test_base_name(
+                &t.test,
+                &t.execution,
+                &spec.class_under_test,
+                &spec.facts,
+                value_asserted,
+            )
+        })
         .collect();
     let names = unique(&bases);
 
@@ -148,6 +159,19 @@ pub fn print_class(spec: &TestClassSpec, suppressions: &Suppressions) -> Printed
         tests,
         names,
     }
+}
+
+/// Whether the assertion on statement `i`'s value is suppressed.
+fn value_suppressed(plan: &Plan, i: usize, suppressions: &Suppressions) -> bool {
+    plan.after.get(i).is_some_and(|items| {
+        items.iter().any(|item| match item {
+            Item::Assert(a) => {
+                matches!(a.subject, Subject::Value(v) | Subject::Length(v) if v == i)
+                    && suppressions.assertions.contains_key(&a.id)
+            }
+            Item::Note { .. } => false,
+        })
+    })
 }
 
 /// One line of a method and what it asserts.

@@ -50,7 +50,7 @@ public class InventoryGeneratedTest {
     }
 
     @Test
-    public void ratioReturnsNegativeInfinity() {
+    public void ratioReturnsNegativeInfinityWhenArgument1IsNegative() {
         assertEquals(Double.NEGATIVE_INFINITY, Inventory.ratio(-1.0, 0.0), 1.0E-6);
     }
 

@@ -42,7 +42,7 @@ class InventoryGeneratedTest {
     }
 
     @Test
-    void ratioReturnsNegativeInfinity() {
+    void ratioReturnsNegativeInfinityWhenArgument1IsNegative() {
         assertEquals(Double.NEGATIVE_INFINITY, Inventory.ratio(-1.0, 0.0), 1.0E-6);
     }
 

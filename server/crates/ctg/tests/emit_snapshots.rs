@@ -1,0 +1,58 @@
+//! The JUnit printer's snapshots (`testcase/tests/junit_snapshots`) are real Java: they compile
+//! against their fixture and pass under the real JUnit 5 and JUnit 4 launchers, in both
+//! orders, in fresh JVMs.
+
+use std::path::{Path, PathBuf};
+
+use ctg::verify::{run_test_class, JUnitSetup, ProjectClasses, RunOrder, VerifyOptions};
+use testcase::junit::JUnit;
+
+fn testcase_tests() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testcase/tests")
+}
+
+#[test]
+fn printer_snapshots_compile_and_pass_under_junit5_and_junit4() {
+    let fixture = testcase_tests().join("junit_fixture/shop");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&fixture)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    sources.sort();
+    let project = ProjectClasses {
+        sources,
+        classpath: Vec::new(),
+    };
+    for (file, junit) in [
+        ("InventoryGeneratedTest.junit5.java", JUnit::Five),
+        ("InventoryGeneratedTest.junit4.java", JUnit::Four),
+    ] {
+        let source =
+            std::fs::read_to_string(testcase_tests().join("junit_snapshots").join(file)).unwrap();
+        let tests = source.matches("@Test").count();
+        let setup = JUnitSetup::locate(junit, &[]).expect("JUnit installed (tests/run.sh)");
+        let runs = run_test_class(
+            &source,
+            "shop.InventoryGeneratedTest",
+            &project,
+            &setup,
+            &VerifyOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(runs.len(), 2);
+        for run in &runs {
+            assert!(run.passed(), "{file}: {:#?}", run.failures);
+            assert_eq!(run.executed.len(), tests, "{file}: {:?}", run.executed);
+        }
+        assert_eq!(runs[0].order, RunOrder::Forward);
+        let mut sorted = runs[0].executed.clone();
+        sorted.sort();
+        assert_eq!(runs[0].executed, sorted, "{file}: forward runs by name");
+        let mut reversed = runs[1].executed.clone();
+        reversed.reverse();
+        assert_eq!(
+            reversed, runs[0].executed,
+            "{file}: the second run is reversed"
+        );
+    }
+}

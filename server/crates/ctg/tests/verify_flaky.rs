@@ -1,0 +1,144 @@
+//! A subject with unstable results (`fixtures/emit/flaky`): assertions on time, randomness and
+//! identity hash codes are replaced by comments saying why (found by running each test twice in
+//! the worker, or by verification in fresh JVMs), stable assertions stay, and a test that fails
+//! outside the worker is dropped whole.
+
+mod verify_support;
+
+use ctg::emit::{observe, test_class_name};
+use ctg::verify::{
+    verify_and_stabilise, DropReason, Instability, JUnitSetup, ProjectClasses, RunOrder,
+    VerifyOptions,
+};
+use testcase::junit::{JUnit, TestClassSpec};
+use testcase::{JavaType, Statement, TestCase, VarRef};
+use verify_support::*;
+
+const FLAKY: &str = "flaky.Flaky";
+
+#[test]
+fn unstable_assertions_become_comments_and_stable_ones_stay() {
+    let root = fixture_dir().join("flaky");
+    let mut subject = Subject::new(&root);
+    let cluster = subject.cluster(FLAKY);
+    let method = |name: &str| {
+        cluster
+            .targets()
+            .find(|c| c.to_string() == format!("{FLAKY}.{name}()"))
+            .unwrap_or_else(|| panic!("no {name}"))
+            .clone()
+    };
+    let test = |calls: &[&str]| {
+        let constructor = cluster
+            .targets()
+            .find(|c| c.is_constructor())
+            .unwrap()
+            .clone();
+        let mut statements = vec![Statement::Constructor {
+            callable: constructor,
+            type_args: vec![],
+            args: vec![],
+            ty: JavaType::class(FLAKY),
+        }];
+        for name in calls {
+            let callable = method(name);
+            statements.push(Statement::Method {
+                ty: callable.returns.clone(),
+                callable,
+                receiver: Some(VarRef(0)),
+                type_args: vec![],
+                args: vec![],
+            });
+        }
+        TestCase::from_statements(statements)
+    };
+    let tests = vec![
+        test(&[
+            "answer",
+            "elapsedNanos",
+            "objectText",
+            "freshHashCode",
+            "randomRatio",
+        ]),
+        test(&["homeName"]),
+        test(&["homeCheck"]),
+    ];
+    let executed: Vec<_> = observe(&mut subject.sup, subject.unit, &tests, &execute_options())
+        .unwrap()
+        .into_iter()
+        .map(|r| r.unwrap())
+        .collect();
+    let mut spec = TestClassSpec::new(FLAKY, &test_class_name(FLAKY), JUnit::Five);
+    spec.tests = executed;
+    spec.facts = subject.facts.clone();
+    let project = ProjectClasses {
+        sources: java_files(&root),
+        classpath: Vec::new(),
+    };
+    let setup = JUnitSetup::locate(JUnit::Five, &[]).expect("JUnit installed (tests/run.sh)");
+    let suite = verify_and_stabilise(&spec, &project, &setup, &VerifyOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let source = &suite.source;
+
+    // Stable assertions stay.
+    assert!(
+        source.contains("assertEquals(42, flaky0.answer());"),
+        "{source}"
+    );
+    assert!(
+        source.contains("assertEquals(\"flaky\", flaky0.getName());"),
+        "{source}"
+    );
+    // Unstable ones leave a comment that says why.
+    for comment in [
+        "// Not asserted: flaky0.elapsedNanos() differs between runs (it depends on time).",
+        "// Not asserted: flaky0.objectText() contains an identity hash code, which differs between runs.",
+        "// Not asserted: flaky0.freshHashCode() differs between runs (it depends on identity hash codes).",
+        "// Not asserted: flaky0.randomRatio() differs between runs (it depends on randomness).",
+        "// Not asserted: flaky0.getCreatedNanos() differs between runs (it depends on time).",
+        "// Not asserted: flaky0.homeName() differs between runs.",
+    ] {
+        assert!(source.contains(comment), "missing `{comment}` in\n{source}");
+    }
+    assert!(!source.contains("homeCheck"), "{source}");
+
+    // Verification dropped the home-directory assertion, and the test that fails outside the
+    // worker, and nothing else.
+    assert_eq!(suite.dropped.len(), 2, "{:#?}", suite.dropped);
+    let home_name = suite
+        .dropped
+        .iter()
+        .find(|d| d.assertion.as_deref() == Some("flaky0.homeName()"))
+        .expect("the homeName assertion is dropped");
+    assert!(
+        matches!(
+            home_name.reason,
+            DropReason::Unstable {
+                cause: Instability::Unknown,
+                round: 1,
+                ..
+            }
+        ),
+        "{home_name:?}"
+    );
+    let home_check = suite
+        .dropped
+        .iter()
+        .find(|d| d.assertion.is_none())
+        .expect("a test is dropped");
+    assert!(home_check.test.starts_with("homeCheck"), "{home_check:?}");
+    match &home_check.reason {
+        DropReason::Failed { message, order, .. } => {
+            assert_eq!(*order, RunOrder::Forward);
+            assert!(message.contains("IllegalStateException"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+
+    assert_eq!(suite.kept, vec!["randomRatio", "homeName"]);
+    assert_eq!(suite.rounds, 2);
+    let last = &suite.runs[suite.runs.len() - 2..];
+    assert!(last.iter().all(|r| r.passed()), "{last:#?}");
+    assert_eq!(last[0].executed, vec!["homeName", "randomRatio"]);
+    assert_eq!(last[1].executed, vec!["randomRatio", "homeName"]);
+}
