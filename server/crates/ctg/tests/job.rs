@@ -114,7 +114,13 @@ fn dynamosa_covers_every_branch_of_the_fixtures_within_seconds() {
             Phase::Observing,
         ]);
         assert_eq!(recorder.phases, phases, "{class}");
-        assert!(!recorder.samples.is_empty());
+        // The progress report ends where the search did.
+        let last = recorder.samples.last().expect("progress samples");
+        assert_eq!(
+            last.of(search::Criterion::Branch).unwrap().covered,
+            result.branches.total,
+            "{class}"
+        );
         assert_eq!(result.lines.covered, result.lines.lines, "{class}");
         // Every covering test index points at a test, and each test ran.
         for d in &result.decisions {

@@ -243,6 +243,7 @@ fn run_compiled(
     let found = {
         let mut bridge = SearchBridge {
             observer: &mut *observer,
+            forwarded: 0,
         };
         let mut search = Search::new(&table, &config, &mut variation, &mut executor)
             .seeds(seeds)
@@ -256,7 +257,15 @@ fn run_compiled(
         if request.stop_when_covered {
             search = search.stop_when(AllGoalsCovered);
         }
-        search.run(&mut rng)
+        let found = search.run(&mut rng);
+        // A search that stops inside a generation records its final state without telling
+        // the observers; the progress report should end where the search did.
+        if found.samples.len() > bridge.forwarded {
+            if let Some(last) = found.samples.last() {
+                bridge.observer.on_progress(last);
+            }
+        }
+        found
     };
     executor.feed_observed(None);
     clock.timings.search = clock.lap();
@@ -300,7 +309,7 @@ fn run_compiled(
         observer.on_phase(Phase::Minimising, context.started.elapsed());
         let per_test = found
             .elapsed
-            .checked_div(search_executions.max(1) as u32)
+            .checked_div(u32::try_from(search_executions.max(1)).unwrap_or(u32::MAX))
             .unwrap_or_default();
         let final_estimate = per_test * (kept.len() as u32 * 2) + Duration::from_millis(50);
         let deadline = job_deadline

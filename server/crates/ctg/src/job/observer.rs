@@ -54,10 +54,13 @@ impl GenerationObserver for () {}
 /// Forwards the search's events to a job observer.
 pub(crate) struct SearchBridge<'o> {
     pub observer: &'o mut dyn GenerationObserver,
+    /// Samples forwarded so far.
+    pub forwarded: usize,
 }
 
 impl SearchObserver for SearchBridge<'_> {
     fn on_progress(&mut self, progress: &Progress) {
+        self.forwarded += 1;
         self.observer.on_progress(progress);
     }
 
