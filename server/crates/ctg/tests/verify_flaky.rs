@@ -1,7 +1,7 @@
 //! A subject with unstable results (`fixtures/emit/flaky`): assertions on time, randomness and
 //! identity hash codes are replaced by comments saying why (found by running each test twice in
-//! the worker, or by verification in fresh JVMs), stable assertions stay, and a test that fails
-//! outside the worker is dropped whole.
+//! the worker, or by verification in fresh JVMs), stable assertions stay, and tests that fail
+//! or hang outside the worker are dropped whole.
 
 mod verify_support;
 
@@ -62,6 +62,7 @@ fn unstable_assertions_become_comments_and_stable_ones_stay() {
         ]),
         test(&["homeName"]),
         test(&["homeCheck"]),
+        test(&["spinOutsideTheWorker"]),
     ];
     let executed: Vec<_> = observe(&mut subject.sup, subject.unit, &tests, &execute_options())
         .unwrap()
@@ -76,8 +77,12 @@ fn unstable_assertions_become_comments_and_stable_ones_stay() {
         classpath: Vec::new(),
     };
     let setup = JUnitSetup::locate(JUnit::Five, &[]).expect("JUnit installed (tests/run.sh)");
-    let suite = verify_and_stabilise(&spec, &project, &setup, &VerifyOptions::default())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let options = VerifyOptions {
+        test_timeout: std::time::Duration::from_secs(2),
+        ..VerifyOptions::default()
+    };
+    let suite =
+        verify_and_stabilise(&spec, &project, &setup, &options).unwrap_or_else(|e| panic!("{e}"));
     let source = &suite.source;
 
     // Stable assertions stay.
@@ -101,10 +106,11 @@ fn unstable_assertions_become_comments_and_stable_ones_stay() {
         assert!(source.contains(comment), "missing `{comment}` in\n{source}");
     }
     assert!(!source.contains("homeCheck"), "{source}");
+    assert!(!source.contains("spinOutsideTheWorker"), "{source}");
 
-    // Verification dropped the home-directory assertion, and the test that fails outside the
-    // worker, and nothing else.
-    assert_eq!(suite.dropped.len(), 2, "{:#?}", suite.dropped);
+    // Verification dropped the home-directory assertion, the test that fails outside the
+    // worker and the one that hangs there, and nothing else.
+    assert_eq!(suite.dropped.len(), 3, "{:#?}", suite.dropped);
     let home_name = suite
         .dropped
         .iter()
@@ -124,13 +130,25 @@ fn unstable_assertions_become_comments_and_stable_ones_stay() {
     let home_check = suite
         .dropped
         .iter()
-        .find(|d| d.assertion.is_none())
-        .expect("a test is dropped");
-    assert!(home_check.test.starts_with("homeCheck"), "{home_check:?}");
+        .find(|d| d.test.starts_with("homeCheck"))
+        .expect("the homeCheck test is dropped");
+    assert_eq!(home_check.assertion, None);
     match &home_check.reason {
         DropReason::Failed { message, order, .. } => {
             assert_eq!(*order, RunOrder::Forward);
             assert!(message.contains("IllegalStateException"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+
+    let spin = suite
+        .dropped
+        .iter()
+        .find(|d| d.test.starts_with("spinOutsideTheWorker"))
+        .expect("the hanging test is dropped");
+    match &spin.reason {
+        DropReason::Failed { message, .. } => {
+            assert!(message.contains("timed out"), "{message}")
         }
         other => panic!("{other:?}"),
     }
