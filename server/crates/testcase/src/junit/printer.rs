@@ -196,8 +196,7 @@ fn render_class(
     types: &mut TypeNames,
 ) -> (String, Vec<PrintedTest>) {
     let mut methods = Vec::new();
-    for (plan, name) in plans.iter().zip(names) {
-        let test_index = plan_index(plan, spec);
+    for (test_index, (plan, name)) in plans.iter().zip(names).enumerate() {
         if suppressions.tests.contains_key(&test_index) {
             continue;
         }
@@ -271,13 +270,6 @@ fn render_class(
     let mut source = out.join("\n");
     source.push('\n');
     (source, tests)
-}
-
-fn plan_index(plan: &Plan, spec: &TestClassSpec) -> usize {
-    spec.tests
-        .iter()
-        .position(|t| std::ptr::eq(t, plan.executed))
-        .expect("plans are made from the spec's tests")
 }
 
 /// How a printed statement appears in the method.
@@ -857,6 +849,8 @@ impl<'a, 't> MethodWriter<'a, 't> {
                         _ => (primitive_literal(v), v.value_type()),
                     }
                 }
+                // The null type matches every reference type, so it is always cast when a
+                // cast is asked for.
                 Statement::Null(_) => ("null".into(), JavaType::Var("null".into())),
                 _ => {
                     let ty = s.value_type().unwrap_or_else(JavaType::object);
@@ -867,11 +861,9 @@ impl<'a, 't> MethodWriter<'a, 't> {
             let ty = s.value_type().unwrap_or_else(JavaType::object);
             (self.value_of(a.0), ty)
         };
+        let is_null = matches!(own_type, JavaType::Var(_));
         match cast_to {
-            Some(target)
-                if own_type.erased() != target.erased()
-                    || own_type.is_primitive() != target.is_primitive() =>
-            {
+            Some(target) if is_null || own_type.erased() != target.erased() => {
                 let target_text = self.types.ty(target);
                 // `(Object) -5` would parse as a subtraction.
                 let operand = if text.starts_with('-') && !target.is_primitive() {
