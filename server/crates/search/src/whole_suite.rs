@@ -78,8 +78,10 @@ where
     }
 
     loop {
-        if population[0].fitness == 0.0 {
-            // "until solution found": the best suite covers every goal Equation 1 counts.
+        // "until solution found": the best suite covers every goal Equation 1 counts. With
+        // the exception criterion on, the search goes on looking for undeclared exceptions
+        // until a stopping condition, as in `mosa`.
+        if population[0].fitness == 0.0 && !engine.table.criteria().exception {
             engine.stop(StopReason::SearchExhausted);
             return;
         }

@@ -320,3 +320,47 @@ fn only_changed_individuals_are_executed_again() {
         "{offspring_batches:?}"
     );
 }
+
+/// Undeclared exceptions have no known total: with that criterion on, covering every static
+/// goal does not end the search; without it, it does (the algorithms' own exhaustion).
+#[test]
+fn the_exception_criterion_keeps_searching_after_every_static_goal_is_covered() {
+    for (criteria, keeps_going) in [(Criteria::all(), true), (Criteria::branch_only(), false)] {
+        let table = common::table(common::EASY, "toy.Easy", criteria);
+        for algorithm in ALGORITHMS {
+            let config = SearchConfig {
+                algorithm,
+                ..SearchConfig::default()
+            };
+            let mut variation = ToyVariation::new(common::Easy.methods(), 1000);
+            let clock = ManualClock::new();
+            let mut executor = FakeExecutor::new(&table, common::Easy)
+                .with_clock(clock.clone(), Duration::from_millis(1));
+            let mut rng = StdRng::seed_from_u64(7);
+            let budget = 5_000;
+            let result = Search::new(&table, &config, &mut variation, &mut executor)
+                .clock(&clock)
+                .stop_when(MaxExecutions(budget))
+                .run(&mut rng);
+            let branches = result.coverage_of(Criterion::Branch).unwrap();
+            assert_eq!(branches.covered, branches.total, "{algorithm:?}");
+            if keeps_going {
+                assert_eq!(
+                    result.stop_reason,
+                    StopReason::MaxExecutions,
+                    "{algorithm:?}"
+                );
+                assert!(result.executions >= budget, "{algorithm:?}");
+            } else if algorithm != Algorithm::WholeSuite {
+                // The whole-suite GA ends only when one suite covers everything, which it may
+                // not reach within the budget even when the archive already does.
+                assert_eq!(
+                    result.stop_reason,
+                    StopReason::SearchExhausted,
+                    "{algorithm:?}"
+                );
+                assert!(result.executions < budget, "{algorithm:?}");
+            }
+        }
+    }
+}
