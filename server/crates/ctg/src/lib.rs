@@ -5,6 +5,7 @@ pub mod cluster;
 pub mod compile;
 pub mod emit;
 pub mod job;
+pub mod pipeline;
 pub mod project;
 pub mod store;
 pub mod verify;

@@ -61,7 +61,7 @@ fn model_of_the_example_project() {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/projects/bank");
     let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
         .current_dir(&project)
-        .args(["model", "src"])
+        .args(["model", "src/main/java"])
         .output()
         .expect("the ctgls binary runs");
     assert!(

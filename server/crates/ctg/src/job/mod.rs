@@ -27,12 +27,13 @@ mod variation;
 pub use executor::{ExecutorStats, JvmExecutor, Run};
 pub use minimise::{minimise, without, KeptGoal, MinimisationStats};
 pub use observer::{GenerationObserver, Phase};
-pub use request::GenerationRequest;
+pub use request::{GenerationRequest, WarmStartSource};
 pub use result::{
     Coverage, DecisionCoverage, GeneratedTest, GenerationError, GenerationResult, LineCoverage,
     MinimisationSummary, OutcomeCoverage, PhaseTimings, SourceDiagnostic, UndeclaredException,
     WarmStart,
 };
+pub use setup::{locate, read_sources, ClassSource, ProjectSource};
 pub use trace_mapping::{TraceMapper, NULL_POINTER};
 pub use variation::{test_code_proxies, ClusterVariation, ObservedValues};
 
@@ -48,6 +49,7 @@ use search::{
 use testcase::{ClusterError, ConstantPool, TestCase};
 
 use crate::cluster::{build_cluster, describe_for_cluster, DEFAULT_DESCRIBE_DEPTH};
+use crate::compile::FileLevel;
 use crate::job::observer::SearchBridge;
 use crate::job::request::share;
 
@@ -107,10 +109,15 @@ pub fn generate(
         let file = compiled.files.iter().find(|f| f.path == *path);
         let empty = ProbeTable::default();
         let probes = file.map_or(&empty, |f| &f.probes);
-        if probes.branches.is_empty() && probes.lines.is_empty() {
-            warnings.push(format!(
-                "{class} could not be instrumented; coverage is not measured"
-            ));
+        match file.map(|f| f.level) {
+            Some(FileLevel::Full) => {}
+            Some(FileLevel::OutcomeOnly) => warnings.push(format!(
+                "{path} has outcome-only probes (its full probes did not compile): the search \
+                 sees which branches run but not how close the others are"
+            )),
+            Some(FileLevel::Uninstrumented) | None => warnings.push(format!(
+                "{path} could not be instrumented: coverage of {class} is not measured"
+            )),
         }
         let context = Context {
             request,
@@ -215,19 +222,24 @@ fn run_compiled(
     let mut executor = JvmExecutor::new(supervisor, context.unit, options, &mapper);
     let observed = ObservedValues::default();
     executor.feed_observed(Some(observed.clone()));
+    // Stored tests can only be read back against the cluster (their callables are resolved
+    // by signature), so the source sees it before the variation takes it.
+    let mut offered = request.warm_start.clone();
+    if let Some(source) = &request.warm_start_from {
+        offered.extend(source.seeds(&cluster));
+    }
     let mut variation = ClusterVariation::new(
         testcase::Variation::new(request.variation.clone()),
         cluster,
         observed,
     );
-    let seeds: Vec<TestCase> = request
-        .warm_start
-        .iter()
+    let offered_count = offered.len();
+    let seeds: Vec<TestCase> = offered
+        .into_iter()
         .filter(|t| variation.accept_seed(t))
-        .cloned()
         .collect();
     let warm_start = WarmStart {
-        offered: request.warm_start.len(),
+        offered: offered_count,
         kept: seeds.len(),
     };
 
@@ -254,7 +266,9 @@ fn run_compiled(
         if let Some(n) = request.max_executions {
             search = search.stop_when(MaxExecutions(n));
         }
-        if request.stop_when_covered {
+        // Undeclared exceptions are goals with no known total: once every static goal is
+        // covered, the rest of the budget still looks for them (EvoSuite does the same).
+        if request.stop_when_covered && !request.criteria.exception {
             search = search.stop_when(AllGoalsCovered);
         }
         let found = search.run(&mut rng);

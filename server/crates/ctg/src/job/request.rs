@@ -1,10 +1,11 @@
 //! What a generation job is asked to do: the class, the budget the user waits for, the search
 //! settings and the earlier tests to start from.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use search::{Algorithm, CancelToken, Criteria, SearchConfig};
-use testcase::TestCase;
+use testcase::{Cluster, TestCase};
 
 use crate::project::ProjectLayout;
 
@@ -22,6 +23,10 @@ pub struct GenerationRequest {
     /// Share of `budget` the job leaves to the caller for emitting and verifying the tests
     /// (compiling and running them twice in a fresh JVM); in `[0, 0.9]`.
     pub emission_share: f64,
+    /// The least time left for emission and verification, whatever the share: javac and two
+    /// JUnit JVMs take a few seconds however small the suite (about 4 s on our 2-core machine,
+    /// `docs/benchmarks.md`). Never more than half the budget.
+    pub emission_minimum: Duration,
     /// Share of the time left after set-up that goes to minimisation and the final run rather
     /// than the search; in `[0, 0.9]`.
     pub minimisation_share: f64,
@@ -40,11 +45,15 @@ pub struct GenerationRequest {
     /// Tests of an earlier run (seed 000 section 4.2); those that no longer type-check against
     /// the class as it is now are dropped.
     pub warm_start: Vec<TestCase>,
+    /// More warm-start tests, read once the job has built the cluster (the `.ctgls/` store
+    /// resolves its stored tests against it). Filtered like `warm_start`.
+    pub warm_start_from: Option<WarmStartSource>,
     /// Deadline of one test in the worker.
     pub test_timeout: Duration,
     /// Extra javac options, e.g. `--release 17`.
     pub javac_options: Vec<String>,
-    /// Stop the search once every static goal is covered.
+    /// Stop the search once every static goal is covered. Ignored with the exception
+    /// criterion on: there is no knowing when every undeclared exception has been found.
     pub stop_when_covered: bool,
     /// Minimise the archived tests (seed 001 IV-A).
     pub minimise: bool,
@@ -57,6 +66,7 @@ impl GenerationRequest {
             class: class.into(),
             budget: Duration::from_secs(10),
             emission_share: 0.2,
+            emission_minimum: Duration::from_secs(4),
             minimisation_share: 0.15,
             max_executions: None,
             seed: 0,
@@ -66,6 +76,7 @@ impl GenerationRequest {
             variation: testcase::Config::default(),
             cancel: CancelToken::new(),
             warm_start: Vec::new(),
+            warm_start_from: None,
             test_timeout: Duration::from_secs(1),
             javac_options: Vec::new(),
             stop_when_covered: true,
@@ -75,7 +86,35 @@ impl GenerationRequest {
 
     /// The part of the budget this job may use (what is left for emission excluded).
     pub fn job_budget(&self) -> Duration {
-        self.budget.mul_f64(1.0 - share(self.emission_share))
+        let reserve = self
+            .budget
+            .mul_f64(share(self.emission_share))
+            .max(self.emission_minimum)
+            .min(self.budget / 2);
+        self.budget.saturating_sub(reserve)
+    }
+}
+
+/// Produces warm-start tests from the cluster of the class as it is now.
+type SeedFn = dyn Fn(&Cluster) -> Vec<TestCase> + Send + Sync;
+
+/// A source of warm-start tests that needs the current cluster to produce them.
+#[derive(Clone)]
+pub struct WarmStartSource(Arc<SeedFn>);
+
+impl WarmStartSource {
+    pub fn new(source: impl Fn(&Cluster) -> Vec<TestCase> + Send + Sync + 'static) -> Self {
+        WarmStartSource(Arc::new(source))
+    }
+
+    pub fn seeds(&self, cluster: &Cluster) -> Vec<TestCase> {
+        (self.0)(cluster)
+    }
+}
+
+impl std::fmt::Debug for WarmStartSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WarmStartSource(..)")
     }
 }
 

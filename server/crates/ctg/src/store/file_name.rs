@@ -28,7 +28,7 @@ pub fn record_file_name(class: &str) -> String {
 
 /// FNV-1a, 64 bits: tiny, and fixed forever (file names must not change between releases,
 /// which rules out `std`'s `DefaultHasher`).
-fn fnv1a64(bytes: &[u8]) -> u64 {
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         hash ^= u64::from(b);

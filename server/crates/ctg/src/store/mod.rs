@@ -32,7 +32,7 @@ use std::time::SystemTime;
 use testcase::Cluster;
 
 pub use disk::{MAX_RECORD_BYTES, STALE_TEMP_AGE};
-pub use file_name::record_file_name;
+pub use file_name::{fnv1a64, record_file_name};
 pub use format::{decode_record, encode_record, FormatError, FORMAT_NAME, FORMAT_VERSION};
 pub use history::{
     entry_for, record_after, rerun_decision, RerunDecision, RerunReason, SkipReason, HISTORY_LIMIT,

@@ -1,6 +1,8 @@
 //! The command line: argument parsing and dispatch to the language server or a subcommand.
 //! In `lsp` mode stdout carries only the protocol; everything else goes to stderr.
 
+pub mod generate;
+pub mod generate_args;
 pub mod model;
 
 use std::ffi::OsString;
@@ -12,6 +14,9 @@ ctgls: a Java language server that generates unit tests while you edit
 
 Usage:
   ctgls [lsp] [--stdio]    speak the Language Server Protocol on stdin/stdout (the default)
+  ctgls generate --class FQCN [options]
+                           generate, verify and write JUnit tests for classes
+                           (`ctgls generate --help` lists the options)
   ctgls model PATH...      print the Java model of files (directories: every *.java)
   ctgls --version          print the version
   ctgls --help             print this help
@@ -21,21 +26,34 @@ Environment:
                            tracing directives such as `ctgls=debug`); overrides the
                            `logLevel` setting";
 
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq)]
 pub enum Command {
     Lsp,
     Model { paths: Vec<PathBuf> },
+    Generate(generate_args::GenerateArgs),
+    GenerateHelp,
     Version,
     Help,
 }
 
+/// A command line that does not parse: what is wrong, and the usage text to show with it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct UsageError {
+    pub message: String,
+    pub usage: &'static str,
+}
+
 /// Parses the arguments after the program name.
-pub fn parse(args: &[OsString]) -> Result<Command, String> {
+pub fn parse(args: &[OsString]) -> Result<Command, UsageError> {
+    parse_command(args).map_err(|(message, usage)| UsageError { message, usage })
+}
+
+fn parse_command(args: &[OsString]) -> Result<Command, (String, &'static str)> {
     let args: Vec<&str> = args
         .iter()
         .map(|arg| {
             arg.to_str()
-                .ok_or_else(|| format!("argument {arg:?} is not valid UTF-8"))
+                .ok_or_else(|| (format!("argument {arg:?} is not valid UTF-8"), USAGE))
         })
         .collect::<Result<_, _>>()?;
     // `--stdio` is what vscode-languageclient appends for the stdio transport.
@@ -48,9 +66,18 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
                 paths: paths.iter().map(PathBuf::from).collect(),
             })
         }
-        ["model", ..] => Err("`model` takes one or more FILE.java or directories".into()),
-        ["lsp", other, ..] => Err(format!("unexpected argument `{other}` after `lsp`")),
-        [first, ..] => Err(format!("unexpected argument `{first}`")),
+        ["model", ..] => Err((
+            "`model` takes one or more FILE.java or directories".into(),
+            USAGE,
+        )),
+        ["generate", rest @ ..] if rest.iter().any(|a| *a == "--help" || *a == "-h") => {
+            Ok(Command::GenerateHelp)
+        }
+        ["generate", rest @ ..] => generate_args::parse(rest)
+            .map(Command::Generate)
+            .map_err(|message| (message, generate_args::USAGE)),
+        ["lsp", other, ..] => Err((format!("unexpected argument `{other}` after `lsp`"), USAGE)),
+        [first, ..] => Err((format!("unexpected argument `{first}`"), USAGE)),
     }
 }
 
@@ -58,8 +85,8 @@ pub fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     match parse(&args) {
         Ok(command) => run(command),
-        Err(message) => {
-            eprintln!("ctgls: {message}\n\n{USAGE}");
+        Err(UsageError { message, usage }) => {
+            eprintln!("ctgls: {message}\n\n{usage}");
             ExitCode::from(2)
         }
     }
@@ -78,6 +105,18 @@ fn run(command: Command) -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Generate(args) => {
+            // Problems reach the user as values (errors, warnings in the summary); logs on
+            // stderr only when asked for.
+            if std::env::var_os(crate::logging::LOG_ENV).is_some() {
+                crate::logging::init();
+            }
+            generate::run(args)
+        }
+        Command::GenerateHelp => {
+            println!("{}", generate_args::USAGE);
+            ExitCode::SUCCESS
+        }
         Command::Version => {
             println!("ctgls {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
@@ -119,7 +158,7 @@ mod tests {
 
     fn parse_strs(args: &[&str]) -> Result<Command, String> {
         let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-        parse(&args)
+        parse(&args).map_err(|error| error.message)
     }
 
     #[test]
@@ -156,7 +195,16 @@ mod tests {
         );
         assert_eq!(
             parse_strs(&["generate"]),
-            Err("unexpected argument `generate`".into())
+            Err("`generate` needs at least one `--class FQCN`".into())
+        );
+        let args: Vec<OsString> = ["generate", "--seed", "x"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        assert_eq!(parse(&args).map_err(|e| e.usage), Err(generate_args::USAGE));
+        assert_eq!(
+            parse_strs(&["generate", "--help"]),
+            Ok(Command::GenerateHelp)
         );
         assert_eq!(
             parse_strs(&["lsp", "--tcp"]),

@@ -1,0 +1,313 @@
+//! "Generate tests for a class", start to finish: the generation job, then emission (the
+//! minimised tests run twice more in the worker against the original, uninstrumented classes
+//! so their observations become assertions), verification with the real javac and JUnit in
+//! fresh JVMs, writing `<Class>GeneratedTest.java`, and recording the run in the `.ctgls/`
+//! store (which also gives the next run its warm-start tests). Used by `ctgls generate` and by
+//! the language server.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use jvm::{CompileRequest, ExecuteOptions, JvmError, Supervisor, UnitId};
+use testcase::junit::{JUnit, TestClassSpec};
+
+use crate::cluster::DEFAULT_DESCRIBE_DEPTH;
+use crate::emit::{self, EmitError, NotPrintable, Written};
+use crate::job::{self, GenerationError, GenerationObserver, GenerationRequest, GenerationResult};
+use crate::project::JUnitVersion;
+use crate::store::{self, FinishedRun, RunInfo, Store, StoredTest};
+use crate::verify::{self, JUnitSetup, ProjectClasses, VerifiedSuite, VerifyError, VerifyOptions};
+
+/// What to do besides generating.
+#[derive(Debug, Clone, Default)]
+pub struct PipelineOptions {
+    /// JUnit of the emitted tests; the project's own when `None`.
+    pub junit: Option<JUnitVersion>,
+    pub verify: VerifyOptions,
+    /// Where history and warm-start tests live; nothing is read or recorded when `None`.
+    pub store: Option<Store>,
+    /// Write the verified test class into the project's test root.
+    pub write: bool,
+    /// The caller's clock, for the run history (milliseconds since the Unix epoch).
+    pub timestamp_ms: u64,
+}
+
+/// Everything one class's run produced.
+#[derive(Debug)]
+pub struct ClassOutcome {
+    pub generation: GenerationResult,
+    pub emission: Emission,
+    /// Problems with the `.ctgls/` store; they never fail a run.
+    pub store_warnings: Vec<String>,
+    /// Wall time of the whole pipeline for this class.
+    pub wall: Duration,
+}
+
+#[derive(Debug)]
+pub struct Emission {
+    pub junit: JUnitVersion,
+    /// Where the test class goes (whether or not it was written).
+    pub path: PathBuf,
+    /// `None` when nothing was written (not asked to, or no test survived verification).
+    pub written: Option<Written>,
+    pub suite: VerifiedSuite,
+    /// Tests the worker could not run consistently for printing, with the reason.
+    pub not_printable: Vec<String>,
+    pub time: Duration,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    #[error(transparent)]
+    Generation(#[from] GenerationError),
+    #[error("cannot verify the tests for {class}: {error}")]
+    Verify {
+        class: String,
+        #[source]
+        error: VerifyError,
+    },
+    #[error("cannot write the tests for {class}: {error}")]
+    Emit {
+        class: String,
+        #[source]
+        error: EmitError,
+    },
+    #[error("cannot emit the tests for {class}: {error}")]
+    Jvm {
+        class: String,
+        #[source]
+        error: JvmError,
+    },
+}
+
+/// Generates, verifies and (optionally) writes the tests of `request.class`.
+pub fn generate_tests(
+    request: &GenerationRequest,
+    options: &PipelineOptions,
+    supervisor: &mut Supervisor,
+    observer: &mut dyn GenerationObserver,
+) -> Result<ClassOutcome, PipelineError> {
+    let started = Instant::now();
+    let class = request.class.clone();
+    let mut store_warnings = Vec::new();
+
+    let mut request = request.clone();
+    if let Some(store) = &options.store {
+        let store = store.clone();
+        let seed_class = class.clone();
+        request.warm_start_from = Some(job::WarmStartSource::new(move |cluster| {
+            let seeds = store.load_seeds(&seed_class, cluster);
+            seeds.tests
+        }));
+    }
+    let generation = job::generate(&request, supervisor, observer)?;
+
+    let emission_started = Instant::now();
+    let junit = options
+        .junit
+        .unwrap_or_else(|| request.layout.junit_version());
+    let sources = job::read_sources(&request.layout)?;
+    let located = job::locate(&request.layout, &sources, &class);
+    let compiled = supervisor
+        .compile(&CompileRequest {
+            sources: sources.iter().map(|source| source.file.clone()).collect(),
+            classpath: request.layout.classpath.clone(),
+            options: request.javac_options.clone(),
+        })
+        .map_err(|error| PipelineError::Jvm {
+            class: class.clone(),
+            error,
+        })?;
+    let Some(unit) = compiled.unit else {
+        // The job compiled these same sources a moment ago; this is a file changed on disk in
+        // between, and the next run will say so properly.
+        return Err(PipelineError::Generation(GenerationError::DoesNotCompile {
+            class: class.clone(),
+            diagnostics: Vec::new(),
+        }));
+    };
+    let model = located.as_ref().map(|cut| &cut.model);
+    let emitted = emit_verified(
+        &request,
+        options,
+        junit,
+        supervisor,
+        unit,
+        model,
+        &generation,
+    );
+    supervisor.release(unit);
+    let (suite, not_printable) = emitted?;
+
+    let path = emit::test_file(&request.layout, &class);
+    let written = if options.write && !suite.kept.is_empty() {
+        Some(
+            emit::write_test_class(&path, &suite.source).map_err(|error| PipelineError::Emit {
+                class: class.clone(),
+                error,
+            })?,
+        )
+    } else {
+        None
+    };
+    let emission = Emission {
+        junit,
+        path,
+        written,
+        suite,
+        not_printable,
+        time: emission_started.elapsed(),
+    };
+
+    if let Some(store) = &options.store {
+        let source_hash = located
+            .as_ref()
+            .map(|cut| source_hash(&sources[cut.index].file.text))
+            .unwrap_or_default();
+        let run = finished_run(&generation, &request, options.timestamp_ms, source_hash);
+        if let Err(error) = store.save_run(&run) {
+            store_warnings.push(format!("history not saved: {error}"));
+        }
+    }
+
+    Ok(ClassOutcome {
+        generation,
+        emission,
+        store_warnings,
+        wall: started.elapsed(),
+    })
+}
+
+/// Observes the generated tests in the worker, prints them and verifies them with JUnit.
+fn emit_verified(
+    request: &GenerationRequest,
+    options: &PipelineOptions,
+    junit: JUnitVersion,
+    supervisor: &mut Supervisor,
+    unit: UnitId,
+    model: Option<&javamodel::JavaModel>,
+    generation: &GenerationResult,
+) -> Result<(VerifiedSuite, Vec<String>), PipelineError> {
+    let class = &request.class;
+    let jvm_error = |error| PipelineError::Jvm {
+        class: class.clone(),
+        error,
+    };
+    let described = supervisor
+        .describe(unit, std::slice::from_ref(class), DEFAULT_DESCRIBE_DEPTH)
+        .map_err(jvm_error)?;
+    let mut facts = emit::type_facts(&described);
+    if let Some(model) = model {
+        facts.add_parameter_names(model);
+    }
+
+    let tests: Vec<_> = generation.tests.iter().map(|t| t.test.clone()).collect();
+    let execute = ExecuteOptions {
+        timeout_per_test: request.test_timeout,
+        ..ExecuteOptions::default()
+    };
+    let observed = emit::observe(supervisor, unit, &tests, &execute).map_err(jvm_error)?;
+    let mut executed = Vec::new();
+    let mut not_printable = Vec::new();
+    for (index, result) in observed.into_iter().enumerate() {
+        match result {
+            Ok(test) => executed.push(test),
+            Err(reason) => not_printable.push(describe_not_printable(index, &reason)),
+        }
+    }
+
+    let mut spec = TestClassSpec::new(class, &emit::test_class_name(class), JUnit::from(junit));
+    spec.tests = executed;
+    spec.facts = facts;
+    spec.generator_version = env!("CARGO_PKG_VERSION").to_string();
+    let verify_error = |error| PipelineError::Verify {
+        class: class.clone(),
+        error,
+    };
+    let setup =
+        JUnitSetup::locate(JUnit::from(junit), &request.layout.classpath).map_err(verify_error)?;
+    let suite = verify::verify_and_stabilise(
+        &spec,
+        &ProjectClasses::from_layout(&request.layout),
+        &setup,
+        &options.verify,
+    )
+    .map_err(verify_error)?;
+    Ok((suite, not_printable))
+}
+
+fn describe_not_printable(index: usize, reason: &NotPrintable) -> String {
+    format!("test {index}: {reason}")
+}
+
+/// The store's record of a run: the archive's tests with the goals each covers, and every
+/// goal of the class by its stable key.
+fn finished_run(
+    generation: &GenerationResult,
+    request: &GenerationRequest,
+    timestamp_ms: u64,
+    source_hash: String,
+) -> FinishedRun {
+    let mut coverage = store::Coverage::default();
+    for decision in &generation.decisions {
+        for outcome in &decision.outcomes {
+            let key = format!("{}.{}", decision.key, outcome.outcome);
+            coverage.goals.insert(key, outcome.covered_by.is_some());
+        }
+    }
+    let covered: BTreeSet<u32> = generation.lines.covered.iter().copied().collect();
+    coverage.uncovered_lines = generation
+        .lines
+        .lines
+        .iter()
+        .copied()
+        .filter(|line| !covered.contains(line))
+        .collect();
+    coverage.covered_lines = covered;
+    coverage.undeclared_exceptions = generation
+        .exceptions
+        .iter()
+        .map(|exception| store::UndeclaredException {
+            member: exception.member.clone(),
+            exception: exception.type_name.clone(),
+            line: exception.line,
+        })
+        .collect();
+    FinishedRun {
+        class: generation.class.clone(),
+        run: RunInfo {
+            timestamp_ms,
+            source_hash,
+            budget_ms: u64::try_from(request.budget.as_millis()).unwrap_or(u64::MAX),
+            algorithm: algorithm_name(generation.algorithm).to_string(),
+            seed: generation.seed,
+            executions: generation.executions,
+        },
+        tests: generation
+            .tests
+            .iter()
+            .map(|test| StoredTest {
+                test: test.test.clone(),
+                covers: test.covers.iter().cloned().collect(),
+            })
+            .collect(),
+        coverage,
+    }
+}
+
+/// The name users type for an algorithm (`--algorithm`, settings, reports).
+pub fn algorithm_name(algorithm: search::Algorithm) -> &'static str {
+    match algorithm {
+        search::Algorithm::DynaMosa => "dynamosa",
+        search::Algorithm::ADynaMosa => "adynamosa",
+        search::Algorithm::Mosa => "mosa",
+        search::Algorithm::WholeSuite => "wholesuite",
+    }
+}
+
+/// A stable hash of a source text: equal texts, equal hashes, on every machine and run, which
+/// is all "has the class changed?" needs.
+pub fn source_hash(text: &str) -> String {
+    format!("{:016x}", store::fnv1a64(text.as_bytes()))
+}

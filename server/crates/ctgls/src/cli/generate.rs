@@ -1,0 +1,401 @@
+//! `ctgls generate`: tests for classes of a project, from the command line. For each class the
+//! whole pipeline runs (search, minimisation, verification with the real JUnit, writing
+//! `<Class>GeneratedTest.java`); stderr shows progress, stdout a summary table, and `--report`
+//! writes the figures as JSON (schema in `docs/report.md`).
+
+use std::io::{IsTerminal, Write as _};
+use std::process::ExitCode;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use ctg::job::{GenerationObserver, GenerationRequest, Phase};
+use ctg::pipeline::{self, ClassOutcome, PipelineError, PipelineOptions};
+use ctg::project::{LayoutOverrides, ProjectLayout};
+use ctg::store::Store;
+use jvm::{Supervisor, WorkerConfig};
+use search::{Criterion, Progress};
+use serde_json::{json, Value};
+
+use crate::cli::generate_args::GenerateArgs;
+
+/// The JSON report's schema version (`docs/report.md`).
+const REPORT_SCHEMA: u32 = 1;
+
+pub fn run(args: GenerateArgs) -> ExitCode {
+    if !args.project.is_dir() {
+        eprintln!(
+            "ctgls: the project directory {} does not exist",
+            args.project.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let overrides = LayoutOverrides {
+        source_roots: args.source_roots.clone(),
+        test_root: args.out.clone(),
+        classpath: args.classpath.clone(),
+    };
+    let layout = ProjectLayout::discover(&args.project, &overrides);
+    let mut supervisor = match Supervisor::new(WorkerConfig {
+        java_home: args.java_home.clone(),
+        ..WorkerConfig::default()
+    }) {
+        Ok(supervisor) => supervisor,
+        Err(error) => {
+            eprintln!("ctgls: cannot run Java code: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let options = PipelineOptions {
+        junit: args.junit,
+        store: Some(Store::open(&layout.root)),
+        write: true,
+        timestamp_ms: SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |since| {
+                u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+            }),
+        ..PipelineOptions::default()
+    };
+
+    let mut rows: Vec<(String, Result<ClassOutcome, PipelineError>)> = Vec::new();
+    for class in &args.classes {
+        let mut request = GenerationRequest::new(layout.clone(), class.clone());
+        request.budget = args.budget;
+        request.seed = args.seed;
+        request.algorithm = args.algorithm;
+        request.criteria = args.criteria;
+        let mut progress = ProgressLine::new(class);
+        let outcome = pipeline::generate_tests(&request, &options, &mut supervisor, &mut progress);
+        progress.finish(&outcome);
+        rows.push((class.clone(), outcome));
+    }
+    supervisor.shutdown();
+
+    print!("{}", summary_table(&rows));
+    if let Some(path) = &args.report {
+        let report = report_json(&args, &rows);
+        let text = serde_json::to_string_pretty(&report).expect("a JSON value serialises");
+        if let Err(error) = std::fs::write(path, text + "\n") {
+            eprintln!("ctgls: cannot write the report {}: {error}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    if rows.iter().all(|(_, outcome)| outcome.is_ok()) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Progress on stderr: a redrawn bar on a terminal, otherwise a line per phase and at most
+/// one progress line every two seconds (so CI logs stay short).
+struct ProgressLine {
+    class: String,
+    tty: bool,
+    started: Instant,
+    phase: Phase,
+    last_line: Option<Instant>,
+}
+
+impl ProgressLine {
+    fn new(class: &str) -> ProgressLine {
+        let simple = class.rsplit('.').next().unwrap_or(class).to_string();
+        ProgressLine {
+            class: simple,
+            tty: std::io::stderr().is_terminal(),
+            started: Instant::now(),
+            phase: Phase::Reading,
+            last_line: None,
+        }
+    }
+
+    fn emit(&mut self, text: String) {
+        let mut stderr = std::io::stderr().lock();
+        if self.tty {
+            let _ = write!(stderr, "\r\x1b[2K{text}");
+        } else {
+            let _ = writeln!(stderr, "{text}");
+        }
+        let _ = stderr.flush();
+    }
+
+    fn finish(&mut self, outcome: &Result<ClassOutcome, PipelineError>) {
+        let elapsed = self.started.elapsed().as_secs_f64();
+        let text = match outcome {
+            Ok(outcome) => format!(
+                "{}: done in {elapsed:.1}s, {} tests",
+                self.class,
+                outcome.emission.suite.kept.len()
+            ),
+            Err(_) => format!("{}: failed after {elapsed:.1}s", self.class),
+        };
+        self.emit(text);
+        if self.tty {
+            eprintln!();
+        }
+        if let Err(error) = outcome {
+            eprintln!("ctgls: {error}");
+            if let PipelineError::Generation(ctg::job::GenerationError::DoesNotCompile {
+                diagnostics,
+                ..
+            }) = error
+            {
+                for diagnostic in diagnostics.iter().take(20) {
+                    eprintln!("  {diagnostic}");
+                }
+            }
+        }
+        if let Ok(outcome) = outcome {
+            for warning in outcome
+                .generation
+                .warnings
+                .iter()
+                .chain(&outcome.store_warnings)
+            {
+                eprintln!("ctgls: warning: {warning}");
+            }
+        }
+    }
+}
+
+impl GenerationObserver for ProgressLine {
+    fn on_phase(&mut self, phase: Phase, elapsed: Duration) {
+        self.phase = phase;
+        let text = format!(
+            "{}: {} ({:.1}s)",
+            self.class,
+            phase.as_str(),
+            elapsed.as_secs_f64()
+        );
+        self.emit(text);
+    }
+
+    fn on_progress(&mut self, progress: &Progress) {
+        let now = Instant::now();
+        if !self.tty
+            && self
+                .last_line
+                .is_some_and(|last| now - last < Duration::from_secs(2))
+        {
+            return;
+        }
+        self.last_line = Some(now);
+        let Some(branches) = progress
+            .coverage
+            .iter()
+            .find(|coverage| coverage.criterion == Criterion::Branch)
+        else {
+            return;
+        };
+        let ratio = if branches.total == 0 {
+            1.0
+        } else {
+            branches.covered as f64 / branches.total as f64
+        };
+        let bar = if self.tty {
+            let filled = (ratio * 20.0).round() as usize;
+            format!(
+                " [{}{}]",
+                "#".repeat(filled),
+                ".".repeat(20 - filled.min(20))
+            )
+        } else {
+            String::new()
+        };
+        let text = format!(
+            "{}: searching{bar} {}/{} branches, {} executions, {:.1}s",
+            self.class,
+            branches.covered,
+            branches.total,
+            progress.executions,
+            self.started.elapsed().as_secs_f64()
+        );
+        self.emit(text);
+    }
+}
+
+fn percent(covered: usize, total: usize) -> String {
+    if total == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.0}%", 100.0 * covered as f64 / total as f64)
+    }
+}
+
+/// The table printed at the end: one row per class.
+fn summary_table(rows: &[(String, Result<ClassOutcome, PipelineError>)]) -> String {
+    let mut lines = vec![[
+        "class".to_string(),
+        "branches".to_string(),
+        "lines".to_string(),
+        "undeclared".to_string(),
+        "tests".to_string(),
+        "executions".to_string(),
+        "wall".to_string(),
+    ]];
+    for (class, outcome) in rows {
+        lines.push(match outcome {
+            Ok(outcome) => {
+                let g = &outcome.generation;
+                [
+                    class.clone(),
+                    format!(
+                        "{}/{} {}",
+                        g.branches.covered,
+                        g.branches.total,
+                        percent(g.branches.covered, g.branches.total)
+                    ),
+                    format!("{}/{}", g.lines.covered.len(), g.lines.total()),
+                    g.exceptions
+                        .iter()
+                        .filter(|exception| !exception.thrown_explicitly)
+                        .count()
+                        .to_string(),
+                    outcome.emission.suite.kept.len().to_string(),
+                    g.executions.to_string(),
+                    format!("{:.1}s", outcome.wall.as_secs_f64()),
+                ]
+            }
+            Err(_) => [
+                class.clone(),
+                "failed".to_string(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ],
+        });
+    }
+    let widths: Vec<usize> = (0..7)
+        .map(|column| {
+            lines
+                .iter()
+                .map(|line| line[column].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for line in &lines {
+        let cells: Vec<String> = line
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(column, (cell, width))| {
+                if column == 0 {
+                    format!("{cell:<width$}")
+                } else {
+                    format!("{cell:>width$}")
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The `--report` document (`docs/report.md`).
+fn report_json(
+    args: &GenerateArgs,
+    rows: &[(String, Result<ClassOutcome, PipelineError>)],
+) -> Value {
+    let classes: Vec<Value> = rows
+        .iter()
+        .map(|(class, outcome)| match outcome {
+            Ok(outcome) => class_json(outcome),
+            Err(error) => json!({
+                "class": class,
+                "status": "error",
+                "error": error.to_string(),
+            }),
+        })
+        .collect();
+    json!({
+        "schema": REPORT_SCHEMA,
+        "ctgls": env!("CARGO_PKG_VERSION"),
+        "budget_seconds": args.budget.as_secs_f64(),
+        "seed": args.seed,
+        "algorithm": pipeline::algorithm_name(args.algorithm),
+        "classes": classes,
+    })
+}
+
+fn class_json(outcome: &ClassOutcome) -> Value {
+    let g = &outcome.generation;
+    let e = &outcome.emission;
+    let uncovered: Vec<Value> = g
+        .decisions
+        .iter()
+        .flat_map(|decision| {
+            decision
+                .outcomes
+                .iter()
+                .filter(|outcome| outcome.covered_by.is_none())
+                .map(move |outcome| {
+                    json!({
+                        "goal": format!("{}.{}", decision.key, outcome.outcome),
+                        "line": decision.line,
+                        "condition": decision.condition,
+                        "closest_distance": outcome.closest_distance,
+                    })
+                })
+        })
+        .collect();
+    let exceptions: Vec<Value> = g
+        .exceptions
+        .iter()
+        .map(|exception| {
+            json!({
+                "method": exception.member,
+                "exception": exception.type_name,
+                "line": exception.line,
+                "message": exception.message,
+                "thrown_explicitly": exception.thrown_explicitly,
+            })
+        })
+        .collect();
+    let dropped: Vec<Value> = e
+        .suite
+        .dropped
+        .iter()
+        .map(|dropped| {
+            json!({
+                "test": dropped.test,
+                "assertion": dropped.assertion,
+                "reason": format!("{:?}", dropped.reason),
+            })
+        })
+        .collect();
+    let t = &g.timings;
+    json!({
+        "class": g.class,
+        "status": "ok",
+        "algorithm": pipeline::algorithm_name(g.algorithm),
+        "seed": g.seed,
+        "branches": { "covered": g.branches.covered, "total": g.branches.total },
+        "lines": { "covered": g.lines.covered.len(), "total": g.lines.total() },
+        "methods": { "covered": g.methods.covered, "total": g.methods.total },
+        "uncovered_branches": uncovered,
+        "undeclared_exceptions": exceptions,
+        "tests_written": if e.written.is_some() { e.suite.kept.len() } else { 0 },
+        "test_file": e.written.as_ref().map(|_| e.path.display().to_string()),
+        "junit": match e.junit { ctg::project::JUnitVersion::Four => 4, ctg::project::JUnitVersion::Five => 5 },
+        "dropped": dropped,
+        "executions": g.executions,
+        "statements_executed": g.statements_executed,
+        "wall_seconds": outcome.wall.as_secs_f64(),
+        "phases_seconds": {
+            "read": t.read.as_secs_f64(),
+            "start": t.start.as_secs_f64(),
+            "compile": t.compile.as_secs_f64(),
+            "describe": t.describe.as_secs_f64(),
+            "search": t.search.as_secs_f64(),
+            "minimise": t.minimise.as_secs_f64(),
+            "final_run": t.final_run.as_secs_f64(),
+            "emission": e.time.as_secs_f64(),
+        },
+        "warm_start": { "offered": g.warm_start.offered, "kept": g.warm_start.kept },
+        "warnings": g.warnings.iter().chain(&outcome.store_warnings).collect::<Vec<_>>(),
+    })
+}

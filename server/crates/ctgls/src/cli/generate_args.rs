@@ -1,0 +1,297 @@
+//! The arguments of `ctgls generate`, parsed by hand (the flag set is small and fixed).
+//! Every flag takes `--flag VALUE` or `--flag=VALUE`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use ctg::project::JUnitVersion;
+use search::{Algorithm, Criteria};
+
+pub const USAGE: &str = "\
+Usage: ctgls generate --class FQCN [--class FQCN]... [options]
+
+Generates JUnit tests for each class, verifies them with the real JUnit, and writes
+<Class>GeneratedTest.java under the project's test root.
+
+Options:
+  --project DIR          the project (default: the current directory)
+  --source-root DIR      a source root; repeatable (default: src/main/java, else src, else DIR)
+  --classpath CP         extra classpath entries, separated by the platform's path separator
+  --class FQCN           a class to generate tests for; repeatable, at least one
+  --budget SECONDS       wall-clock budget per class, start-up and verification included
+                         (default: 30)
+  --seed N               random seed (default: 0); same seed, same subject: same search
+  --algorithm NAME       dynamosa (default), adynamosa, mosa or wholesuite
+  --criteria LIST        comma-separated: branch, line, method, exception (default: all;
+                         branch is always on)
+  --junit 5|4            JUnit version of the emitted tests (default: what the project uses)
+  --out DIR              where test files go (default: the project's test root)
+  --report FILE          also write a JSON report (schema: docs/report.md)
+  --java-home DIR        the JDK to use (default: JAVA_HOME, then javac on PATH)";
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct GenerateArgs {
+    pub project: PathBuf,
+    pub source_roots: Vec<PathBuf>,
+    pub classpath: Vec<PathBuf>,
+    pub classes: Vec<String>,
+    pub budget: Duration,
+    pub seed: u64,
+    pub algorithm: Algorithm,
+    pub criteria: Criteria,
+    pub junit: Option<JUnitVersion>,
+    pub out: Option<PathBuf>,
+    pub report: Option<PathBuf>,
+    pub java_home: Option<PathBuf>,
+}
+
+impl Default for GenerateArgs {
+    fn default() -> Self {
+        GenerateArgs {
+            project: PathBuf::from("."),
+            source_roots: Vec::new(),
+            classpath: Vec::new(),
+            classes: Vec::new(),
+            budget: Duration::from_secs(30),
+            seed: 0,
+            algorithm: Algorithm::DynaMosa,
+            criteria: Criteria::all(),
+            junit: None,
+            out: None,
+            report: None,
+            java_home: None,
+        }
+    }
+}
+
+/// Parses the arguments after `generate`.
+pub fn parse(args: &[&str]) -> Result<GenerateArgs, String> {
+    let mut parsed = GenerateArgs::default();
+    let mut rest = args.iter();
+    while let Some(&arg) = rest.next() {
+        let (flag, inline_value) = match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => (flag, Some(value)),
+            _ => (arg, None),
+        };
+        let mut value = || -> Result<&str, String> {
+            match inline_value {
+                Some(value) => Ok(value),
+                None => rest
+                    .next()
+                    .copied()
+                    .ok_or_else(|| format!("`{flag}` needs a value")),
+            }
+        };
+        match flag {
+            "--project" => parsed.project = PathBuf::from(value()?),
+            "--source-root" => parsed.source_roots.push(PathBuf::from(value()?)),
+            "--classpath" | "-cp" => {
+                parsed.classpath.extend(std::env::split_paths(value()?));
+            }
+            "--class" => {
+                let class = value()?;
+                if !is_qualified_name(class) {
+                    return Err(format!(
+                        "`--class {class}` is not a class name like com.example.Account"
+                    ));
+                }
+                parsed.classes.push(class.to_owned());
+            }
+            "--budget" => {
+                let text = value()?;
+                let seconds: f64 = text
+                    .parse()
+                    .ok()
+                    .filter(|seconds: &f64| seconds.is_finite() && *seconds > 0.0)
+                    .ok_or_else(|| {
+                        format!("`--budget` must be a positive number of seconds, got `{text}`")
+                    })?;
+                parsed.budget = Duration::from_secs_f64(seconds);
+            }
+            "--seed" => {
+                let text = value()?;
+                parsed.seed = text.parse().map_err(|_| {
+                    format!("`--seed` must be a non-negative integer, got `{text}`")
+                })?;
+            }
+            "--algorithm" => parsed.algorithm = parse_algorithm(value()?)?,
+            "--criteria" => parsed.criteria = parse_criteria(value()?)?,
+            "--junit" => {
+                parsed.junit = Some(match value()? {
+                    "5" => JUnitVersion::Five,
+                    "4" => JUnitVersion::Four,
+                    other => return Err(format!("`--junit` must be 4 or 5, got `{other}`")),
+                })
+            }
+            "--out" => parsed.out = Some(PathBuf::from(value()?)),
+            "--report" => parsed.report = Some(PathBuf::from(value()?)),
+            "--java-home" => parsed.java_home = Some(PathBuf::from(value()?)),
+            other => return Err(format!("unexpected argument `{other}` for `generate`")),
+        }
+    }
+    if parsed.classes.is_empty() {
+        return Err("`generate` needs at least one `--class FQCN`".into());
+    }
+    Ok(parsed)
+}
+
+fn parse_algorithm(name: &str) -> Result<Algorithm, String> {
+    match name {
+        "dynamosa" => Ok(Algorithm::DynaMosa),
+        "adynamosa" => Ok(Algorithm::ADynaMosa),
+        "mosa" => Ok(Algorithm::Mosa),
+        "wholesuite" => Ok(Algorithm::WholeSuite),
+        other => Err(format!(
+            "`--algorithm` must be dynamosa, adynamosa, mosa or wholesuite, got `{other}`"
+        )),
+    }
+}
+
+/// Branch coverage is always on: DynaMOSA reaches the other goals through branch goals.
+fn parse_criteria(list: &str) -> Result<Criteria, String> {
+    let mut criteria = Criteria::branch_only();
+    for name in list
+        .split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+    {
+        match name {
+            "branch" => {}
+            "line" => criteria.line = true,
+            "method" => criteria.method = true,
+            "exception" => criteria.exception = true,
+            other => {
+                return Err(format!(
+                    "unknown criterion `{other}` in `--criteria` (branch, line, method, exception)"
+                ))
+            }
+        }
+    }
+    Ok(criteria)
+}
+
+/// `com.example.Account` or `Account$Inner`: dot-separated Java identifiers.
+fn is_qualified_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.split('.').all(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .is_some_and(|first| first.is_alphabetic() || first == '_' || first == '$')
+                && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_every_flag() {
+        let args = parse(&["--class", "com.x.A"]).expect("valid");
+        assert_eq!(
+            args,
+            GenerateArgs {
+                classes: vec!["com.x.A".into()],
+                ..GenerateArgs::default()
+            }
+        );
+
+        let args = parse(&[
+            "--project=proj",
+            "--source-root",
+            "src",
+            "--source-root",
+            "gen",
+            "--classpath",
+            "a.jar:b",
+            "--class",
+            "p.A",
+            "--class=p.B$Inner",
+            "--budget",
+            "2.5",
+            "--seed",
+            "7",
+            "--algorithm",
+            "wholesuite",
+            "--criteria",
+            "branch,exception",
+            "--junit",
+            "4",
+            "--out",
+            "tests",
+            "--report=r.json",
+            "--java-home",
+            "/jdk",
+        ])
+        .expect("valid");
+        assert_eq!(args.project, PathBuf::from("proj"));
+        assert_eq!(
+            args.source_roots,
+            vec![PathBuf::from("src"), PathBuf::from("gen")]
+        );
+        assert_eq!(
+            args.classpath,
+            vec![PathBuf::from("a.jar"), PathBuf::from("b")]
+        );
+        assert_eq!(args.classes, vec!["p.A".to_owned(), "p.B$Inner".to_owned()]);
+        assert_eq!(args.budget, Duration::from_millis(2500));
+        assert_eq!(args.seed, 7);
+        assert_eq!(args.algorithm, Algorithm::WholeSuite);
+        assert_eq!(
+            args.criteria,
+            Criteria {
+                line: false,
+                method: false,
+                exception: true
+            }
+        );
+        assert_eq!(args.junit, Some(JUnitVersion::Four));
+        assert_eq!(args.out, Some(PathBuf::from("tests")));
+        assert_eq!(args.report, Some(PathBuf::from("r.json")));
+        assert_eq!(args.java_home, Some(PathBuf::from("/jdk")));
+    }
+
+    #[test]
+    fn errors_name_the_flag() {
+        let cases: &[(&[&str], &str)] = &[
+            (&[], "`generate` needs at least one `--class FQCN`"),
+            (&["--class"], "`--class` needs a value"),
+            (
+                &["--class", "not a class"],
+                "`--class not a class` is not a class name like com.example.Account",
+            ),
+            (
+                &["--class", "A", "--budget", "0"],
+                "`--budget` must be a positive number of seconds, got `0`",
+            ),
+            (
+                &["--class", "A", "--budget", "NaN"],
+                "`--budget` must be a positive number of seconds, got `NaN`",
+            ),
+            (
+                &["--class", "A", "--seed", "-1"],
+                "`--seed` must be a non-negative integer, got `-1`",
+            ),
+            (
+                &["--class", "A", "--algorithm", "random"],
+                "`--algorithm` must be dynamosa, adynamosa, mosa or wholesuite, got `random`",
+            ),
+            (
+                &["--class", "A", "--criteria", "branch,mutation"],
+                "unknown criterion `mutation` in `--criteria` (branch, line, method, exception)",
+            ),
+            (
+                &["--class", "A", "--junit", "3"],
+                "`--junit` must be 4 or 5, got `3`",
+            ),
+            (
+                &["--class", "A", "--verbose"],
+                "unexpected argument `--verbose` for `generate`",
+            ),
+        ];
+        for (args, message) in cases {
+            assert_eq!(parse(args), Err((*message).to_owned()), "{args:?}");
+        }
+    }
+}
