@@ -259,6 +259,10 @@ pub struct ExecuteOptions {
     /// Exception frames are reported in these classes (and their nested classes); empty means
     /// every project class.
     pub classes_under_test: Vec<String>,
+    /// Give every test a fresh class loader even when the worker could prove that reusing the
+    /// previous test's loader is unobservable (docs/protocol.md, "Isolation"). Slower; for
+    /// debugging and measurement.
+    pub fresh_loader_per_test: bool,
 }
 
 impl Default for ExecuteOptions {
@@ -269,6 +273,7 @@ impl Default for ExecuteOptions {
             max_getters: 16,
             output_limit: 16 * 1024,
             classes_under_test: Vec::new(),
+            fresh_loader_per_test: false,
         }
     }
 }
@@ -323,7 +328,8 @@ pub enum TestStatus {
     Ok,
     /// A statement threw; see [`TestResult::exception`].
     Exception,
-    /// A statement could not be executed as written (unknown member, bad reference, null receiver).
+    /// A statement could not be executed as written (unknown member, wrong arity or types, bad
+    /// reference): Java would not compile it. A null receiver is an `Exception` (an NPE).
     Invalid,
     Timeout,
     /// `System.exit` was blocked (Java 11-17); see [`TestResult::exit_status`].
@@ -352,6 +358,12 @@ pub struct TestResult {
     pub duration: Duration,
     /// Threads started by the test that survived interruption.
     pub leaked_threads: u32,
+    /// The test ran in a class loader no earlier test used. When false, the worker proved that
+    /// the classes the earlier tests left loaded hold no state they could have changed.
+    pub fresh_loader: bool,
+    /// Why the next test cannot reuse this test's class loader (the first class found with
+    /// static state, an abnormal end, ...); `None` when it can, or when reuse was not allowed.
+    pub loader_dropped: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -410,6 +422,10 @@ pub struct ThrownException {
     /// Top stack frame inside the classes under test.
     pub frame: Option<StackFrame>,
     pub cause: Option<String>,
+    /// Thrown by the statement itself, as the same Java statement would, before any code under
+    /// test ran: a call or field access on a null receiver (NullPointerException), unboxing a
+    /// null, an array index out of bounds. `declared` is false and `frame` is `None` then.
+    pub by_statement: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -43,7 +43,8 @@ pub(crate) fn execute(id: u64, unit: UnitId, tests: &[TestCase], opts: &ExecuteO
     json!({"id": id, "op": "execute", "unit": unit.wire(), "tests": tests,
            "timeoutMs": u64::try_from(opts.timeout_per_test.as_millis()).unwrap_or(u64::MAX).max(1),
            "observe": opts.observe_getters, "maxGetters": opts.max_getters,
-           "outputLimit": opts.output_limit, "classesUnderTest": opts.classes_under_test})
+           "outputLimit": opts.output_limit, "classesUnderTest": opts.classes_under_test,
+           "freshLoaders": opts.fresh_loader_per_test})
 }
 
 fn statement(s: &Statement) -> Value {
@@ -505,6 +506,7 @@ pub(crate) fn test_result(v: &Value) -> Res<TestResult> {
             line: f.opt_u64("line").map(|n| n as u32),
         }),
         cause: e.opt_str("cause"),
+        by_statement: e.bool("byStatement"),
     });
     Ok(TestResult {
         status,
@@ -520,6 +522,12 @@ pub(crate) fn test_result(v: &Value) -> Res<TestResult> {
         output_truncated: o.bool("outputTruncated"),
         duration: std::time::Duration::from_micros(o.opt_u64("durationMicros").unwrap_or(0)),
         leaked_threads: o.opt_u64("leakedThreads").unwrap_or(0) as u32,
+        // Workers before this field always used a fresh loader.
+        fresh_loader: o
+            .get("freshLoader")
+            .and_then(Value::as_bool)
+            .unwrap_or(true),
+        loader_dropped: o.opt_str("loaderDropped"),
     })
 }
 

@@ -61,6 +61,26 @@ pub(crate) const SOURCES: &[(&str, &str)] = &[
         "ctgls/worker/TestRunner.java",
         include_str!("../../../java/ctgls/worker/TestRunner.java"),
     ),
+    (
+        "ctgls/worker/ClassFile.java",
+        include_str!("../../../java/ctgls/worker/ClassFile.java"),
+    ),
+    (
+        "ctgls/worker/StaticState.java",
+        include_str!("../../../java/ctgls/worker/StaticState.java"),
+    ),
+    (
+        "ctgls/worker/Loaders.java",
+        include_str!("../../../java/ctgls/worker/Loaders.java"),
+    ),
+    (
+        "ctgls/worker/TestThread.java",
+        include_str!("../../../java/ctgls/worker/TestThread.java"),
+    ),
+    (
+        "ctgls/worker/JdkState.java",
+        include_str!("../../../java/ctgls/worker/JdkState.java"),
+    ),
 ];
 
 /// Class-file target: the worker runs on any Java 11+ whatever javac compiled it.

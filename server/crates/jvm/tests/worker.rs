@@ -368,7 +368,7 @@ fn exceptions_are_declared_or_undeclared_with_their_line() {
 
     let e = r[1].exception.as_ref().unwrap();
     assert_eq!(e.type_name, "java.lang.ArithmeticException");
-    assert!(!e.declared && !e.checked);
+    assert!(!e.declared && !e.checked && !e.by_statement);
     let frame = e.frame.as_ref().unwrap();
     assert_eq!((frame.class.as_str(), frame.line), (ACCOUNT, Some(52)));
 
@@ -451,26 +451,244 @@ fn fields_and_arrays() {
 fn invalid_statements_are_reported_not_thrown() {
     let mut sup = supervisor();
     let unit = compile_project(&mut sup, "bank");
+    let account = || new(ACCOUNT, &["int"], &[0]);
     let tests = [
         test(vec![call_static(ACCOUNT, "noSuchMethod", &[], &[])]),
+        // Wrong arity.
         test(vec![
-            Statement::Null {
-                type_name: ACCOUNT.into(),
-            },
-            call(ACCOUNT, "getBalance", &[], 0, &[]),
+            int(1),
+            account(),
+            call(ACCOUNT, "getBalance", &[], 1, &[0]),
         ]),
+        // A reference to a later statement.
         test(vec![int(1), new(ACCOUNT, &["int"], &[5])]),
+        // A long where the constructor takes an int.
         test(vec![
             Statement::Value(Literal::Long(1 << 40)),
             new(ACCOUNT, &["int"], &[0]),
+        ]),
+        // A null String for an int parameter: Java would not compile it (a null Integer would).
+        test(vec![
+            Statement::Null {
+                type_name: "java.lang.String".into(),
+            },
+            new(ACCOUNT, &["int"], &[0]),
+        ]),
+        // A receiver of another class.
+        test(vec![
+            string("not an account"),
+            call(ACCOUNT, "getBalance", &[], 0, &[]),
         ]),
     ];
     let r = finished(sup.execute(unit, &tests, &options(2000)).unwrap());
     for (k, t) in r.iter().enumerate() {
         assert_eq!(t.status, TestStatus::Invalid, "test {k}: {t:#?}");
         assert!(t.message.is_some());
+        assert!(t.exception.is_none());
     }
-    assert_eq!(r[1].failed_at, Some(1));
+    assert_eq!(r[1].failed_at, Some(2));
+    assert!(
+        r[1].message
+            .as_deref()
+            .unwrap()
+            .contains("0 parameters but 1 arguments"),
+        "{:?}",
+        r[1].message
+    );
+}
+
+#[test]
+fn statements_throw_what_the_same_java_statement_would() {
+    let mut sup = supervisor();
+    let unit = compile_project(&mut sup, "bank");
+    let null_account = || Statement::Null {
+        type_name: ACCOUNT.into(),
+    };
+    let limit = "limit".to_string();
+    let tests = [
+        test(vec![
+            null_account(),
+            call(ACCOUNT, "getBalance", &[], 0, &[]),
+        ]),
+        test(vec![
+            null_account(),
+            Statement::GetField {
+                class: ACCOUNT.into(),
+                field: limit.clone(),
+                receiver: Some(0),
+            },
+        ]),
+        test(vec![
+            null_account(),
+            int(3),
+            Statement::SetField {
+                class: ACCOUNT.into(),
+                field: limit,
+                receiver: Some(0),
+                value: 1,
+            },
+        ]),
+        test(vec![
+            Statement::Null {
+                type_name: "int[]".into(),
+            },
+            Statement::GetElement { array: 0, index: 0 },
+        ]),
+        test(vec![
+            Statement::NewArray {
+                component: "int".into(),
+                length: 2,
+            },
+            int(7),
+            Statement::SetElement {
+                array: 0,
+                index: 2,
+                value: 1,
+            },
+        ]),
+        test(vec![
+            Statement::Null {
+                type_name: "java.lang.Integer".into(),
+            },
+            new(ACCOUNT, &["int"], &[0]),
+        ]),
+    ];
+    let r = finished(sup.execute(unit, &tests, &options(2000)).unwrap());
+    let expected = [
+        (
+            1,
+            "java.lang.NullPointerException",
+            "Cannot invoke \"bank.Account.getBalance()\"",
+        ),
+        (
+            1,
+            "java.lang.NullPointerException",
+            "Cannot read field \"limit\"",
+        ),
+        (
+            2,
+            "java.lang.NullPointerException",
+            "Cannot assign field \"limit\"",
+        ),
+        (
+            1,
+            "java.lang.NullPointerException",
+            "Cannot load from int array",
+        ),
+        (
+            2,
+            "java.lang.ArrayIndexOutOfBoundsException",
+            "Index 2 out of bounds for length 2",
+        ),
+        (
+            1,
+            "java.lang.NullPointerException",
+            "Cannot unbox argument 0",
+        ),
+    ];
+    for (k, (at, type_name, message)) in expected.iter().enumerate() {
+        let t = &r[k];
+        assert_eq!(t.status, TestStatus::Exception, "test {k}: {t:#?}");
+        assert_eq!(t.failed_at, Some(*at), "test {k}");
+        assert_eq!(
+            t.statements.len(),
+            *at,
+            "test {k}: the statements before it ran"
+        );
+        let e = t.exception.as_ref().unwrap();
+        assert_eq!(e.type_name, *type_name, "test {k}");
+        let text = e.message.as_deref().unwrap_or("");
+        assert!(text.starts_with(message), "test {k}: {text}");
+        assert!(
+            e.by_statement && !e.declared && !e.checked,
+            "test {k}: {e:#?}"
+        );
+        assert_eq!(e.frame, None, "test {k}: no code under test ran");
+    }
+}
+
+#[test]
+fn constants_of_non_public_enums() {
+    let mut sup = supervisor();
+    let source = |path: &str, text: &str| SourceFile {
+        path: path.into(),
+        text: text.into(),
+        instrumented: None,
+    };
+    let result = sup
+        .compile(&CompileRequest {
+            sources: vec![
+                source("q/Mode.java", "package q;\nenum Mode { ON, OFF }\n"),
+                source(
+                    "q/Panel.java",
+                    "package q;\npublic class Panel {\n    private enum Secret { HIDDEN }\n    \
+                     public static String name(Object o) { return String.valueOf(o); }\n}\n",
+                ),
+            ],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    let unit = result.unit.unwrap();
+    let constant = |type_name: &str, name: &str| Statement::EnumConstant {
+        type_name: type_name.into(),
+        name: name.into(),
+    };
+    let t = test(vec![
+        constant("q.Mode", "OFF"),
+        constant("q.Panel$Secret", "HIDDEN"),
+        call_static("q.Panel", "name", &["java.lang.Object"], &[1]),
+    ]);
+    let r = finished(sup.execute(unit, &[t], &options(2000)).unwrap());
+    assert_eq!(r[0].status, TestStatus::Ok, "{:#?}", r[0]);
+    assert_eq!(value(&r[0], 0).enum_constant.as_deref(), Some("OFF"));
+    assert_eq!(value(&r[0], 1).enum_constant.as_deref(), Some("HIDDEN"));
+    assert_eq!(text_value(&r[0], 2), "HIDDEN");
+}
+
+#[test]
+fn describe_never_reports_probe_holders() {
+    let mut sup = supervisor();
+    let source = |path: &str, text: &str| SourceFile {
+        path: path.into(),
+        text: text.into(),
+        instrumented: None,
+    };
+    // As the instrumenter appends it, and a public one shaped to be listed as an implementation.
+    let result = sup
+        .compile(&CompileRequest {
+            sources: vec![
+                source(
+                    "p/A.java",
+                    "package p;\npublic class A implements Marker { public int f() { return $CtglsProbe_0badf00d.B; } } \
+                     final class $CtglsProbe_0badf00d { static final int B = ctgls.rt.Probe.register(\"p/A.java#0\", 0, 3, 0, 0); }\n",
+                ),
+                source("p/Marker.java", "package p;\npublic interface Marker {}\n"),
+                source(
+                    "p/$CtglsProbe_feedbeef.java",
+                    "package p;\npublic final class $CtglsProbe_feedbeef implements Marker {}\n",
+                ),
+            ],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    let unit = result.unit.unwrap();
+    let d = sup
+        .describe(
+            unit,
+            &[
+                "p.A".into(),
+                "p.$CtglsProbe_0badf00d".into(),
+                "p.$CtglsProbe_feedbeef".into(),
+                "p.Marker".into(),
+            ],
+            1,
+        )
+        .unwrap();
+    let names: Vec<&str> = d.classes.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, vec!["p.A", "p.Marker"]);
+    let marker = d.classes.iter().find(|c| c.name == "p.Marker").unwrap();
+    assert_eq!(marker.subclasses, vec!["p.A".to_string()]);
+    assert!(d.missing.is_empty(), "{:?}", d.missing);
 }
 
 #[test]

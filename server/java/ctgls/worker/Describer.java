@@ -42,16 +42,17 @@ final class Describer {
         int maxDepth = (int) Json.num(req, "depth", 1);
         ArrayDeque<Object[]> queue = new ArrayDeque<>();
         Set<String> seen = new HashSet<>();
+        List<Object> out = new ArrayList<>();
+        List<Object> missing = new ArrayList<>();
         for (Object o : Json.arr(req.get("classes"), "classes")) {
             if (!(o instanceof String)) {
                 throw new IllegalArgumentException("classes: expected strings");
             }
-            if (seen.add((String) o)) {
+            // Asked for by name or not, a probe holder is never part of the answer.
+            if (!isProbeHolder((String) o) && seen.add((String) o)) {
                 queue.add(new Object[] {o, 0});
             }
         }
-        List<Object> out = new ArrayList<>();
-        List<Object> missing = new ArrayList<>();
         while (!queue.isEmpty()) {
             Object[] item = queue.poll();
             String name = (String) item[0];
@@ -73,7 +74,7 @@ final class Describer {
                     while (t.isArray()) {
                         t = t.getComponentType();
                     }
-                    if (t.isPrimitive() || LEAVES.contains(t.getName())) {
+                    if (t.isPrimitive() || LEAVES.contains(t.getName()) || isProbeHolder(t.getName())) {
                         continue;
                     }
                     if (seen.add(t.getName())) {
@@ -323,10 +324,22 @@ final class Describer {
         }
     }
 
+    /**
+     * A class the instrumenter appends to an instrumented file to hold its probe id base
+     * ({@code $CtglsProbe_<hash>}, docs/instrumentation.md): never part of the test cluster.
+     */
+    static boolean isProbeHolder(String binaryName) {
+        int dot = binaryName.lastIndexOf('.');
+        return binaryName.startsWith("$CtglsProbe", dot + 1);
+    }
+
     private List<Class<?>> projectClasses() {
         if (projectClasses == null) {
             projectClasses = new ArrayList<>();
             for (String n : unit.classNames) {
+                if (isProbeHolder(n)) {
+                    continue;
+                }
                 try {
                     projectClasses.add(Class.forName(n, false, loader));
                 } catch (ClassNotFoundException | LinkageError e) {

@@ -52,6 +52,8 @@ public final class Main {
         InputStream in = inFd >= 0 ? new FileInputStream(descriptor(inFd)) : new FileInputStream(FileDescriptor.in);
         OutputStream rawOut = outFd >= 0 ? new FileOutputStream(descriptor(outFd)) : new FileOutputStream(FileDescriptor.out);
         Main m = new Main(rawOut);
+        // Before System.err is captured: a JDK warning about sun.misc.Unsafe belongs to the worker.
+        TestThread.prepare();
         System.setOut(new PrintStream(m.out, true, "UTF-8"));
         System.setErr(new PrintStream(m.err, true, "UTF-8"));
         System.setIn(new ByteArrayInputStream(new byte[0]));

@@ -34,6 +34,20 @@ final class TestCase implements Runnable {
         }
     }
 
+    /**
+     * An exception the statement itself throws, as the same Java statement would: a call or field
+     * access on a null receiver, unboxing a null argument, an array index out of bounds.
+     */
+    static final class Thrown extends Exception {
+        private static final long serialVersionUID = 1L;
+        final Throwable exception;
+
+        Thrown(Throwable exception) {
+            super(null, null, false, false);
+            this.exception = exception;
+        }
+    }
+
     private final List<Object> statements;
     private final ClassLoader loader;
     private final Observer observer;
@@ -47,6 +61,7 @@ final class TestCase implements Runnable {
     volatile String message;
     volatile int exitStatus;
     private Object[] values;
+    private Class<?>[] types;
 
     TestCase(List<Object> statements, ClassLoader loader, Observer observer, Set<String> projectClasses,
             List<String> underTest) {
@@ -64,7 +79,7 @@ final class TestCase implements Runnable {
     @Override
     public void run() {
         values = new Object[statements.size()];
-        Class<?>[] types = new Class<?>[statements.size()];
+        types = new Class<?>[statements.size()];
         int i = 0;
         try {
             for (; i < statements.size(); i++) {
@@ -73,6 +88,12 @@ final class TestCase implements Runnable {
                     values[i] = execute(s, i, types);
                 } catch (InvocationTargetException e) {
                     thrown(i, e.getCause(), lastCallee);
+                    return;
+                } catch (Thrown e) {
+                    thrown(i, e.exception, null);
+                    if (exception != null) {
+                        exception.put("byStatement", true);
+                    }
                     return;
                 }
                 Map<String, Object> r = new LinkedHashMap<>();
@@ -174,6 +195,7 @@ final class TestCase implements Runnable {
         m.put("checked", !(t instanceof RuntimeException) && !(t instanceof Error));
         m.put("frame", frame(t));
         m.put("cause", t.getCause() == null || t.getCause() == t ? null : t.getCause().getClass().getName());
+        m.put("byStatement", false);
         return m;
     }
 
@@ -213,7 +235,7 @@ final class TestCase implements Runnable {
     }
 
     private Object execute(Map<String, Object> s, int i, Class<?>[] types)
-            throws Invalid, InvocationTargetException {
+            throws Invalid, InvocationTargetException, Thrown {
         String kind = Json.str(s, "kind");
         lastCallee = null;
         switch (kind) {
@@ -242,6 +264,9 @@ final class TestCase implements Runnable {
                     if (!f.isEnumConstant()) {
                         throw new Invalid(name + " is not a constant of " + t.getName());
                     }
+                    // A package-private or private enum: its constants are public fields of a class
+                    // the worker cannot access without this.
+                    accessible(f);
                     return f.get(null);
                 } catch (NoSuchFieldException | IllegalAccessException e) {
                     throw new Invalid("no enum constant " + t.getName() + "." + name);
@@ -278,17 +303,25 @@ final class TestCase implements Runnable {
                 String name = Json.str(s, "method");
                 Method m = method(c, name, params);
                 Object receiver = null;
-                if (!Modifier.isStatic(m.getModifiers())) {
+                boolean instance = !Modifier.isStatic(m.getModifiers());
+                if (instance) {
                     receiver = ref(s, "receiver");
-                    if (receiver == null) {
-                        throw new Invalid("call of " + name + " on a null receiver");
+                    if (receiver != null && !m.getDeclaringClass().isInstance(receiver)) {
+                        throw new Invalid("receiver of type " + receiver.getClass().getTypeName() + " has no method "
+                                + name);
                     }
+                }
+                // Java evaluates the arguments before it finds the receiver null.
+                Object[] args = args(s, params);
+                if (instance && receiver == null) {
+                    throw new Thrown(new NullPointerException("Cannot invoke \"" + c.getTypeName() + "." + name
+                            + params(params) + "\" because " + nullRef(s.get("receiver"))));
                 }
                 accessible(m);
                 lastCallee = m;
                 types[i] = m.getReturnType();
                 try {
-                    return m.invoke(receiver, args(s, params));
+                    return m.invoke(receiver, args);
                 } catch (IllegalAccessException e) {
                     throw new Invalid(e.toString());
                 } catch (ExceptionInInitializerError e) {
@@ -304,24 +337,35 @@ final class TestCase implements Runnable {
                 } catch (NoSuchFieldException e) {
                     throw new Invalid("no field " + c.getName() + "." + s.get("field"));
                 }
+                if (f.isSynthetic()) {
+                    throw new Invalid("field " + f.getName() + " is synthetic (not in the source)");
+                }
+                boolean read = kind.equals("getField");
+                if (!read && Modifier.isFinal(f.getModifiers())) {
+                    throw new Invalid("field " + f.getName() + " is final");
+                }
                 Object receiver = null;
-                if (!Modifier.isStatic(f.getModifiers())) {
+                boolean instance = !Modifier.isStatic(f.getModifiers());
+                if (instance) {
                     receiver = ref(s, "receiver");
-                    if (receiver == null) {
-                        throw new Invalid("field access on a null receiver");
+                    if (receiver != null && !f.getDeclaringClass().isInstance(receiver)) {
+                        throw new Invalid("receiver of type " + receiver.getClass().getTypeName() + " has no field "
+                                + f.getName());
                     }
+                }
+                Object value = read ? null : assignable(f.getType(), s.get("value"), "field " + f.getName());
+                if (instance && receiver == null) {
+                    throw new Thrown(new NullPointerException("Cannot " + (read ? "read" : "assign") + " field \""
+                            + f.getName() + "\" because " + nullRef(s.get("receiver"))));
                 }
                 accessible(f);
                 try {
-                    if (kind.equals("getField")) {
+                    if (read) {
                         types[i] = f.getType();
                         return f.get(receiver);
                     }
-                    if (Modifier.isFinal(f.getModifiers())) {
-                        throw new Invalid("field " + f.getName() + " is final");
-                    }
                     types[i] = void.class;
-                    f.set(receiver, ref(s, "value"));
+                    f.set(receiver, value);
                     return null;
                 } catch (IllegalAccessException e) {
                     throw new Invalid(e.toString());
@@ -341,20 +385,40 @@ final class TestCase implements Runnable {
             }
             case "setElement":
             case "getElement": {
+                boolean load = kind.equals("getElement");
                 Object a = ref(s, "array");
-                if (a == null || !a.getClass().isArray()) {
-                    throw new Invalid("not an array");
+                Class<?> declared = types[index(s.get("array"))];
+                Class<?> arrayType = a != null ? a.getClass() : declared;
+                if (arrayType == null || !arrayType.isArray()) {
+                    throw new Invalid("statement " + s.get("array") + " is not an array");
                 }
-                int index = (int) Json.num(s, "index", -1);
-                if (index < 0 || index >= Array.getLength(a)) {
-                    throw new Invalid("index " + index + " out of bounds");
+                Object rawIndex = s.get("index");
+                if (!(rawIndex instanceof Long)) {
+                    throw new Invalid("array index " + rawIndex + " is not an integer");
                 }
-                if (kind.equals("getElement")) {
-                    types[i] = a.getClass().getComponentType();
-                    return Array.get(a, index);
+                long index = (Long) rawIndex;
+                Class<?> component = arrayType.getComponentType();
+                Object value = load ? null : assignable(component, s.get("value"), "an array element");
+                if (a == null) {
+                    String what = component.isPrimitive() ? component.getName() : "object";
+                    throw new Thrown(new NullPointerException("Cannot " + (load ? "load from " : "store to ") + what
+                            + " array because " + nullRef(s.get("array"))));
+                }
+                int length = Array.getLength(a);
+                if (index < 0 || index >= length) {
+                    throw new Thrown(new ArrayIndexOutOfBoundsException(
+                            "Index " + index + " out of bounds for length " + length));
+                }
+                if (load) {
+                    types[i] = component;
+                    return Array.get(a, (int) index);
+                }
+                if (value != null && !component.isPrimitive() && !component.isInstance(value)) {
+                    // The array's run-time component type is narrower than its declared one.
+                    throw new Thrown(new ArrayStoreException(value.getClass().getName()));
                 }
                 types[i] = void.class;
-                Array.set(a, index, ref(s, "value"));
+                Array.set(a, (int) index, value);
                 return null;
             }
             default:
@@ -433,7 +497,7 @@ final class TestCase implements Runnable {
         return out;
     }
 
-    private Object[] args(Map<String, Object> s, Class<?>[] params) throws Invalid {
+    private Object[] args(Map<String, Object> s, Class<?>[] params) throws Invalid, Thrown {
         List<Object> refs = Json.arr(s.get("args"), "args");
         if (refs.size() != params.length) {
             throw new Invalid(params.length + " parameters but " + refs.size() + " arguments");
@@ -441,15 +505,57 @@ final class TestCase implements Runnable {
         Object[] out = new Object[refs.size()];
         for (int k = 0; k < out.length; k++) {
             out[k] = value(refs.get(k));
-            if (out[k] == null && params[k].isPrimitive()) {
-                throw new Invalid("null argument for primitive parameter " + k);
-            }
             if (out[k] != null && !Types.boxed(params[k]).isInstance(out[k]) && !params[k].isPrimitive()) {
                 throw new Invalid("argument " + k + " of type " + out[k].getClass().getTypeName()
                         + " does not fit " + params[k].getTypeName());
             }
         }
+        for (int k = 0; k < out.length; k++) {
+            if (out[k] == null && params[k].isPrimitive()) {
+                unboxNull(refs.get(k), params[k], "argument " + k);
+            }
+        }
         return out;
+    }
+
+    /**
+     * The value statement {@code ref} gives to a place of type {@code target} (a field or an array
+     * element): Invalid when Java would not compile it, NullPointerException when Java would
+     * unbox null.
+     */
+    private Object assignable(Class<?> target, Object ref, String what) throws Invalid, Thrown {
+        Object v = value(ref);
+        if (v == null) {
+            if (target.isPrimitive()) {
+                unboxNull(ref, target, what);
+            }
+            return null;
+        }
+        if (!Types.boxed(target).isInstance(v) && !target.isPrimitive()) {
+            throw new Invalid(what + " of type " + target.getTypeName() + " cannot hold a "
+                    + v.getClass().getTypeName());
+        }
+        return v;
+    }
+
+    /** A null for a primitive place: Java compiles it only from a box, and then throws NPE. */
+    private void unboxNull(Object ref, Class<?> primitive, String what) throws Invalid, Thrown {
+        Class<?> declared = types[index(ref)];
+        if (declared != null && !declared.isPrimitive() && Types.boxed(primitive) == declared) {
+            throw new Thrown(new NullPointerException("Cannot unbox " + what + " because " + nullRef(ref)));
+        }
+        throw new Invalid("null for primitive " + what);
+    }
+
+    /** The end of a helpful NullPointerException message about statement {@code ref}. */
+    private static String nullRef(Object ref) {
+        return "the value of statement " + ref + " is null";
+    }
+
+    /** The statement index a reference names (checked by {@link #value}). */
+    private int index(Object ref) throws Invalid {
+        value(ref);
+        return (int) (long) (Long) ref;
     }
 
     private Object ref(Map<String, Object> s, String key) throws Invalid {

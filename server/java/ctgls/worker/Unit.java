@@ -4,6 +4,7 @@ import java.io.File;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -12,11 +13,11 @@ import java.util.TreeSet;
 /**
  * A compilation unit set: the class bytes of one successful compile plus its library classpath.
  *
- * <p>Isolation choice: every test gets a fresh {@link TestLoader} that defines the project classes
- * again from these cached bytes, so static fields and static initialisers start fresh for each
- * test without any bytecode rewriting. Re-initialising statics in place would be cheaper but
- * cannot reset static final fields or re-run initialisers with their side effects faithfully.
- * Library classes on the classpath are loaded once per unit and shared between tests.
+ * <p>Isolation choice: a test runs in a {@link TestLoader} that defines the project classes from
+ * these cached bytes, so static fields and static initialisers start fresh without any bytecode
+ * rewriting. The next test gets the same loader only when every class it defined is free of
+ * static state that a test could leave behind ({@link Loaders}, {@link StaticState}); otherwise
+ * a fresh one. Library classes on the classpath are loaded once per unit and shared between tests.
  */
 final class Unit {
     final String id;
@@ -25,11 +26,13 @@ final class Unit {
     final List<String> classNames;
     private final List<String> classpath;
     private ClassLoader libraries;
+    /** The loaders of this unit's tests; used by the worker's main thread only. */
+    final Loaders loaders = new Loaders(this);
 
     Unit(String id, Map<String, byte[]> classes, List<String> classpath) {
         this.id = id;
         this.classes = Collections.unmodifiableMap(classes);
-        this.classNames = Collections.unmodifiableList(new java.util.ArrayList<>(new TreeSet<>(classes.keySet())));
+        this.classNames = Collections.unmodifiableList(new ArrayList<>(new TreeSet<>(classes.keySet())));
         this.classpath = classpath;
     }
 
@@ -71,13 +74,54 @@ final class Unit {
         }
     }
 
-    /** Child-first for project classes (a stale copy on the classpath must not win). */
+    /**
+     * Child-first for project classes (a stale copy on the classpath must not win). Remembers the
+     * project classes it defined, in order, and whether user code changed its assertion status
+     * (which would apply to classes the next test loads).
+     */
     static final class TestLoader extends ClassLoader {
         private final Unit unit;
+        private final List<Class<?>> defined = new ArrayList<>();
+        private volatile boolean assertionStatusChanged;
 
         TestLoader(Unit unit, ClassLoader parent) {
             super(parent);
             this.unit = unit;
+        }
+
+        /** The project classes defined so far, from index {@code from} on. */
+        List<Class<?>> definedSince(int from) {
+            synchronized (defined) {
+                return new ArrayList<>(defined.subList(Math.min(from, defined.size()), defined.size()));
+            }
+        }
+
+        boolean assertionStatusChanged() {
+            return assertionStatusChanged;
+        }
+
+        @Override
+        public void setDefaultAssertionStatus(boolean enabled) {
+            assertionStatusChanged = true;
+            super.setDefaultAssertionStatus(enabled);
+        }
+
+        @Override
+        public void setPackageAssertionStatus(String packageName, boolean enabled) {
+            assertionStatusChanged = true;
+            super.setPackageAssertionStatus(packageName, enabled);
+        }
+
+        @Override
+        public void setClassAssertionStatus(String className, boolean enabled) {
+            assertionStatusChanged = true;
+            super.setClassAssertionStatus(className, enabled);
+        }
+
+        @Override
+        public void clearAssertionStatus() {
+            assertionStatusChanged = true;
+            super.clearAssertionStatus();
         }
 
         @Override
@@ -90,6 +134,9 @@ final class Unit {
                         return super.loadClass(name, resolve);
                     }
                     c = defineClass(name, b, 0, b.length);
+                    synchronized (defined) {
+                        defined.add(c);
+                    }
                 }
                 if (resolve) {
                     resolveClass(c);

@@ -1,0 +1,283 @@
+//! Isolation between tests against the real worker: a test's class loader is reused only when no
+//! state can have survived in it (docs/protocol.md, "Isolation"), and the reused test thread
+//! starts every test like a new thread.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use common::*;
+use jvm::*;
+
+/// The `statics` fixture, compiled against the `statics-lib` library (a class directory on the
+/// classpath, loaded once per unit like a real dependency).
+fn statics(sup: &mut Supervisor) -> UnitId {
+    let lib = library(sup);
+    let result = sup
+        .compile(&CompileRequest {
+            sources: project("statics"),
+            classpath: vec![lib],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    result
+        .unit
+        .unwrap_or_else(|| panic!("statics must compile: {:#?}", result.diagnostics))
+}
+
+/// Compiled once per test process: tests run in parallel and must not overwrite each other's classes.
+fn library(sup: &Supervisor) -> PathBuf {
+    static LIBRARY: OnceLock<PathBuf> = OnceLock::new();
+    LIBRARY
+        .get_or_init(|| {
+            let out =
+                std::env::temp_dir().join(format!("ctgls-statics-lib-{}", std::process::id()));
+            let status = Command::new(&sup.jdk().javac)
+                .arg("-d")
+                .arg(&out)
+                .arg(fixtures().join("statics-lib/lib/Slot.java"))
+                .status()
+                .unwrap();
+            assert!(status.success());
+            out
+        })
+        .clone()
+}
+
+fn run(sup: &mut Supervisor, unit: UnitId, tests: &[TestCase]) -> Vec<TestResult> {
+    finished(sup.execute(unit, tests, &options(5000)).unwrap())
+}
+
+fn fresh(results: &[TestResult]) -> Vec<bool> {
+    results.iter().map(|r| r.fresh_loader).collect()
+}
+
+fn dropped(r: &TestResult) -> &str {
+    r.loader_dropped.as_deref().unwrap_or("")
+}
+
+#[test]
+fn resettable_statics_are_put_back_and_the_loader_is_reused() {
+    let mut sup = supervisor();
+    let unit = statics(&mut sup);
+    let t = test(vec![
+        call_static("statics.Counter", "next", &[], &[]),
+        call_static("statics.Counter", "next", &[], &[]),
+    ]);
+    let r = run(&mut sup, unit, &[t.clone(), t.clone(), t.clone()]);
+    for (k, r) in r.iter().enumerate() {
+        assert_eq!(r.status, TestStatus::Ok, "{r:#?}");
+        assert_eq!(
+            (int_value(r, 0), int_value(r, 1)),
+            (11, 12),
+            "test {k} starts from the initial count"
+        );
+        assert_eq!(r.loader_dropped, None, "{r:#?}");
+    }
+    assert_eq!(fresh(&r), vec![true, false, false]);
+
+    // The next batch still reuses the loader; asked for fresh loaders, the worker obeys.
+    let again = run(&mut sup, unit, std::slice::from_ref(&t));
+    assert_eq!((fresh(&again), int_value(&again[0], 1)), (vec![false], 12));
+    let opts = ExecuteOptions {
+        fresh_loader_per_test: true,
+        ..options(5000)
+    };
+    let forced = finished(sup.execute(unit, &[t.clone(), t], &opts).unwrap());
+    assert_eq!(fresh(&forced), vec![true, true]);
+    assert_eq!(int_value(&forced[1], 1), 12);
+}
+
+#[test]
+fn a_static_final_mutable_object_gets_a_fresh_loader_for_every_test() {
+    let mut sup = supervisor();
+    let unit = statics(&mut sup);
+    let counter = test(vec![call_static("statics.Counter", "next", &[], &[])]);
+    let registry = test(vec![
+        string("a"),
+        call_static("statics.Registry", "add", &["java.lang.String"], &[0]),
+    ]);
+    let r = run(
+        &mut sup,
+        unit,
+        &[counter.clone(), registry.clone(), registry, counter],
+    );
+    // The second test runs in the first one's loader, but defines Registry afresh there.
+    assert_eq!(fresh(&r), vec![true, false, true, true]);
+    assert_eq!((int_value(&r[1], 1), int_value(&r[2], 1)), (1, 1));
+    for r in &r[1..3] {
+        assert!(
+            dropped(r).contains("statics.Registry") && dropped(r).contains("CACHE"),
+            "{:?}",
+            r.loader_dropped
+        );
+    }
+    assert_eq!(int_value(&r[3], 0), 11);
+}
+
+#[test]
+fn a_non_final_reference_static_is_never_reused() {
+    let mut sup = supervisor();
+    let unit = statics(&mut sup);
+    let t = test(vec![
+        string("ann"),
+        call_static("statics.Names", "remember", &["java.lang.String"], &[0]),
+    ]);
+    let r = run(&mut sup, unit, &[t.clone(), t]);
+    assert_eq!(fresh(&r), vec![true, true]);
+    for r in &r {
+        assert!(
+            value(r, 1).is_null,
+            "the earlier test's name leaked: {r:#?}"
+        );
+        assert!(dropped(r).contains("non-final static field last"), "{r:#?}");
+    }
+}
+
+#[test]
+fn pure_initialisers_immutable_constants_and_enum_switches_are_reused() {
+    let mut sup = supervisor();
+    let unit = statics(&mut sup);
+    let t = test(vec![
+        call_static("statics.Pure", "describe", &[], &[]),
+        Statement::EnumConstant {
+            type_name: "statics.Shade".into(),
+            name: "LIGHT".into(),
+        },
+        call_static("statics.Pure", "weight", &["statics.Shade"], &[1]),
+    ]);
+    let r = run(&mut sup, unit, &[t.clone(), t]);
+    assert_eq!(fresh(&r), vec![true, false]);
+    for r in &r {
+        assert_eq!(r.status, TestStatus::Ok, "{r:#?}");
+        assert_eq!(r.loader_dropped, None);
+        assert_eq!(text_value(r, 0), "pure-42/d/0");
+        assert_eq!(int_value(r, 2), 1);
+    }
+}
+
+#[test]
+fn an_initialiser_that_reads_system_properties_is_run_again_for_every_test() {
+    let mut sup = supervisor();
+    let unit = statics(&mut sup);
+    let set_then_read = test(vec![
+        string("statics.home"),
+        string("/set/by/test"),
+        call_static(
+            "statics.Props",
+            "set",
+            &["java.lang.String", "java.lang.String"],
+            &[0, 1],
+        ),
+        call_static("statics.Home", "dir", &[], &[]),
+    ]);
+    let read = test(vec![call_static("statics.Home", "dir", &[], &[])]);
+    let r = run(&mut sup, unit, &[set_then_read, read]);
+    assert_eq!(text_value(&r[0], 3), "/set/by/test");
+    assert!(
+        dropped(&r[0]).contains("statics.Home") && dropped(&r[0]).contains("System.getProperty"),
+        "{:?}",
+        r[0].loader_dropped
+    );
+    // The worker put the property back; a fresh Home reads it again.
+    assert!(r[1].fresh_loader);
+    assert_eq!(text_value(&r[1], 0), "none");
+}
+
+#[test]
+fn classes_that_initialise_each_other_are_run_again_for_every_test() {
+    let mut sup = supervisor();
+    let unit = statics(&mut sup);
+    let b_first = test(vec![call_static("statics.CycleB", "y", &[], &[])]);
+    let a_first = test(vec![call_static("statics.CycleA", "x", &[], &[])]);
+    let r = run(&mut sup, unit, &[b_first, a_first]);
+    // Java's answer depends on which class a test touches first; each test must get its own.
+    assert_eq!((int_value(&r[0], 0), int_value(&r[1], 0)), (15, 6));
+    assert!(
+        dropped(&r[0]).contains("depends on itself"),
+        "{:?}",
+        r[0].loader_dropped
+    );
+    assert!(r[1].fresh_loader);
+}
+
+#[test]
+fn a_failed_initialisation_is_seen_by_every_test() {
+    let mut sup = supervisor();
+    let unit = statics(&mut sup);
+    let swallow = test(vec![call_static(
+        "statics.Catcher",
+        "touchBroken",
+        &[],
+        &[],
+    )]);
+    let touch = test(vec![call_static("statics.Broken", "value", &[], &[])]);
+    let r = run(
+        &mut sup,
+        unit,
+        &[swallow.clone(), touch.clone(), swallow, touch],
+    );
+    for k in [0, 2] {
+        assert_eq!(r[k].status, TestStatus::Ok);
+        assert_eq!(text_value(&r[k], 0), "ExceptionInInitializerError");
+        assert!(
+            dropped(&r[k]).contains("initialisation failed"),
+            "{:?}",
+            r[k].loader_dropped
+        );
+    }
+    for k in [1, 3] {
+        assert!(r[k].fresh_loader);
+        let e = r[k].exception.as_ref().unwrap();
+        assert_eq!(e.type_name, "java.lang.ExceptionInInitializerError");
+        assert_eq!(e.cause.as_deref(), Some("java.lang.NumberFormatException"));
+    }
+}
+
+#[test]
+fn a_thread_that_escapes_the_test_group_makes_the_next_test_use_a_fresh_loader() {
+    let mut sup = supervisor();
+    let unit = statics(&mut sup);
+    let escape = test(vec![
+        int(100),
+        call_static("statics.Late", "escape", &["int"], &[0]),
+    ]);
+    let read = test(vec![
+        int(400),
+        call_static("statics.Late", "hitsAfter", &["int"], &[0]),
+    ]);
+    let r = run(&mut sup, unit, &[escape, read]);
+    assert!(
+        dropped(&r[0]).contains("outside the test's thread group"),
+        "{:?}",
+        r[0].loader_dropped
+    );
+    assert!(r[1].fresh_loader);
+    assert_eq!(
+        int_value(&r[1], 1),
+        0,
+        "the late thread changed the next test's class"
+    );
+}
+
+#[test]
+fn the_reused_test_thread_starts_every_test_like_a_new_thread() {
+    let mut sup = supervisor();
+    let unit = statics(&mut sup);
+    let change = test(vec![
+        call_static("statics.ThreadFacts", "change", &[], &[]),
+        call_static("statics.ThreadFacts", "facts", &[], &[]),
+    ]);
+    let look = test(vec![call_static("statics.ThreadFacts", "facts", &[], &[])]);
+    let r = run(&mut sup, unit, &[look.clone(), change, look]);
+    let new_thread = "ctgls-test|5|false|group handler|null|test loader";
+    assert_eq!(text_value(&r[0], 0), new_thread);
+    assert_eq!(
+        text_value(&r[1], 1),
+        "renamed|1|true|own handler|left behind|test loader"
+    );
+    assert_eq!(text_value(&r[2], 0), new_thread);
+    assert!(!r[2].fresh_loader, "ThreadFacts has no static state");
+}

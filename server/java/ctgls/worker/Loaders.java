@@ -1,0 +1,145 @@
+package ctgls.worker;
+
+import ctgls.worker.Unit.TestLoader;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which class loader the next test of a unit runs in: the loader of the previous test when the
+ * static-state rule ({@link StaticState}) says no state can have survived in it, else a fresh one.
+ *
+ * <p>After a test that ended cleanly, {@link #release} checks every project class the loader
+ * defined so far. If all are reusable it initialises them (their initialisers are pure, so doing
+ * it now rather than when a later test first touches them cannot be observed, and a failed
+ * initialisation is found here rather than turned into a NoClassDefFoundError for the next test),
+ * puts their non-final primitive static fields back to the values they had right after
+ * initialisation, and keeps the loader. Used by the worker's main thread only.
+ */
+final class Loaders {
+    /** A static field to put back after every test, with its value right after initialisation. */
+    private static final class Reset {
+        final Field field;
+        final Object initial;
+
+        Reset(Field field, Object initial) {
+            this.field = field;
+            this.initial = initial;
+        }
+    }
+
+    private final Unit unit;
+    private StaticState rule;
+    /** The loader the next test may use; null when it must get a fresh one. */
+    private TestLoader kept;
+    /** How many classes of {@link #kept} were checked and initialised. */
+    private int settled;
+    private final List<Reset> resets = new ArrayList<>();
+    /** Copies of the project classes, initialised only to read initial values of resettable fields. */
+    private TestLoader template;
+    private final Map<String, Object> initialValues = new HashMap<>();
+
+    Loaders(Unit unit) {
+        this.unit = unit;
+    }
+
+    /** True when {@link #acquire} will hand out the kept loader. */
+    boolean hasKept() {
+        return kept != null;
+    }
+
+    /** The loader for the next test: the kept one unless {@code fresh} or none is kept. */
+    TestLoader acquire(boolean fresh) {
+        if (fresh || kept == null) {
+            drop();
+            return unit.newLoader();
+        }
+        TestLoader l = kept;
+        kept = null;
+        return l;
+    }
+
+    /** Forgets the kept loader. */
+    void drop() {
+        kept = null;
+        settled = 0;
+        resets.clear();
+    }
+
+    /**
+     * Decides, after a test that ended cleanly (no timeout, no leaked thread, no busy common pool),
+     * whether {@code loader} may serve the next test. Returns null when it is kept, else why not.
+     */
+    String release(TestLoader loader) {
+        String reason = settle(loader);
+        if (reason == null) {
+            kept = loader;
+        } else {
+            drop();
+        }
+        return reason;
+    }
+
+    private String settle(TestLoader loader) {
+        if (loader.assertionStatusChanged()) {
+            return "the test changed the assertion status of its class loader";
+        }
+        if (rule == null) {
+            rule = new StaticState(unit.classes, unit.libraries());
+        }
+        while (true) {
+            List<Class<?>> fresh = loader.definedSince(settled);
+            if (fresh.isEmpty()) {
+                break;
+            }
+            for (Class<?> c : fresh) {
+                StaticState.Verdict v = rule.verdict(c.getName());
+                if (!v.reusable) {
+                    return v.reason;
+                }
+            }
+            for (Class<?> c : fresh) {
+                try {
+                    Class.forName(c.getName(), true, loader);
+                } catch (Throwable e) {
+                    return c.getName() + ": its initialisation failed (" + e + ")";
+                }
+                for (String name : rule.verdict(c.getName()).resettable) {
+                    try {
+                        Field f = c.getDeclaredField(name);
+                        f.setAccessible(true);
+                        resets.add(new Reset(f, initialValue(c.getName(), name)));
+                    } catch (Throwable e) {
+                        return c.getName() + "." + name + ": cannot be put back (" + e + ")";
+                    }
+                }
+            }
+            settled += fresh.size();
+        }
+        for (Reset r : resets) {
+            try {
+                r.field.set(null, r.initial);
+            } catch (Throwable e) {
+                return r.field.getDeclaringClass().getName() + "." + r.field.getName() + ": cannot be put back ("
+                        + e + ")";
+            }
+        }
+        return null;
+    }
+
+    /** The value of a resettable field right after its class's initialisation (a boxed primitive). */
+    private Object initialValue(String className, String field) throws ReflectiveOperationException {
+        String key = className + "#" + field;
+        if (!initialValues.containsKey(key)) {
+            if (template == null) {
+                template = unit.newLoader();
+            }
+            Field f = Class.forName(className, true, template).getDeclaredField(field);
+            f.setAccessible(true);
+            initialValues.put(key, f.get(null));
+        }
+        return initialValues.get(key);
+    }
+}

@@ -1,0 +1,637 @@
+package ctgls.worker;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The static-state rule: which project classes may stay loaded from one test to the next
+ * (docs/protocol.md, "Isolation", has the rule and its soundness argument).
+ *
+ * <p>A class is <em>reusable</em> when a fresh copy of it, initialised again, could not behave
+ * differently from the copy an earlier test used, once its resettable fields are put back:
+ * <ol>
+ *   <li>every static field is final and of an immutable kind (primitive, String, a box, or a
+ *       project enum, record or final class whose instance fields are all final and of
+ *       immutable kinds), or non-final and primitive (<em>resettable</em>: the worker puts it back
+ *       to its value right after initialisation after every test), or one of javac's synthetic
+ *       {@code $VALUES} / {@code $SwitchMap$...} arrays, which only javac's own code touches;</li>
+ *   <li>its static initialiser, with every project method and constructor it calls, is pure:
+ *       constants, locals, arithmetic, objects and arrays it creates itself, reads of final static
+ *       fields, writes of its own static fields, calls of project code that obeys the same rule
+ *       through exact (static, special, private or final) calls, and calls of a short list of JDK
+ *       methods without side effects or dependence on mutable global state ({@link #jdkCall});</li>
+ *   <li>that code has no backward jump and no recursion and is small, so initialising the class
+ *       at any time terminates and gives the same values;</li>
+ *   <li>the project classes its initialisation touches (including its supertypes) are reusable,
+ *       and none of them needs this class to be initialised first (no cycle, so the order in which
+ *       tests touch them cannot change the values);</li>
+ *   <li>it does not declare {@code finalize()}, which would run during a later test.</li>
+ * </ol>
+ * Verdicts depend only on the unit's class bytes, so they are computed once per unit.
+ */
+final class StaticState {
+    /** The verdict for one class: reusable or not, and why not. */
+    static final class Verdict {
+        final boolean reusable;
+        /** Why the class is not reusable (null when it is). */
+        final String reason;
+        /** Non-final primitive static fields, put back to their initial values after every test. */
+        final List<String> resettable;
+
+        Verdict(boolean reusable, String reason, List<String> resettable) {
+            this.reusable = reusable;
+            this.reason = reason;
+            this.resettable = resettable;
+        }
+    }
+
+    /** Upper bound on the bytecode an initialiser may run, counted over every call path. */
+    private static final int MAX_INIT_CODE = 64 * 1024;
+
+    private static final Set<String> BOXES = new HashSet<>(Arrays.asList(
+            "java/lang/Integer", "java/lang/Long", "java/lang/Short", "java/lang/Byte", "java/lang/Character",
+            "java/lang/Boolean", "java/lang/Float", "java/lang/Double"));
+
+    private final Map<String, byte[]> classes;
+    private final ClassLoader libraries;
+    private final Map<String, ClassFile> parsed = new HashMap<>();
+    private final Map<String, Verdict> verdicts = new HashMap<>();
+    private final Set<String> inProgress = new HashSet<>();
+    private final Map<String, Boolean> immutable = new HashMap<>();
+
+    /**
+     * @param classes the unit's class bytes by binary name
+     * @param libraries the unit's library loader (for fields of library and JDK classes)
+     */
+    StaticState(Map<String, byte[]> classes, ClassLoader libraries) {
+        this.classes = classes;
+        this.libraries = libraries;
+    }
+
+    /** The verdict for a project class given by binary name ({@code com.acme.A$B}). */
+    synchronized Verdict verdict(String binaryName) {
+        return verdictOf(binaryName.replace('.', '/'));
+    }
+
+    private boolean isProject(String internalName) {
+        return classes.containsKey(internalName.replace('/', '.'));
+    }
+
+    private ClassFile parsed(String internalName) {
+        ClassFile cf = parsed.get(internalName);
+        if (cf == null) {
+            byte[] b = classes.get(internalName.replace('/', '.'));
+            if (b == null) {
+                return null;
+            }
+            cf = ClassFile.parse(b);
+            parsed.put(internalName, cf);
+        }
+        return cf;
+    }
+
+    private static String dotted(String internalName) {
+        return internalName.replace('/', '.');
+    }
+
+    private Verdict verdictOf(String name) {
+        Verdict v = verdicts.get(name);
+        if (v != null) {
+            return v;
+        }
+        if (!inProgress.add(name)) {
+            return no(dotted(name) + ": its initialisation depends on itself through other classes");
+        }
+        try {
+            v = decide(name);
+        } catch (Reject r) {
+            v = no(dotted(name) + ": " + r.getMessage());
+        } catch (IllegalArgumentException e) {
+            v = no(dotted(name) + ": unreadable class file (" + e.getMessage() + ")");
+        } finally {
+            inProgress.remove(name);
+        }
+        verdicts.put(name, v);
+        return v;
+    }
+
+    private static Verdict no(String reason) {
+        return new Verdict(false, reason, java.util.Collections.<String>emptyList());
+    }
+
+    /** Why a class or its initialiser is not provably free of static state. */
+    private static final class Reject extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Reject(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private Verdict decide(String name) throws Reject {
+        ClassFile cf = parsed(name);
+        if (cf == null) {
+            throw new Reject("not a project class");
+        }
+        List<String> resettable = ownState(cf);
+        // Initialising a class initialises its superclass first; supertypes are part of its state.
+        supertypes(name, cf);
+        ClassFile.Member clinit = cf.method("<clinit>", "()V");
+        if (clinit != null) {
+            new InitScan(name).method(cf, clinit);
+        }
+        return new Verdict(true, null, resettable);
+    }
+
+    /** Rules 1 and 5 for the class itself; returns its resettable fields. */
+    private List<String> ownState(ClassFile cf) throws Reject {
+        if (cf.method("finalize", "()V") != null) {
+            throw new Reject("declares finalize(), which runs during a later test");
+        }
+        List<String> resettable = new ArrayList<>();
+        for (ClassFile.Member f : cf.fields) {
+            if (!f.is(ClassFile.ACC_STATIC)) {
+                continue;
+            }
+            if (f.is(ClassFile.ACC_SYNTHETIC) && f.is(ClassFile.ACC_FINAL) && f.descriptor.startsWith("[")
+                    && (f.name.equals("$VALUES") || f.name.startsWith("$SwitchMap$"))) {
+                continue;
+            }
+            if (f.is(ClassFile.ACC_FINAL)) {
+                if (!immutableType(f.descriptor)) {
+                    throw new Reject("static final field " + f.name + " holds a mutable kind of value ("
+                            + typeName(f.descriptor) + ")");
+                }
+            } else if (isPrimitive(f.descriptor)) {
+                resettable.add(f.name);
+            } else {
+                throw new Reject("non-final static field " + f.name + " of type " + typeName(f.descriptor));
+            }
+        }
+        return resettable;
+    }
+
+    private void supertypes(String from, ClassFile cf) throws Reject {
+        if (cf.superName != null) {
+            dependency(from, cf.superName);
+        }
+        for (String i : cf.interfaces) {
+            dependency(from, i);
+        }
+    }
+
+    /**
+     * The initialisation of {@code from} may initialise {@code to}: {@code to} must be reusable,
+     * and must not need {@code from} initialised first. A class without a static initialiser runs
+     * no code of its own when initialised, only its supertypes' initialisers, so it cannot make an
+     * order of initialisation observable: only its own fields and its supertypes are checked.
+     */
+    private void dependency(String from, String to) throws Reject {
+        if (to.equals(from) || !isProject(to)) {
+            return;
+        }
+        ClassFile cf = parsed(to);
+        if (cf.method("<clinit>", "()V") == null && !inProgress.contains(to)) {
+            try {
+                ownState(cf);
+            } catch (Reject r) {
+                throw new Reject("its initialisation uses " + dotted(to) + ", which " + r.getMessage());
+            }
+            supertypes(from, cf);
+            return;
+        }
+        Verdict v = verdictOf(to);
+        if (!v.reusable) {
+            throw new Reject("its initialisation uses " + dotted(to) + ", which is not reusable (" + v.reason + ")");
+        }
+    }
+
+    // ------------------------------------------------------------------ immutable kinds
+
+    private static boolean isPrimitive(String d) {
+        return d.length() == 1 && "ZBCSIJFD".indexOf(d.charAt(0)) >= 0;
+    }
+
+    private static String typeName(String d) {
+        int dims = 0;
+        while (d.startsWith("[")) {
+            dims++;
+            d = d.substring(1);
+        }
+        String base;
+        switch (d) {
+            case "Z": base = "boolean"; break;
+            case "B": base = "byte"; break;
+            case "C": base = "char"; break;
+            case "S": base = "short"; break;
+            case "I": base = "int"; break;
+            case "J": base = "long"; break;
+            case "F": base = "float"; break;
+            case "D": base = "double"; break;
+            default: base = d.startsWith("L") && d.endsWith(";") ? dotted(d.substring(1, d.length() - 1)) : d;
+        }
+        StringBuilder b = new StringBuilder(base);
+        for (int k = 0; k < dims; k++) {
+            b.append("[]");
+        }
+        return b.toString();
+    }
+
+    private boolean immutableType(String d) {
+        if (isPrimitive(d)) {
+            return true;
+        }
+        if (!d.startsWith("L") || !d.endsWith(";")) {
+            return false; // arrays are always mutable
+        }
+        String t = d.substring(1, d.length() - 1);
+        if (t.equals("java/lang/String") || BOXES.contains(t)) {
+            return true;
+        }
+        return isProject(t) && immutableClass(t);
+    }
+
+    /**
+     * A project enum, record or final class whose instances cannot change: every instance field,
+     * inherited ones included, is final and of an immutable kind. For an enum, the bodies of its
+     * constants (subclasses) count too. Cycles count as immutable (the check is coinductive).
+     */
+    private boolean immutableClass(String t) {
+        Boolean known = immutable.get(t);
+        if (known != null) {
+            return known;
+        }
+        immutable.put(t, Boolean.TRUE);
+        boolean result = computeImmutable(t);
+        immutable.put(t, result);
+        return result;
+    }
+
+    private boolean computeImmutable(String t) {
+        ClassFile cf = parsed(t);
+        if (cf == null || cf.is(ClassFile.ACC_INTERFACE)) {
+            return false;
+        }
+        List<String> shapes = new ArrayList<>();
+        shapes.add(t);
+        if (cf.is(ClassFile.ACC_ENUM)) {
+            String prefix = dotted(t) + "$";
+            for (String other : classes.keySet()) {
+                if (other.startsWith(prefix)) {
+                    ClassFile body = parsed(other.replace('.', '/'));
+                    if (body != null && t.equals(body.superName)) {
+                        shapes.add(body.name);
+                    }
+                }
+            }
+        } else if (!cf.is(ClassFile.ACC_FINAL)) {
+            return false;
+        }
+        for (String s : shapes) {
+            for (String k = s; k != null; ) {
+                ClassFile c = parsed(k);
+                if (c == null) {
+                    if (!k.equals("java/lang/Object") && !k.equals("java/lang/Enum") && !k.equals("java/lang/Record")) {
+                        return false;
+                    }
+                    break;
+                }
+                for (ClassFile.Member f : c.fields) {
+                    if (f.is(ClassFile.ACC_STATIC)) {
+                        continue;
+                    }
+                    if (!f.is(ClassFile.ACC_FINAL) || !immutableType(f.descriptor)) {
+                        return false;
+                    }
+                }
+                k = c.superName;
+            }
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ initialiser scan
+
+    /** Checks the code a class's initialisation runs, following project calls. */
+    private final class InitScan {
+        private final String root;
+        private final Set<String> onPath = new HashSet<>();
+        private int budget = MAX_INIT_CODE;
+
+        InitScan(String root) {
+            this.root = root;
+        }
+
+        void method(ClassFile owner, ClassFile.Member m) throws Reject {
+            String key = owner.name + "." + m.name + m.descriptor;
+            if (m.code == null) {
+                throw new Reject("its initialisation calls " + dotted(key) + ", which has no code");
+            }
+            if (!onPath.add(key)) {
+                throw new Reject("its initialisation is recursive (" + dotted(key) + ")");
+            }
+            budget -= m.code.length;
+            if (budget < 0) {
+                throw new Reject("its initialisation is too large to check");
+            }
+            for (int[] h : m.handlers) {
+                if (h[2] <= h[0]) {
+                    throw new Reject("its initialisation loops (an exception handler before its range)");
+                }
+            }
+            code(owner, m.code);
+            onPath.remove(key);
+        }
+
+        private void code(ClassFile cf, byte[] c) throws Reject {
+            int pc = 0;
+            while (pc < c.length) {
+                int op = c[pc] & 0xff;
+                int len;
+                if (op <= 0x0f || (op >= 0x1a && op <= 0x35) || (op >= 0x3b && op <= 0x83)
+                        || (op >= 0x85 && op <= 0x98) || (op >= 0xac && op <= 0xb1) || op == 0xbe || op == 0xbf
+                        || op == 0xc2 || op == 0xc3) {
+                    len = 1; // constants, loads, stores, array access, stack, arithmetic, returns, throw, monitors
+                } else if (op == 0x10 || (op >= 0x15 && op <= 0x19) || (op >= 0x36 && op <= 0x3a) || op == 0xbc) {
+                    len = 2;
+                } else if (op == 0x11 || op == 0x84) {
+                    len = 3;
+                } else if (op == 0x12 || op == 0x13 || op == 0x14) {
+                    int index = op == 0x12 ? c[pc + 1] & 0xff : u2(c, pc + 1);
+                    constant(cf, index);
+                    len = op == 0x12 ? 2 : 3;
+                } else if ((op >= 0x99 && op <= 0xa7) || op == 0xc6 || op == 0xc7) {
+                    forward(pc, (short) u2(c, pc + 1));
+                    len = 3;
+                } else if (op == 0xc8) {
+                    forward(pc, u4(c, pc + 1));
+                    len = 5;
+                } else if (op == 0xaa || op == 0xab) {
+                    len = switchLength(c, pc, op == 0xaa);
+                } else if (op == 0xb2 || op == 0xb3) {
+                    staticField(cf.ref(u2(c, pc + 1)), op == 0xb3);
+                    len = 3;
+                } else if (op == 0xb4 || op == 0xb5) {
+                    len = 3; // instance fields of objects: only objects this code created or immutable ones
+                } else if (op == 0xb6 || op == 0xb7 || op == 0xb8) {
+                    invoke(cf.ref(u2(c, pc + 1)), op);
+                    len = 3;
+                } else if (op == 0xba) {
+                    invokeDynamic(cf.invokeDynamic(u2(c, pc + 1)));
+                    len = 5;
+                } else if (op == 0xbb) {
+                    create(cf.className(u2(c, pc + 1)));
+                    len = 3;
+                } else if (op == 0xbd || op == 0xc0 || op == 0xc1) {
+                    len = 3; // anewarray, checkcast, instanceof load a class but do not initialise it
+                } else if (op == 0xc5) {
+                    len = 4;
+                } else if (op == 0xc4) {
+                    int inner = c[pc + 1] & 0xff;
+                    len = inner == 0x84 ? 6 : 4;
+                } else {
+                    throw new Reject("its initialisation uses opcode 0x" + Integer.toHexString(op)
+                            + " (interface call, subroutine or unknown)");
+                }
+                pc += len;
+            }
+        }
+
+        private void forward(int pc, int offset) throws Reject {
+            if (offset <= 0) {
+                throw new Reject("its initialisation has a loop");
+            }
+        }
+
+        private int switchLength(byte[] c, int pc, boolean table) throws Reject {
+            int p = (pc + 4) & ~3;
+            forward(pc, u4(c, p));
+            if (table) {
+                int low = u4(c, p + 4);
+                int high = u4(c, p + 8);
+                int n = high - low + 1;
+                for (int k = 0; k < n; k++) {
+                    forward(pc, u4(c, p + 12 + 4 * k));
+                }
+                return p + 12 + 4 * n - pc;
+            }
+            int n = u4(c, p + 4);
+            for (int k = 0; k < n; k++) {
+                forward(pc, u4(c, p + 12 + 8 * k));
+            }
+            return p + 8 + 8 * n - pc;
+        }
+
+        private void constant(ClassFile cf, int index) throws Reject {
+            int tag = cf.tag(index);
+            if (tag == ClassFile.CONSTANT_METHOD_HANDLE || tag == ClassFile.CONSTANT_METHOD_TYPE
+                    || tag == ClassFile.CONSTANT_DYNAMIC) {
+                throw new Reject("its initialisation loads a method handle or dynamic constant");
+            }
+        }
+
+        private void staticField(ClassFile.Ref r, boolean write) throws Reject {
+            String declaring = declaringProjectField(r.owner, r.name);
+            if (declaring != null) {
+                if (declaring.equals(root)) {
+                    return; // its own fields, being initialised
+                }
+                if (write) {
+                    throw new Reject("its initialisation writes " + dotted(declaring) + "." + r.name);
+                }
+                ClassFile.Member f = parsed(declaring).field(r.name);
+                if (!f.is(ClassFile.ACC_FINAL)) {
+                    throw new Reject("its initialisation reads the non-final field " + dotted(declaring) + "."
+                            + r.name + ", which a test may have changed");
+                }
+                dependency(root, declaring);
+                return;
+            }
+            if (write) {
+                throw new Reject("its initialisation writes " + dotted(r.owner) + "." + r.name);
+            }
+            if (!finalLibraryField(r.owner, r.name)) {
+                throw new Reject("its initialisation reads " + dotted(r.owner) + "." + r.name
+                        + ", which is not a final field");
+            }
+        }
+
+        /** The project class that declares static field {@code name} as seen from {@code owner}, or null. */
+        private String declaringProjectField(String owner, String name) {
+            ClassFile cf = parsed(owner);
+            if (cf == null) {
+                return null;
+            }
+            if (cf.field(name) != null) {
+                return owner;
+            }
+            for (String i : cf.interfaces) {
+                String d = declaringProjectField(i, name);
+                if (d != null) {
+                    return d;
+                }
+            }
+            return cf.superName == null ? null : declaringProjectField(cf.superName, name);
+        }
+
+        private boolean finalLibraryField(String owner, String name) {
+            try {
+                for (Class<?> k = Class.forName(dotted(owner), false, libraries); k != null; k = k.getSuperclass()) {
+                    for (Field f : k.getDeclaredFields()) {
+                        if (f.getName().equals(name)) {
+                            return Modifier.isStatic(f.getModifiers()) && Modifier.isFinal(f.getModifiers());
+                        }
+                    }
+                }
+            } catch (ClassNotFoundException | LinkageError | SecurityException e) {
+                return false;
+            }
+            return false;
+        }
+
+        private void create(String type) throws Reject {
+            if (isProject(type)) {
+                dependency(root, type);
+                return;
+            }
+            if (!type.equals("java/lang/StringBuilder") && !type.equals("java/lang/StringBuffer")
+                    && !type.equals("java/lang/String") && !BOXES.contains(type) && !type.equals("java/lang/Object")) {
+                throw new Reject("its initialisation creates a " + dotted(type));
+            }
+        }
+
+        private void invoke(ClassFile.Ref r, int op) throws Reject {
+            if (r.owner.startsWith("[")) {
+                if (r.name.equals("clone")) {
+                    return; // values() of an enum
+                }
+                throw new Reject("its initialisation calls " + r.name + " on an array");
+            }
+            if (r.owner.equals("ctgls/rt/Probe")) {
+                if (r.name.equals("register")) {
+                    return; // idempotent per key, records nothing
+                }
+                throw new Reject("its initialisation is instrumented (each test must record its coverage)");
+            }
+            // Resolve through the project superclasses; the first JDK or library class ends the walk.
+            for (String k = r.owner; k != null; ) {
+                ClassFile cf = parsed(k);
+                if (cf == null) {
+                    if (!jdkCall(k, r.name, r.descriptor)) {
+                        throw new Reject("its initialisation calls " + dotted(k) + "." + r.name + r.descriptor);
+                    }
+                    return;
+                }
+                ClassFile.Member m = cf.method(r.name, r.descriptor);
+                if (m != null) {
+                    boolean exact = op != 0xb6 || m.is(ClassFile.ACC_PRIVATE) || m.is(ClassFile.ACC_FINAL)
+                            || cf.is(ClassFile.ACC_FINAL) || m.is(ClassFile.ACC_STATIC);
+                    if (!exact) {
+                        throw new Reject("its initialisation makes a virtual call of " + dotted(k) + "." + r.name);
+                    }
+                    if (op == 0xb8 || op == 0xb7) {
+                        dependency(root, k);
+                    }
+                    method(cf, m);
+                    return;
+                }
+                k = cf.superName;
+            }
+            throw new Reject("its initialisation calls an unresolvable " + r.name);
+        }
+
+        private void invokeDynamic(ClassFile.Ref r) throws Reject {
+            if (!r.owner.equals("java/lang/invoke/StringConcatFactory")) {
+                throw new Reject("its initialisation uses invokedynamic (" + dotted(r.owner) + "." + r.name + ")");
+            }
+            // Concatenation converts its operands with toString(): only of values without user code.
+            for (String p : parameters(r.descriptor)) {
+                if (!isPrimitive(p) && !p.equals("Ljava/lang/String;")
+                        && !(p.startsWith("L") && BOXES.contains(p.substring(1, p.length() - 1)))) {
+                    throw new Reject("its initialisation concatenates a " + typeName(p));
+                }
+            }
+        }
+    }
+
+    /**
+     * JDK methods an initialiser may call: they have no side effects outside the objects the
+     * initialiser made, read no mutable global state (default locale, system properties, time,
+     * random numbers) and call no user code (so no Object or CharSequence parameters).
+     */
+    static boolean jdkCall(String owner, String name, String descriptor) {
+        boolean safeParams = true;
+        for (String p : parameters(descriptor)) {
+            if (!isPrimitive(p) && !p.equals("Ljava/lang/String;") && !p.equals("[C") && !p.equals("[B")
+                    && !p.equals("[I")) {
+                safeParams = false;
+            }
+        }
+        switch (owner) {
+            case "java/lang/Object":
+                return name.equals("<init>") && descriptor.equals("()V");
+            case "java/lang/Enum":
+                return name.equals("<init>") || name.equals("ordinal") || name.equals("name");
+            case "java/lang/Record":
+                return name.equals("<init>");
+            case "java/lang/Class":
+                return name.equals("desiredAssertionStatus") || name.equals("getName");
+            case "java/util/Objects":
+                return name.equals("requireNonNull") && (descriptor.equals("(Ljava/lang/Object;)Ljava/lang/Object;")
+                        || descriptor.equals("(Ljava/lang/Object;Ljava/lang/String;)Ljava/lang/Object;"));
+            case "java/lang/String":
+                if (name.equals("format") || name.equals("formatted") || name.equals("toLowerCase")
+                        || name.equals("toUpperCase")) {
+                    return false; // the default locale
+                }
+                return safeParams || name.equals("equals") && descriptor.equals("(Ljava/lang/Object;)Z");
+            case "java/lang/StringBuilder":
+            case "java/lang/StringBuffer":
+                return safeParams;
+            case "java/lang/Math":
+            case "java/lang/StrictMath":
+                return safeParams && !name.equals("random");
+            default:
+                if (BOXES.contains(owner)) {
+                    if (name.equals("getInteger") || name.equals("getLong") || name.equals("getBoolean")) {
+                        return false; // system properties
+                    }
+                    return safeParams || name.equals("equals") && descriptor.equals("(Ljava/lang/Object;)Z");
+                }
+                return false;
+        }
+    }
+
+    /** Parameter descriptors of a method descriptor. */
+    static List<String> parameters(String descriptor) {
+        List<String> out = new ArrayList<>();
+        int p = 1;
+        while (p < descriptor.length() && descriptor.charAt(p) != ')') {
+            int start = p;
+            while (descriptor.charAt(p) == '[') {
+                p++;
+            }
+            if (descriptor.charAt(p) == 'L') {
+                p = descriptor.indexOf(';', p);
+            }
+            p++;
+            out.add(descriptor.substring(start, p));
+        }
+        return out;
+    }
+
+    private static int u2(byte[] c, int p) {
+        return ((c[p] & 0xff) << 8) | (c[p + 1] & 0xff);
+    }
+
+    private static int u4(byte[] c, int p) {
+        return ((c[p] & 0xff) << 24) | ((c[p + 1] & 0xff) << 16) | ((c[p + 2] & 0xff) << 8) | (c[p + 3] & 0xff);
+    }
+}
