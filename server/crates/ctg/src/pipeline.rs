@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use jvm::{CompileRequest, ExecuteOptions, JvmError, Supervisor, UnitId};
-use testcase::junit::{JUnit, TestClassSpec};
+use testcase::junit::{print_class, JUnit, Suppressions, TestClassSpec};
 
 use crate::cluster::DEFAULT_DESCRIBE_DEPTH;
 use crate::emit::{self, EmitError, NotPrintable, Written};
@@ -52,10 +52,27 @@ pub struct Emission {
     /// `None` when nothing was written (not asked to, or no test survived verification).
     pub written: Option<Written>,
     pub suite: VerifiedSuite,
+    pub verification: Verification,
     /// Tests the worker could not run consistently for printing, with the reason.
     pub not_printable: Vec<String>,
     pub time: Duration,
 }
+
+/// How the emitted tests were checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verification {
+    /// Compiled with javac and passed under the real JUnit launcher in fresh JVMs, forward and
+    /// reversed (DESIGN decision 4).
+    JUnit,
+    /// No JUnit could be found to compile them against, so they were only run twice in the
+    /// worker (values that differed were left out). Written anyway, marked as unverified, so
+    /// a machine with just a JDK still gets its tests; the reason says how to fix it.
+    WorkerOnly { reason: String },
+}
+
+/// The line written under the header of a test class that JUnit did not verify.
+pub const UNVERIFIED_NOTE: &str =
+    "// Not verified with JUnit: no JUnit was found when ctgls wrote this file.";
 
 #[derive(Debug, thiserror::Error)]
 pub enum PipelineError {
@@ -138,7 +155,7 @@ pub fn generate_tests(
         &generation,
     );
     supervisor.release(unit);
-    let (suite, not_printable) = emitted?;
+    let (suite, verification, not_printable) = emitted?;
 
     let path = emit::test_file(&request.layout, &class);
     let written = if options.write && !suite.kept.is_empty() {
@@ -156,6 +173,7 @@ pub fn generate_tests(
         path,
         written,
         suite,
+        verification,
         not_printable,
         time: emission_started.elapsed(),
     };
@@ -188,7 +206,7 @@ fn emit_verified(
     unit: UnitId,
     model: Option<&javamodel::JavaModel>,
     generation: &GenerationResult,
-) -> Result<(VerifiedSuite, Vec<String>), PipelineError> {
+) -> Result<(VerifiedSuite, Verification, Vec<String>), PipelineError> {
     let class = &request.class;
     let jvm_error = |error| PipelineError::Jvm {
         class: class.clone(),
@@ -225,8 +243,29 @@ fn emit_verified(
         class: class.clone(),
         error,
     };
-    let setup =
-        JUnitSetup::locate(JUnit::from(junit), &request.layout.classpath).map_err(verify_error)?;
+    let setup = match JUnitSetup::locate(JUnit::from(junit), &request.layout.classpath) {
+        Ok(setup) => setup,
+        Err(error @ VerifyError::JUnitNotFound { .. }) => {
+            let printed = print_class(&spec, &Suppressions::default());
+            let source = match printed.source.split_once('\n') {
+                Some((header, rest)) => format!("{header}\n{UNVERIFIED_NOTE}\n{rest}"),
+                None => printed.source,
+            };
+            let suite = VerifiedSuite {
+                source,
+                kept: printed.tests.into_iter().map(|test| test.name).collect(),
+                dropped: Vec::new(),
+                runs: Vec::new(),
+                rounds: 0,
+            };
+            let reason = format!(
+                "{error}; put JUnit on the project's classpath (--classpath) or set \
+                 CTGLS_JUNIT_CLASSPATH to verify the tests"
+            );
+            return Ok((suite, Verification::WorkerOnly { reason }, not_printable));
+        }
+        Err(error) => return Err(verify_error(error)),
+    };
     let suite = verify::verify_and_stabilise(
         &spec,
         &ProjectClasses::from_layout(&request.layout),
@@ -234,7 +273,7 @@ fn emit_verified(
         &options.verify,
     )
     .map_err(verify_error)?;
-    Ok((suite, not_printable))
+    Ok((suite, Verification::JUnit, not_printable))
 }
 
 fn describe_not_printable(index: usize, reason: &NotPrintable) -> String {

@@ -287,3 +287,43 @@ fn bad_arguments_print_the_generate_usage() {
     );
     assert!(stderr.contains("Usage: ctgls generate"), "{stderr}");
 }
+
+/// A machine with a JDK but no JUnit still gets its tests: written, marked as not verified
+/// with JUnit, with a warning that says how to fix it.
+#[test]
+fn without_junit_the_tests_are_written_and_marked_unverified() {
+    let project = Scratch::new("nojunit");
+    project.write(
+        "src/main/java/p/Sign.java",
+        "package p;\npublic class Sign {\n    public static int of(int x) {\n        if (x > 0) { return 1; }\n        if (x < 0) { return -1; }\n        return 0;\n    }\n}\n",
+    );
+    let report = project.0.join("report.json");
+    let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
+        .arg("generate")
+        .arg("--project")
+        .arg(&project.0)
+        .args(["--class", "p.Sign", "--budget", "6", "--report"])
+        .arg(&report)
+        .env("CTGLS_JUNIT_CLASSPATH", "/nonexistent/junit.jar")
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("the tests were not run with JUnit"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("CTGLS_JUNIT_CLASSPATH"), "{stderr}");
+    let written = std::fs::read_to_string(project.0.join("src/test/java/p/SignGeneratedTest.java"))
+        .expect("the tests are written");
+    let second_line = written.lines().nth(1).unwrap_or_default();
+    assert_eq!(second_line, ctg::pipeline::UNVERIFIED_NOTE);
+    assert!(written.contains("@Test"), "{written}");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(report).expect("report")).expect("JSON");
+    assert_eq!(report["classes"][0]["verified_with_junit"], false);
+    assert_eq!(
+        report["classes"][0]["branches"]["covered"],
+        report["classes"][0]["branches"]["total"]
+    );
+}

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use ctg::job::{GenerationObserver, GenerationRequest, Phase};
-use ctg::pipeline::{self, ClassOutcome, PipelineError, PipelineOptions};
+use ctg::pipeline::{self, ClassOutcome, PipelineError, PipelineOptions, Verification};
 use ctg::project::{LayoutOverrides, ProjectLayout};
 use ctg::store::Store;
 use jvm::{Supervisor, WorkerConfig};
@@ -145,6 +145,9 @@ impl ProgressLine {
             }
         }
         if let Ok(outcome) = outcome {
+            if let Verification::WorkerOnly { reason } = &outcome.emission.verification {
+                eprintln!("ctgls: warning: the tests were not run with JUnit: {reason}");
+            }
             for warning in outcome
                 .generation
                 .warnings
@@ -381,6 +384,7 @@ fn class_json(outcome: &ClassOutcome) -> Value {
         "tests_written": if e.written.is_some() { e.suite.kept.len() } else { 0 },
         "test_file": e.written.as_ref().map(|_| e.path.display().to_string()),
         "junit": match e.junit { ctg::project::JUnitVersion::Four => 4, ctg::project::JUnitVersion::Five => 5 },
+        "verified_with_junit": e.verification == Verification::JUnit,
         "dropped": dropped,
         "executions": g.executions,
         "statements_executed": g.statements_executed,
