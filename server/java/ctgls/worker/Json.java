@@ -12,11 +12,12 @@ import java.util.Map;
  * number that fits a long -> Long, other number -> Double, true/false -> Boolean, null -> null.
  */
 final class Json {
-    private final String s;
+    /** The text being parsed, as an array: the parser is on the worker's hot path. */
+    private final char[] s;
     private int i;
 
-    private Json(String s) {
-        this.s = s;
+    private Json(String text) {
+        this.s = text.toCharArray();
     }
 
     static Object parse(String text) {
@@ -24,7 +25,7 @@ final class Json {
         p.ws();
         Object v = p.value(0);
         p.ws();
-        if (p.i != p.s.length()) {
+        if (p.i != p.s.length) {
             throw p.error("trailing characters");
         }
         return v;
@@ -35,8 +36,8 @@ final class Json {
     }
 
     private void ws() {
-        while (i < s.length()) {
-            char c = s.charAt(i);
+        while (i < s.length) {
+            char c = s[i];
             if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
                 i++;
             } else {
@@ -49,10 +50,10 @@ final class Json {
         if (depth > 512) {
             throw error("nesting too deep");
         }
-        if (i >= s.length()) {
+        if (i >= s.length) {
             throw error("unexpected end");
         }
-        char c = s.charAt(i);
+        char c = s[i];
         switch (c) {
             case '{':
                 return object(depth);
@@ -78,7 +79,7 @@ final class Json {
     }
 
     private void literal(String word) {
-        if (!s.startsWith(word, i)) {
+        if (i + word.length() > s.length || !word.equals(new String(s, i, word.length()))) {
             throw error("expected " + word);
         }
         i += word.length();
@@ -88,28 +89,28 @@ final class Json {
         Map<String, Object> m = new LinkedHashMap<>();
         i++;
         ws();
-        if (i < s.length() && s.charAt(i) == '}') {
+        if (i < s.length && s[i] == '}') {
             i++;
             return m;
         }
         while (true) {
             ws();
-            if (i >= s.length() || s.charAt(i) != '"') {
+            if (i >= s.length || s[i] != '"') {
                 throw error("expected a key");
             }
             String k = string();
             ws();
-            if (i >= s.length() || s.charAt(i) != ':') {
+            if (i >= s.length || s[i] != ':') {
                 throw error("expected ':'");
             }
             i++;
             ws();
             m.put(k, value(depth + 1));
             ws();
-            if (i >= s.length()) {
+            if (i >= s.length) {
                 throw error("unexpected end in object");
             }
-            char c = s.charAt(i++);
+            char c = s[i++];
             if (c == '}') {
                 return m;
             }
@@ -123,7 +124,7 @@ final class Json {
         List<Object> a = new ArrayList<>();
         i++;
         ws();
-        if (i < s.length() && s.charAt(i) == ']') {
+        if (i < s.length && s[i] == ']') {
             i++;
             return a;
         }
@@ -131,10 +132,10 @@ final class Json {
             ws();
             a.add(value(depth + 1));
             ws();
-            if (i >= s.length()) {
+            if (i >= s.length) {
                 throw error("unexpected end in array");
             }
-            char c = s.charAt(i++);
+            char c = s[i++];
             if (c == ']') {
                 return a;
             }
@@ -146,12 +147,24 @@ final class Json {
 
     private String string() {
         i++;
+        // Most strings have no escapes: one copy.
+        for (int k = i; k < s.length; k++) {
+            char c = s[k];
+            if (c == '"') {
+                String out = new String(s, i, k - i);
+                i = k + 1;
+                return out;
+            }
+            if (c == '\\') {
+                break;
+            }
+        }
         StringBuilder b = new StringBuilder();
         while (true) {
-            if (i >= s.length()) {
+            if (i >= s.length) {
                 throw error("unterminated string");
             }
-            char c = s.charAt(i++);
+            char c = s[i++];
             if (c == '"') {
                 return b.toString();
             }
@@ -159,10 +172,10 @@ final class Json {
                 b.append(c);
                 continue;
             }
-            if (i >= s.length()) {
+            if (i >= s.length) {
                 throw error("unterminated escape");
             }
-            char e = s.charAt(i++);
+            char e = s[i++];
             switch (e) {
                 case '"': b.append('"'); break;
                 case '\\': b.append('\\'); break;
@@ -173,11 +186,11 @@ final class Json {
                 case 'r': b.append('\r'); break;
                 case 't': b.append('\t'); break;
                 case 'u':
-                    if (i + 4 > s.length()) {
+                    if (i + 4 > s.length) {
                         throw error("short unicode escape");
                     }
                     try {
-                        b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
+                        b.append((char) Integer.parseInt(new String(s, i, 4), 16));
                     } catch (NumberFormatException ex) {
                         throw error("bad unicode escape");
                     }
@@ -191,12 +204,26 @@ final class Json {
 
     private Object number() {
         int start = i;
-        if (s.charAt(i) == '-') {
+        // Small integers (indexes, ints) are parsed in place.
+        boolean negative = s[i] == '-';
+        int k = negative ? i + 1 : i;
+        long n = 0;
+        int digits = 0;
+        while (k < s.length && s[k] >= '0' && s[k] <= '9' && digits < 18) {
+            n = n * 10 + (s[k] - '0');
+            k++;
+            digits++;
+        }
+        if (digits > 0 && (k == s.length || ".eE+-0123456789".indexOf(s[k]) < 0)) {
+            i = k;
+            return negative ? -n : n;
+        }
+        if (s[i] == '-') {
             i++;
         }
         boolean integral = true;
-        while (i < s.length()) {
-            char c = s.charAt(i);
+        while (i < s.length) {
+            char c = s[i];
             if (c >= '0' && c <= '9') {
                 i++;
             } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
@@ -206,7 +233,7 @@ final class Json {
                 break;
             }
         }
-        String t = s.substring(start, i);
+        String t = new String(s, start, i - start);
         try {
             if (integral) {
                 try {
@@ -223,89 +250,167 @@ final class Json {
 
     // ---- writing ----
 
+    /**
+     * A reusable buffer that messages are written into as bytes. Every non-ASCII character is
+     * escaped, so each char is one byte and no encoder runs on the hot path.
+     */
+    static final class Out {
+        private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] buf = new byte[16 * 1024];
+        int size;
+
+        void reset() {
+            size = 0;
+            if (buf.length > 1 << 20) {
+                buf = new byte[16 * 1024];
+            }
+        }
+
+        private void room(int n) {
+            if (size + n > buf.length) {
+                buf = java.util.Arrays.copyOf(buf, Math.max(buf.length * 2, size + n));
+            }
+        }
+
+        void put(char c) {
+            room(1);
+            buf[size++] = (byte) c;
+        }
+
+        /** An ASCII-only string (numbers, literals). */
+        void put(String ascii) {
+            int n = ascii.length();
+            room(n);
+            for (int k = 0; k < n; k++) {
+                buf[size++] = (byte) ascii.charAt(k);
+            }
+        }
+
+        void put(long v) {
+            if (v == Long.MIN_VALUE) {
+                put(Long.toString(v));
+                return;
+            }
+            room(20);
+            if (v < 0) {
+                buf[size++] = '-';
+                v = -v;
+            }
+            int start = size;
+            do {
+                buf[size++] = (byte) ('0' + v % 10);
+                v /= 10;
+            } while (v != 0);
+            for (int a = start, b = size - 1; a < b; a++, b--) {
+                byte t = buf[a];
+                buf[a] = buf[b];
+                buf[b] = t;
+            }
+        }
+
+        void unicodeEscape(char c) {
+            room(6);
+            buf[size++] = '\\';
+            buf[size++] = 'u';
+            buf[size++] = HEX[(c >> 12) & 0xf];
+            buf[size++] = HEX[(c >> 8) & 0xf];
+            buf[size++] = HEX[(c >> 4) & 0xf];
+            buf[size++] = HEX[c & 0xf];
+        }
+
+        @Override
+        public String toString() {
+            return new String(buf, 0, size, java.nio.charset.StandardCharsets.US_ASCII);
+        }
+    }
+
     static String write(Object v) {
-        StringBuilder b = new StringBuilder();
+        Out b = new Out();
         write(b, v);
         return b.toString();
     }
 
     @SuppressWarnings("unchecked")
-    static void write(StringBuilder b, Object v) {
+    static void write(Out b, Object v) {
         if (v == null) {
-            b.append("null");
+            b.put("null");
         } else if (v instanceof String) {
             quote(b, (String) v);
         } else if (v instanceof Boolean) {
-            b.append(((Boolean) v).booleanValue() ? "true" : "false");
+            b.put(((Boolean) v).booleanValue() ? "true" : "false");
+        } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            b.put(((Number) v).longValue());
         } else if (v instanceof Double || v instanceof Float) {
             double d = ((Number) v).doubleValue();
             if (Double.isNaN(d) || Double.isInfinite(d)) {
                 // JSON has no NaN/Infinity: the protocol spells them as strings.
                 quote(b, Double.toString(d));
             } else {
-                b.append(Double.toString(d));
+                b.put(Double.toString(d));
             }
         } else if (v instanceof Number) {
-            b.append(((Number) v).longValue());
+            b.put(((Number) v).longValue());
         } else if (v instanceof Map) {
-            b.append('{');
+            b.put('{');
             boolean first = true;
             for (Map.Entry<String, Object> e : ((Map<String, Object>) v).entrySet()) {
                 if (!first) {
-                    b.append(',');
+                    b.put(',');
                 }
                 first = false;
                 quote(b, e.getKey());
-                b.append(':');
+                b.put(':');
                 write(b, e.getValue());
             }
-            b.append('}');
+            b.put('}');
         } else if (v instanceof List) {
-            b.append('[');
-            boolean first = true;
-            for (Object o : (List<Object>) v) {
-                if (!first) {
-                    b.append(',');
+            b.put('[');
+            List<Object> list = (List<Object>) v;
+            for (int k = 0, n = list.size(); k < n; k++) {
+                if (k > 0) {
+                    b.put(',');
                 }
-                first = false;
-                write(b, o);
+                write(b, list.get(k));
             }
-            b.append(']');
+            b.put(']');
         } else if (v instanceof int[]) {
-            b.append('[');
+            b.put('[');
             int[] a = (int[]) v;
             for (int k = 0; k < a.length; k++) {
                 if (k > 0) {
-                    b.append(',');
+                    b.put(',');
                 }
-                b.append(a[k]);
+                b.put(a[k]);
             }
-            b.append(']');
+            b.put(']');
         } else {
             quote(b, String.valueOf(v));
         }
     }
 
-    static void quote(StringBuilder b, String s) {
-        b.append('"');
-        for (int k = 0; k < s.length(); k++) {
+    static void quote(Out b, String s) {
+        int n = s.length();
+        b.room(n + 2);
+        b.buf[b.size++] = '"';
+        for (int k = 0; k < n; k++) {
             char c = s.charAt(k);
+            if (c >= 0x20 && c <= 0x7e && c != '"' && c != '\\') {
+                b.room(1);
+                b.buf[b.size++] = (byte) c;
+                continue;
+            }
             switch (c) {
-                case '"': b.append("\\\""); break;
-                case '\\': b.append("\\\\"); break;
-                case '\n': b.append("\\n"); break;
-                case '\r': b.append("\\r"); break;
-                case '\t': b.append("\\t"); break;
+                case '"': b.put('\\'); b.put('"'); break;
+                case '\\': b.put('\\'); b.put('\\'); break;
+                case '\n': b.put('\\'); b.put('n'); break;
+                case '\r': b.put('\\'); b.put('r'); break;
+                case '\t': b.put('\\'); b.put('t'); break;
                 default:
                     // Escaping every non-ASCII char keeps the wire 7-bit and lone surrogates legal.
-                    if (c < 0x20 || c > 0x7e) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
+                    b.unicodeEscape(c);
             }
         }
-        b.append('"');
+        b.put('"');
     }
 
     // ---- typed access helpers for requests ----

@@ -23,6 +23,7 @@ public final class Main {
     static final int PROTOCOL_VERSION = 1;
 
     private final OutputStream protoOut;
+    private final Json.Out sendBuffer = new Json.Out();
     final Capture out = new Capture();
     final Capture err = new Capture();
     private final Compiler compiler = new Compiler();
@@ -188,11 +189,14 @@ public final class Main {
     }
 
     private synchronized void send(Map<String, Object> m) {
-        StringBuilder b = new StringBuilder(256);
+        Json.Out b = sendBuffer;
+        b.reset();
         Json.write(b, m);
-        b.append('\n');
+        b.put('\n');
         try {
-            protoOut.write(b.toString().getBytes(StandardCharsets.UTF_8));
+            // One write per message: a result must reach the supervisor before the next test
+            // runs, since that test may end the process.
+            protoOut.write(b.buf, 0, b.size);
             protoOut.flush();
         } catch (IOException e) {
             // The supervisor is gone.

@@ -6,9 +6,11 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Member;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,7 +51,7 @@ final class TestCase implements Runnable {
     }
 
     private final List<Object> statements;
-    private final ClassLoader loader;
+    private final Unit.TestLoader loader;
     private final Observer observer;
     private final Set<String> projectClasses;
     private final List<String> underTest;
@@ -63,7 +65,7 @@ final class TestCase implements Runnable {
     private Object[] values;
     private Class<?>[] types;
 
-    TestCase(List<Object> statements, ClassLoader loader, Observer observer, Set<String> projectClasses,
+    TestCase(List<Object> statements, Unit.TestLoader loader, Observer observer, Set<String> projectClasses,
             List<String> underTest) {
         this.statements = statements;
         this.loader = loader;
@@ -275,18 +277,10 @@ final class TestCase implements Runnable {
                 }
             }
             case "new": {
-                Class<?> c = type(Json.str(s, "class"));
-                Class<?>[] params = params(s);
-                Constructor<?> k;
-                try {
-                    k = c.getDeclaredConstructor(params);
-                } catch (NoSuchMethodException e) {
-                    throw new Invalid("no constructor " + c.getName() + params(params));
-                }
-                if (Modifier.isAbstract(c.getModifiers())) {
-                    throw new Invalid("cannot instantiate abstract " + c.getName());
-                }
-                accessible(k);
+                Resolved r = constructor(s);
+                Class<?> c = r.owner;
+                Class<?>[] params = r.params;
+                Constructor<?> k = (Constructor<?>) r.member;
                 lastCallee = k;
                 types[i] = c;
                 try {
@@ -298,10 +292,11 @@ final class TestCase implements Runnable {
                 }
             }
             case "call": {
-                Class<?> c = type(Json.str(s, "class"));
-                Class<?>[] params = params(s);
-                String name = Json.str(s, "method");
-                Method m = method(c, name, params);
+                Resolved r = method(s);
+                Class<?> c = r.owner;
+                Class<?>[] params = r.params;
+                Method m = (Method) r.member;
+                String name = m.getName();
                 Object receiver = null;
                 boolean instance = !Modifier.isStatic(m.getModifiers());
                 if (instance) {
@@ -317,7 +312,6 @@ final class TestCase implements Runnable {
                     throw new Thrown(new NullPointerException("Cannot invoke \"" + c.getTypeName() + "." + name
                             + params(params) + "\" because " + nullRef(s.get("receiver"))));
                 }
-                accessible(m);
                 lastCallee = m;
                 types[i] = m.getReturnType();
                 try {
@@ -330,16 +324,7 @@ final class TestCase implements Runnable {
             }
             case "getField":
             case "setField": {
-                Class<?> c = type(Json.str(s, "class"));
-                Field f;
-                try {
-                    f = field(c, Json.str(s, "field"));
-                } catch (NoSuchFieldException e) {
-                    throw new Invalid("no field " + c.getName() + "." + s.get("field"));
-                }
-                if (f.isSynthetic()) {
-                    throw new Invalid("field " + f.getName() + " is synthetic (not in the source)");
-                }
+                Field f = (Field) field(s).member;
                 boolean read = kind.equals("getField");
                 if (!read && Modifier.isFinal(f.getModifiers())) {
                     throw new Invalid("field " + f.getName() + " is final");
@@ -358,7 +343,6 @@ final class TestCase implements Runnable {
                     throw new Thrown(new NullPointerException("Cannot " + (read ? "read" : "assign") + " field \""
                             + f.getName() + "\" because " + nullRef(s.get("receiver"))));
                 }
-                accessible(f);
                 try {
                     if (read) {
                         types[i] = f.getType();
@@ -426,6 +410,84 @@ final class TestCase implements Runnable {
         }
     }
 
+    /**
+     * A constructor, method or field a statement names, looked up once per class loader: a kept
+     * loader serves many tests, and the lookups cost more than most calls.
+     */
+    private static final class Resolved {
+        final Class<?> owner;
+        final Class<?>[] params;
+        final Member member;
+
+        Resolved(Class<?> owner, Class<?>[] params, Member member) {
+            this.owner = owner;
+            this.params = params;
+            this.member = member;
+        }
+    }
+
+    private Resolved constructor(Map<String, Object> s) throws Invalid {
+        String cls = Json.str(s, "class");
+        List<Object> key = Arrays.asList("new", cls, s.get("params"));
+        Resolved r = (Resolved) loader.resolved.get(key);
+        if (r == null) {
+            Class<?> c = type(cls);
+            Class<?>[] params = params(s);
+            Constructor<?> k;
+            try {
+                k = c.getDeclaredConstructor(params);
+            } catch (NoSuchMethodException e) {
+                throw new Invalid("no constructor " + c.getName() + params(params));
+            }
+            if (Modifier.isAbstract(c.getModifiers())) {
+                throw new Invalid("cannot instantiate abstract " + c.getName());
+            }
+            accessible(k);
+            r = new Resolved(c, params, k);
+            loader.resolved.put(key, r);
+        }
+        return r;
+    }
+
+    private Resolved method(Map<String, Object> s) throws Invalid {
+        String cls = Json.str(s, "class");
+        String name = Json.str(s, "method");
+        List<Object> key = Arrays.asList("call", cls, name, s.get("params"));
+        Resolved r = (Resolved) loader.resolved.get(key);
+        if (r == null) {
+            Class<?> c = type(cls);
+            Class<?>[] params = params(s);
+            Method m = method(c, name, params);
+            accessible(m);
+            r = new Resolved(c, params, m);
+            loader.resolved.put(key, r);
+        }
+        return r;
+    }
+
+    private Resolved field(Map<String, Object> s) throws Invalid {
+        String cls = Json.str(s, "class");
+        String name = Json.str(s, "field");
+        List<Object> key = Arrays.asList("field", cls, name);
+        Resolved r = (Resolved) loader.resolved.get(key);
+        if (r == null) {
+            Class<?> c = type(cls);
+            Field f;
+            try {
+                f = field(c, name);
+            } catch (NoSuchFieldException e) {
+                throw new Invalid("no field " + c.getName() + "." + name);
+            }
+            if (f.isSynthetic()) {
+                throw new Invalid("field " + f.getName() + " is synthetic (not in the source)");
+            }
+            accessible(f);
+            r = new Resolved(c, null, f);
+            loader.resolved.put(key, r);
+        }
+        return r;
+    }
+
     private static void accessible(java.lang.reflect.AccessibleObject o) {
         try {
             o.setAccessible(true);
@@ -478,11 +540,17 @@ final class TestCase implements Runnable {
     }
 
     private Class<?> type(String name) throws Invalid {
+        Class<?> c = (Class<?>) loader.resolved.get(name);
+        if (c != null) {
+            return c;
+        }
         try {
-            return Types.load(name, loader);
+            c = Types.load(name, loader);
         } catch (ClassNotFoundException | LinkageError e) {
             throw new Invalid("unknown type " + name);
         }
+        loader.resolved.put(name, c);
+        return c;
     }
 
     private Class<?>[] params(Map<String, Object> s) throws Invalid {

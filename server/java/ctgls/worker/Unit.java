@@ -6,6 +6,7 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -83,6 +84,11 @@ final class Unit {
         private final Unit unit;
         private final List<Class<?>> defined = new ArrayList<>();
         private volatile boolean assertionStatusChanged;
+        /**
+         * Classes and members that statements named, resolved in this loader (TestCase). Used by
+         * one test thread at a time; the hand-over between tests orders the accesses.
+         */
+        final Map<Object, Object> resolved = new HashMap<>();
 
         TestLoader(Unit unit, ClassLoader parent) {
             super(parent);
