@@ -1,14 +1,14 @@
 //! The JVM executor's mapping of worker results on hand-written test cases: switch cases and
 //! distances, exceptions recorded against the member the test called with the throwing line,
-//! a null receiver as the test's own `NullPointerException`, other invalid statements as
-//! crashed runs.
+//! a null receiver as the test's own `NullPointerException` (no member), statements javac
+//! would reject as crashed runs.
 
 use std::path::Path;
 use std::time::Duration;
 
 use ctg::cluster::{build_cluster, describe_for_cluster, DEFAULT_DESCRIBE_DEPTH};
 use ctg::compile::compile_instrumented;
-use ctg::job::{JvmExecutor, TraceMapper, NULL_POINTER};
+use ctg::job::{JvmExecutor, TraceMapper};
 use javamodel::{DecisionKey, JavaModel, Outcome};
 use jvm::{CompileRequest, ExecuteOptions, SourceFile, Supervisor, WorkerConfig};
 use search::{Criteria, ExecutionStatus, GoalTable};
@@ -97,7 +97,7 @@ fn worker_results_map_onto_goals() {
             Statement::Null(JavaType::string()),
             call(greeting, 0, &[1]),
         ]),
-        // 2: a call on a null receiver: the worker refuses it; Java would throw in the test.
+        // 2: a call on a null receiver: the statement itself throws, as in Java.
         TestCase::from_statements(vec![
             Statement::Null(JavaType::class(CLASS)),
             string("hi"),
@@ -157,7 +157,10 @@ fn worker_results_map_onto_goals() {
     let receiver = &runs[2].result;
     assert_eq!(receiver.status, ExecutionStatus::Ok);
     assert_eq!(receiver.exceptions.len(), 1);
-    assert_eq!(receiver.exceptions[0].type_name, NULL_POINTER);
+    assert_eq!(
+        receiver.exceptions[0].type_name,
+        "java.lang.NullPointerException"
+    );
     assert_eq!(
         receiver.exceptions[0].member, None,
         "not the class's exception"

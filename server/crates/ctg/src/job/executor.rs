@@ -14,7 +14,7 @@ use search::{CancelToken, ExecutionResult, ExecutionStatus, GoalTable};
 use testcase::TestCase;
 
 use crate::cluster::{observed_values, to_worker_test};
-use crate::job::trace_mapping::{is_null_receiver, TraceMapper};
+use crate::job::trace_mapping::TraceMapper;
 use crate::job::variation::ObservedValues;
 
 /// One test's run: the mapped result, and the worker's own result when it reported one.
@@ -29,7 +29,7 @@ pub struct Run {
 pub struct ExecutorStats {
     pub executions: u64,
     pub statements: u64,
-    /// Tests the worker reported `Invalid` for a reason other than a null receiver.
+    /// Tests the worker reported `Invalid` (a statement javac would reject).
     pub invalid: u64,
     /// The first such message, for the warning.
     pub first_invalid: Option<String>,
@@ -179,7 +179,7 @@ impl<'a, 's> JvmExecutor<'a, 's> {
 
     fn finish(&mut self, test: &TestCase, worker: TestResult) -> Run {
         let result = self.mapper.map(test, &worker);
-        if worker.status == TestStatus::Invalid && !is_null_receiver(test, &worker) {
+        if worker.status == TestStatus::Invalid {
             self.stats.invalid += 1;
             if self.stats.first_invalid.is_none() {
                 self.stats.first_invalid = Some(format!(

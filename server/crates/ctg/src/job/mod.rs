@@ -34,7 +34,7 @@ pub use result::{
     WarmStart,
 };
 pub use setup::{locate, read_sources, ClassSource, ProjectSource};
-pub use trace_mapping::{TraceMapper, NULL_POINTER};
+pub use trace_mapping::TraceMapper;
 pub use variation::{test_code_proxies, ClusterVariation, ObservedValues};
 
 use std::time::{Duration, Instant};

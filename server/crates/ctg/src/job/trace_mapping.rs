@@ -6,12 +6,12 @@
 //! - An exception is recorded against the member the failing statement CALLED (the search's
 //!   exception goals are per called member), with the line of the top stack frame inside the
 //!   class under test.
-//! - The worker reports a call or field access on a `null` receiver as `Invalid` rather than
-//!   running it. Java would throw a `NullPointerException` at that statement of the test, so the
-//!   result is a finished run ending in that exception, thrown by the test itself (no member:
-//!   it is not the class under test's exception and makes no goal). Every other `Invalid`
-//!   (unknown member, argument mismatch) means our statement was wrong: it counts as crashed, so
-//!   the search never archives it.
+//! - An exception the statement itself throws before any code under test runs (the worker's
+//!   `by_statement`: a call or field access on a `null` receiver, unboxing a `null`, an array
+//!   index out of bounds) is the test's own, as in Java: the run finished, the exception is
+//!   recorded without a member, so it makes no goal. `Invalid` (unknown member, argument
+//!   mismatch: javac would reject the statement) means our statement was wrong: the run counts
+//!   as crashed, so the search never archives it.
 //! - `SystemExit` (blocked by the worker) is a finished run: its coverage is real. Stack
 //!   overflows are finished runs with a `StackOverflowError` (infinite recursion is worth
 //!   reporting); timeouts stay timeouts; out-of-memory counts as crashed (its trace is
@@ -21,10 +21,7 @@ use javamodel::instrument::ProbeTable;
 use javamodel::Outcome;
 use jvm::{ExecutionTrace, TestResult, TestStatus};
 use search::{ExecutionResult, ExecutionStatus, GoalTable, MemberId, ObservedException};
-use testcase::{Callable, CallableKind, Statement, TestCase};
-
-/// The exception type a null receiver throws in Java.
-pub const NULL_POINTER: &str = "java.lang.NullPointerException";
+use testcase::{Callable, CallableKind, TestCase};
 
 /// Maps worker results of one class under test onto its goal table.
 pub struct TraceMapper<'a> {
@@ -55,7 +52,6 @@ impl<'a> TraceMapper<'a> {
             | TestStatus::Exception
             | TestStatus::SystemExit
             | TestStatus::StackOverflow => ExecutionStatus::Ok,
-            TestStatus::Invalid if is_null_receiver(test, result) => ExecutionStatus::Ok,
             TestStatus::Invalid | TestStatus::OutOfMemory => ExecutionStatus::Crashed,
             TestStatus::Timeout => ExecutionStatus::Timeout,
         };
@@ -150,19 +146,17 @@ impl<'a> TraceMapper<'a> {
                     .and_then(|e| e.frame.as_ref())
                     .filter(|f| self.is_class_under_test(&f.class))
                     .and_then(|f| f.line);
+                let by_statement = thrown.is_some_and(|e| e.by_statement);
                 Some(ObservedException {
-                    member: statement.callable().and_then(|c| self.member_called(c)),
+                    member: statement
+                        .callable()
+                        .filter(|_| !by_statement)
+                        .and_then(|c| self.member_called(c)),
                     type_name,
                     declared: thrown.is_some_and(|e| e.declared),
                     line,
                 })
             }
-            TestStatus::Invalid if is_null_receiver(test, result) => Some(ObservedException {
-                member: None,
-                type_name: NULL_POINTER.to_string(),
-                declared: false,
-                line: None,
-            }),
             _ => None,
         }
     }
@@ -233,32 +227,11 @@ fn saturate(n: u64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// The worker refused a call or field access because its receiver was `null` at run time.
-pub fn is_null_receiver(test: &TestCase, result: &TestResult) -> bool {
-    if result.status != TestStatus::Invalid {
-        return false;
-    }
-    let has_receiver = result
-        .failed_at
-        .and_then(|i| test.statements().get(i))
-        .is_some_and(|s| match s {
-            Statement::Method { receiver, .. }
-            | Statement::FieldRead { receiver, .. }
-            | Statement::FieldWrite { receiver, .. } => receiver.is_some(),
-            _ => false,
-        });
-    has_receiver
-        && result
-            .message
-            .as_deref()
-            .is_some_and(|m| m.contains("null receiver"))
-}
-
 /// Statements that ran, the one that threw (or hit the deadline) included.
 pub fn executed_statements(test: &TestCase, result: &TestResult) -> u64 {
     let n = match (result.status, result.failed_at) {
         (TestStatus::Ok, _) => test.len(),
-        (TestStatus::Invalid, Some(i)) if !is_null_receiver(test, result) => i,
+        (TestStatus::Invalid, Some(i)) => i,
         (_, Some(i)) => i + 1,
         (_, None) => result.statements.len(),
     };
