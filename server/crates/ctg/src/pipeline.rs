@@ -156,6 +156,8 @@ pub fn generate_tests(
     );
     supervisor.release(unit);
     let (suite, verification, not_printable) = emitted?;
+    let mut generation = generation;
+    restrict_coverage(&mut generation, &suite.kept_tests);
 
     let path = emit::test_file(&request.layout, &class);
     let written = if options.write && !suite.kept.is_empty() {
@@ -197,6 +199,37 @@ pub fn generate_tests(
     })
 }
 
+/// Makes the result's branch and line coverage that of the tests written (`kept`, indexes into
+/// `generation.tests`): verification may have dropped tests, and what the report and the
+/// editor show must be what the file covers. Undeclared exceptions stay: they were observed,
+/// whether or not a written test reproduces them.
+fn restrict_coverage(generation: &mut GenerationResult, kept: &[usize]) {
+    let kept: BTreeSet<usize> = kept.iter().copied().collect();
+    if (0..generation.tests.len()).all(|index| kept.contains(&index)) {
+        return;
+    }
+    let mut covered = 0;
+    for decision in &mut generation.decisions {
+        for outcome in &mut decision.outcomes {
+            if outcome.covered_by.is_none() {
+                continue;
+            }
+            let key = format!("{}.{}", decision.key, outcome.outcome);
+            outcome.covered_by = kept
+                .iter()
+                .copied()
+                .find(|&index| generation.tests[index].covered_goals.contains(&key));
+            covered += usize::from(outcome.covered_by.is_some());
+        }
+    }
+    generation.branches.covered = covered;
+    let lines: BTreeSet<u32> = kept
+        .iter()
+        .flat_map(|&index| generation.tests[index].covered_lines.iter().copied())
+        .collect();
+    generation.lines.covered = lines.into_iter().collect();
+}
+
 /// Observes the generated tests in the worker, prints them and verifies them with JUnit.
 fn emit_verified(
     request: &GenerationRequest,
@@ -227,10 +260,15 @@ fn emit_verified(
     };
     let observed = emit::observe(supervisor, unit, &tests, &execute).map_err(jvm_error)?;
     let mut executed = Vec::new();
+    // `executed[i]` is `generation.tests[executed_from[i]]`.
+    let mut executed_from = Vec::new();
     let mut not_printable = Vec::new();
     for (index, result) in observed.into_iter().enumerate() {
         match result {
-            Ok(test) => executed.push(test),
+            Ok(test) => {
+                executed.push(test);
+                executed_from.push(index);
+            }
             Err(reason) => not_printable.push(describe_not_printable(index, &reason)),
         }
     }
@@ -253,6 +291,11 @@ fn emit_verified(
             };
             let suite = VerifiedSuite {
                 source,
+                kept_tests: printed
+                    .tests
+                    .iter()
+                    .map(|test| executed_from[test.index])
+                    .collect(),
                 kept: printed.tests.into_iter().map(|test| test.name).collect(),
                 dropped: Vec::new(),
                 runs: Vec::new(),
@@ -273,6 +316,10 @@ fn emit_verified(
         &options.verify,
     )
     .map_err(verify_error)?;
+    let suite = VerifiedSuite {
+        kept_tests: suite.kept_tests.iter().map(|&i| executed_from[i]).collect(),
+        ..suite
+    };
     Ok((suite, Verification::JUnit, not_printable))
 }
 

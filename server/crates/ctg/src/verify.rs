@@ -150,6 +150,8 @@ pub struct VerifiedSuite {
     pub source: String,
     /// Names of the tests kept, in file order.
     pub kept: Vec<String>,
+    /// The kept tests as indexes into the spec's `tests`, in file order.
+    pub kept_tests: Vec<usize>,
     pub dropped: Vec<Dropped>,
     /// Every JUnit run, in order; the last two passed (forward, then reverse).
     pub runs: Vec<RunReport>,
@@ -354,6 +356,7 @@ pub fn verify_and_stabilise(
             return Ok(VerifiedSuite {
                 source: printed.source,
                 kept: Vec::new(),
+                kept_tests: Vec::new(),
                 dropped,
                 runs,
                 rounds: round,
@@ -410,9 +413,11 @@ pub fn verify_and_stabilise(
         }
         if failed.is_empty() {
             let kept = printed.tests.iter().map(|t| t.name.clone()).collect();
+            let kept_tests = printed.tests.iter().map(|t| t.index).collect();
             return Ok(VerifiedSuite {
                 source: printed.source,
                 kept,
+                kept_tests,
                 dropped,
                 runs,
                 rounds: round,

@@ -48,6 +48,8 @@ impl Report<'_> {
                         test,
                         result: worker,
                         covers,
+                        covered_goals: Vec::new(),
+                        covered_lines: Vec::new(),
                     },
                     run.result,
                 )),
@@ -126,6 +128,27 @@ impl Report<'_> {
         };
 
         let lines = self.lines(kept.iter().map(|(_, r)| r));
+        // What each test covers on its own, so that a caller who keeps only some of the tests
+        // (verification can drop one) can tell what the rest still cover.
+        let goal_keys: Vec<(search::GoalId, String)> = self
+            .table
+            .decisions()
+            .iter()
+            .flat_map(|info| {
+                info.outcomes
+                    .iter()
+                    .enumerate()
+                    .map(move |(i, outcome)| (info.goal(i), format!("{}.{outcome}", info.key)))
+            })
+            .collect();
+        for (index, (test, result)) in kept.iter_mut().enumerate() {
+            test.covered_goals = goal_keys
+                .iter()
+                .filter(|(goal, _)| fitness[index].get(goal.index()) == Some(&0.0))
+                .map(|(_, key)| key.clone())
+                .collect();
+            test.covered_lines = self.lines(std::iter::once(&*result)).covered;
+        }
 
         let mut exceptions: Vec<UndeclaredException> = Vec::new();
         for (index, (test, result)) in kept.iter().enumerate() {

@@ -145,6 +145,11 @@ pub struct GeneratedTest {
     /// Descriptions of the goals the archive kept this test for, e.g.
     /// `com.x.A#m(int)/B0.T`, `line 12`, `exception java.lang.ArithmeticException in ...`.
     pub covers: Vec<String>,
+    /// Branch goals (`GoalKey` display, e.g. `com.x.A#m(int)/B1.T`) this test covers on its
+    /// own in the final run.
+    pub covered_goals: Vec<String>,
+    /// Probed lines of the class this test ran in the final run, ascending.
+    pub covered_lines: Vec<u32>,
 }
 
 /// Wall time per phase.
