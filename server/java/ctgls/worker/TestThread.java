@@ -4,12 +4,12 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 
 /**
- * The thread a test runs in, with its own thread group. Starting and joining a thread per test
- * cost more than running a typical test, so one thread serves test after test while it stays
- * healthy (no deadline was missed), and is put back to the state of a new thread after each
- * test: no interrupt, its own name and priority, no uncaught-exception handler or context class
- * loader, and no thread-local values, so nothing a test (or the JDK or a library on its behalf)
- * kept in a ThreadLocal reaches the next test.
+ * The thread tests run in, with its own thread group. Starting and joining a thread per test
+ * cost more than running a typical test, so one thread runs test after test while it stays
+ * healthy (no deadline was missed), and {@link #renew} puts it back to the state of a new thread
+ * after each test: no interrupt, its own name and priority, no uncaught-exception handler or
+ * context class loader, and no thread-local values, so nothing a test (or the JDK or a library on
+ * its behalf) kept in a ThreadLocal reaches the next test.
  *
  * <p>Clearing thread locals needs {@code sun.misc.Unsafe}; where it is missing or refused,
  * {@link #reusable()} is false and the runner starts a new thread for every test, as before.
@@ -55,7 +55,7 @@ final class TestThread {
         return t == thread;
     }
 
-    /** Hands a test to the thread; {@link #await} tells when it is done. */
+    /** Hands a task (a batch of tests) to the thread; {@link #await} tells when it is done. */
     synchronized void submit(Runnable r, ClassLoader loader) {
         task = r;
         contextLoader = loader;
@@ -64,7 +64,7 @@ final class TestThread {
     }
 
     /**
-     * Waits up to {@code ms} for the current test; true when it finished (or the thread died,
+     * Waits up to {@code ms} for the current task; true when it finished (or the thread died,
      * e.g. a ThreadDeath that arrived after the test ended).
      */
     boolean await(long ms) {
@@ -84,6 +84,11 @@ final class TestThread {
             }
             return done || !thread.isAlive();
         }
+    }
+
+    /** The current task has neither finished nor ended the thread. */
+    synchronized boolean running() {
+        return !done && thread.isAlive();
     }
 
     void interrupt() {
@@ -138,18 +143,22 @@ final class TestThread {
                 // TestCase catches what the test throws; nothing here may end the thread silently.
             }
             r = null;
-            boolean renewed = renew();
             synchronized (this) {
-                healthy &= renewed;
                 done = true;
                 notifyAll();
             }
         }
     }
 
-    /** Puts the current thread back to the state of a new thread; false when that failed. */
-    private boolean renew() {
+    /**
+     * Called by the task on this thread between tests: puts it back to the state of a new thread.
+     * False when that is not possible; the thread must then run no further test.
+     */
+    boolean renew() {
         if (LOCALS == null) {
+            synchronized (this) {
+                healthy = false;
+            }
             return false;
         }
         try {
@@ -169,6 +178,9 @@ final class TestThread {
             LOCALS.clear(t);
             return true;
         } catch (Throwable e) {
+            synchronized (this) {
+                healthy = false;
+            }
             return false;
         }
     }
