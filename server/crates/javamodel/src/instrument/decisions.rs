@@ -163,14 +163,7 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
         }
         let site = SiteId::Decision(d.key());
         let line = Self::line_of(node);
-        if !d.decision.reachable {
-            self.fallback(
-                site,
-                None,
-                line,
-                ProbeLevel::None,
-                FallbackReason::Unreachable,
-            );
+        if self.skip_unreachable(&site, line, d) {
             return;
         }
         let plan = match self.plan(node, d) {

@@ -509,6 +509,17 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
         });
     }
 
+    /// Records the fallback of a decision the model marks unreachable (javac would reject a
+    /// probe there, and no test can reach it): `true` when it is.
+    fn skip_unreachable(&mut self, site: &SiteId, line: u32, d: DecisionRef<'_>) -> bool {
+        if d.decision.reachable {
+            return false;
+        }
+        let reason = FallbackReason::Unreachable;
+        self.fallback(site.clone(), None, line, ProbeLevel::None, reason);
+        true
+    }
+
     /// A probe site that has a single form (line, enter, loop, alloc): `false` when the compile
     /// loop dropped it.
     fn simple_site(&mut self, id: SiteId, node: Node<'_>, form: &'static str) -> Option<usize> {

@@ -12,7 +12,7 @@ use super::edits::Layer;
 use super::table::{
     BranchProbe, FallbackReason, LoopProbe, MethodProbe, ProbeKind, ProbeLevel, SiteId,
 };
-use super::{InstrumentMode, Instrumenter, SiteBuild, PROBE};
+use super::{DecisionRef, InstrumentMode, Instrumenter, SiteBuild, PROBE};
 use crate::branches::{DecisionKind, Outcome};
 use crate::model::MemberKind;
 use crate::text::{named_children, text};
@@ -234,39 +234,15 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
         let Some(&d) = self.headed.get(&(node.start_byte(), DecisionKind::ForEach)) else {
             return;
         };
-        let site = SiteId::Decision(d.key());
-        let line = Self::line_of(node);
-        if !d.decision.reachable {
-            self.fallback(
-                site,
-                None,
-                line,
-                ProbeLevel::None,
-                FallbackReason::Unreachable,
-            );
+        let Some((index, id)) = self.single_outcome_probe(
+            node,
+            d,
+            ProbeKind::ForEach,
+            Outcome::True,
+            Some(Outcome::False),
+        ) else {
             return;
-        }
-        if let Some(down) = self.downgrade(&site) {
-            let reason = down.reason.clone();
-            self.fallback(site, None, line, ProbeLevel::None, reason);
-            return;
-        }
-        let index = self.add_site(SiteBuild {
-            id: site,
-            member: Some(d.member.key.clone()),
-            lines: Self::lines_of(node),
-            form: ProbeKind::ForEach.as_str(),
-            maybe_constant: false,
-        });
-        let id = self.new_branch(BranchProbe {
-            decision: d.key(),
-            class: d.ty.binary_name.clone(),
-            class_index: d.decision.class_index,
-            on_true: Some(Outcome::True),
-            on_false: Some(Outcome::False),
-            kind: ProbeKind::ForEach,
-            line,
-        });
+        };
         let base = self.base(id);
         self.edits.open(
             at,
@@ -340,6 +316,47 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
             .open(node.start_byte(), len, Layer::Line, text, None);
     }
 
+    /// Registers the site and branch probe of a decision whose probe reports one outcome where
+    /// it is placed (a for-each body entered, a catch entered), with `on_false` for the outcome
+    /// the other probes of the decision report. `None`, with the fallback recorded, when the
+    /// model marks the decision unreachable or the compile loop dropped the site.
+    fn single_outcome_probe(
+        &mut self,
+        node: Node<'t>,
+        d: DecisionRef<'m>,
+        kind: ProbeKind,
+        on_true: Outcome,
+        on_false: Option<Outcome>,
+    ) -> Option<(usize, u32)> {
+        let site = SiteId::Decision(d.key());
+        let line = Self::line_of(node);
+        if self.skip_unreachable(&site, line, d) {
+            return None;
+        }
+        if let Some(down) = self.downgrade(&site) {
+            let reason = down.reason.clone();
+            self.fallback(site, None, line, ProbeLevel::None, reason);
+            return None;
+        }
+        let index = self.add_site(SiteBuild {
+            id: site,
+            member: Some(d.member.key.clone()),
+            lines: Self::lines_of(node),
+            form: kind.as_str(),
+            maybe_constant: false,
+        });
+        let id = self.new_branch(BranchProbe {
+            decision: d.key(),
+            class: d.ty.binary_name.clone(),
+            class_index: d.decision.class_index,
+            on_true: Some(on_true),
+            on_false,
+            kind,
+            line,
+        });
+        Some((index, id))
+    }
+
     pub(super) fn catch_probe(&mut self, node: Node<'t>) {
         let Some(&d) = self.headed.get(&(node.start_byte(), DecisionKind::Catch)) else {
             return;
@@ -347,39 +364,11 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
         let Some(body) = node.child_by_field_name("body") else {
             return;
         };
-        let site = SiteId::Decision(d.key());
-        let line = Self::line_of(node);
-        if !d.decision.reachable {
-            self.fallback(
-                site,
-                None,
-                line,
-                ProbeLevel::None,
-                FallbackReason::Unreachable,
-            );
+        let Some((index, id)) =
+            self.single_outcome_probe(node, d, ProbeKind::CatchEntered, Outcome::Entered, None)
+        else {
             return;
-        }
-        if let Some(down) = self.downgrade(&site) {
-            let reason = down.reason.clone();
-            self.fallback(site, None, line, ProbeLevel::None, reason);
-            return;
-        }
-        let index = self.add_site(SiteBuild {
-            id: site,
-            member: Some(d.member.key.clone()),
-            lines: Self::lines_of(node),
-            form: ProbeKind::CatchEntered.as_str(),
-            maybe_constant: false,
-        });
-        let id = self.new_branch(BranchProbe {
-            decision: d.key(),
-            class: d.ty.binary_name.clone(),
-            class_index: d.decision.class_index,
-            on_true: Some(Outcome::Entered),
-            on_false: None,
-            kind: ProbeKind::CatchEntered,
-            line,
-        });
+        };
         let (at, len) = Self::body_entry(body);
         let text = format!("{PROBE}.branch({}, true); ", self.base(id));
         self.edits
