@@ -5,40 +5,13 @@
 //! Needs a JDK 17 (`JAVA_HOME`, `javac` on `PATH` or under `/usr/lib/jvm`); the Java 21
 //! fixtures are compiled where a JDK 21+ exists.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use javamodel::instrument::{instrument, InstrumentOptions};
 use javamodel::JavaModel;
-
-fn javac_major(javac: &Path) -> Option<u32> {
-    let out = Command::new(javac).arg("-version").output().ok()?;
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    text.split_whitespace()
-        .nth(1)?
-        .split('.')
-        .next()?
-        .parse()
-        .ok()
-}
-
-/// A javac that accepts `--release release`, if this machine has one.
-fn find_javac(release: u32) -> Option<PathBuf> {
-    let mut candidates: Vec<PathBuf> = Vec::new();
-    if let Ok(home) = std::env::var("JAVA_HOME") {
-        candidates.push(Path::new(&home).join("bin/javac"));
-    }
-    candidates.push(PathBuf::from("javac"));
-    if let Ok(entries) = std::fs::read_dir("/usr/lib/jvm") {
-        let mut dirs: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
-        dirs.sort();
-        candidates.extend(dirs.into_iter().map(|d| d.join("bin/javac")));
-    }
-    candidates
-        .into_iter()
-        .find(|c| javac_major(c).is_some_and(|major| major >= release))
-}
 
 fn manifest() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -46,7 +19,7 @@ fn manifest() -> &'static Path {
 
 /// Instruments `files` into `dir` and compiles them with the probe runtime.
 fn compile_instrumented(release: u32, files: &[PathBuf], dir: &Path) {
-    let Some(javac) = find_javac(release) else {
+    let Some(javac) = common::find_javac(release) else {
         assert!(release > 17, "no javac for --release {release}");
         eprintln!("Java {release} fixtures not compiled: no JDK {release}+ on this machine");
         return;

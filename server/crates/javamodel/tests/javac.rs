@@ -8,34 +8,8 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn javac_major(javac: &Path) -> Option<u32> {
-    let out = Command::new(javac).arg("-version").output().ok()?;
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    let version = text.split_whitespace().nth(1)?;
-    let major = version.split('.').next()?;
-    major.parse().ok()
-}
-
-/// A javac that accepts `--release release`, if this machine has one.
-fn find_javac(release: u32) -> Option<PathBuf> {
-    let mut candidates: Vec<PathBuf> = Vec::new();
-    if let Ok(home) = std::env::var("JAVA_HOME") {
-        candidates.push(Path::new(&home).join("bin/javac"));
-    }
-    candidates.push(PathBuf::from("javac"));
-    if let Ok(entries) = std::fs::read_dir("/usr/lib/jvm") {
-        let mut dirs: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
-        dirs.sort();
-        candidates.extend(dirs.into_iter().map(|d| d.join("bin/javac")));
-    }
-    candidates
-        .into_iter()
-        .find(|c| javac_major(c).is_some_and(|major| major >= release))
-}
 
 fn class_files(dir: &Path, root: &Path, out: &mut BTreeSet<String>) {
     for entry in std::fs::read_dir(dir).expect("readable output dir") {
@@ -110,7 +84,7 @@ fn fixtures_compile_and_class_files_match_binary_names() {
         let Some(release) = release else { continue };
         // `tests/run.sh` guarantees a JDK 17; fixtures written for a newer release (record
         // patterns need 21) are checked where such a JDK exists, as on our machines.
-        let Some(javac) = find_javac(release) else {
+        let Some(javac) = common::find_javac(release) else {
             assert!(
                 release > 17,
                 "no javac for --release {release} (JAVA_HOME, PATH, /usr/lib/jvm)"
