@@ -104,6 +104,18 @@ fn config(cache: &Path, quick_start: bool) -> WorkerConfig {
     }
 }
 
+/// CPU time used so far by all threads of process `pid` (Linux `schedstat`), or 0 elsewhere.
+fn cpu_ns(pid: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .filter_map(Result::ok)
+        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
+}
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
@@ -199,6 +211,8 @@ fn throughput(label: &str, project: &str, make: fn(i32) -> TestCase, mode: Mode)
     // The median of several rounds: other processes share the machine.
     let mut rounds = Vec::new();
     let mut reused = 0;
+    let worker = sup.worker_pid().unwrap();
+    let (worker_cpu, bench_cpu) = (cpu_ns(worker), cpu_ns(std::process::id()));
     for _ in 0..7 {
         let t = Instant::now();
         match sup.execute(unit, &tests, &opts).unwrap() {
@@ -210,6 +224,9 @@ fn throughput(label: &str, project: &str, make: fn(i32) -> TestCase, mode: Mode)
         }
         rounds.push(t.elapsed());
     }
+    let tests_run = (rounds.len() * tests.len()) as f64;
+    let worker_cpu_us = (cpu_ns(worker) - worker_cpu) as f64 / 1000.0 / tests_run;
+    let bench_cpu_us = (cpu_ns(std::process::id()) - bench_cpu) as f64 / 1000.0 / tests_run;
     rounds.sort();
     let elapsed = rounds[rounds.len() / 2];
     let per_test_us = elapsed.as_secs_f64() * 1e6 / tests.len() as f64;
@@ -217,7 +234,8 @@ fn throughput(label: &str, project: &str, make: fn(i32) -> TestCase, mode: Mode)
     println!(
         "{label} (TieredStopAtLevel=1: {quick_start}, getters: {observe}, fresh loader per test: \
          {fresh_loaders}): {stmts_per_s:.0} statements/s, {:.0} tests/s, {per_test_us:.0} us/test \
-         ({reused} of {} tests reused a loader)",
+         ({reused} of {} tests reused a loader; CPU per test: worker {worker_cpu_us:.0} us, \
+         supervisor {bench_cpu_us:.0} us)",
         1e6 / per_test_us,
         rounds.len() * tests.len()
     );

@@ -1,16 +1,19 @@
 //! One worker JVM: spawning it in its own process group inside the sandbox, the protocol pipes
 //! (descriptors 3 and 4 of the child, so user code printing to fd 1/2 cannot reach them),
 //! bounded reading of its messages, and killing the whole group on drop.
+//!
+//! Messages are read on the caller's thread (poll(2) for the deadline, then read(2)): a reader
+//! thread handing lines over a channel cost two thread wake-ups per message, more CPU than
+//! parsing the message.
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -41,7 +44,7 @@ pub(crate) enum RecvError {
 pub(crate) struct WorkerProcess {
     child: Child,
     to_worker: Option<File>,
-    incoming: Receiver<Incoming>,
+    incoming: LineReader,
     console: Arc<Mutex<VecDeque<u8>>>,
     scratch: ScratchDir,
     pub(crate) sandbox: SandboxReport,
@@ -124,26 +127,7 @@ impl WorkerProcess {
             _ => crate::sandbox::report(abi, &status),
         };
 
-        let (tx, incoming) = sync_channel(64);
-        let max = config.max_message_bytes;
-        std::thread::Builder::new()
-            .name("ctgls-worker-reader".into())
-            .spawn(move || {
-                let mut r = BufReader::with_capacity(1 << 16, resp_r);
-                loop {
-                    let mut line = Vec::new();
-                    let msg = match read_line_bounded(&mut r, &mut line, max) {
-                        Ok(Some(true)) => Incoming::Line(line),
-                        Ok(Some(false)) => Incoming::Oversize,
-                        Ok(None) | Err(_) => Incoming::Eof,
-                    };
-                    let stop = !matches!(msg, Incoming::Line(_));
-                    if tx.send(msg).is_err() || stop {
-                        return;
-                    }
-                }
-            })
-            .map_err(|e| spawn_err("starting the reader thread", e))?;
+        let incoming = LineReader::new(resp_r, config.max_message_bytes);
         let console = Arc::new(Mutex::new(VecDeque::with_capacity(CONSOLE_TAIL)));
         let sink = console.clone();
         std::thread::Builder::new()
@@ -181,11 +165,7 @@ impl WorkerProcess {
     }
 
     pub(crate) fn recv(&mut self, timeout: Duration) -> Result<Incoming, RecvError> {
-        match self.incoming.recv_timeout(timeout) {
-            Ok(m) => Ok(m),
-            Err(RecvTimeoutError::Timeout) => Err(RecvError::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(RecvError::Closed),
-        }
+        self.incoming.next(timeout)
     }
 
     /// Waits a little for the process to end by itself (it closed its output), then kills it.
@@ -328,33 +308,92 @@ fn pipe() -> std::io::Result<(File, File)> {
     }
 }
 
-/// Reads one `\n`-terminated line of at most `max` bytes. `Ok(None)` at EOF, `Ok(Some(false))`
-/// when the line is longer than `max`.
-fn read_line_bounded(
-    r: &mut impl BufRead,
-    out: &mut Vec<u8>,
+/// The worker's messages: `\n`-terminated lines of at most `max` bytes, read from the pipe on
+/// the caller's thread. After `Oversize` or `Eof` it reads no more.
+struct LineReader {
+    file: File,
+    buf: Vec<u8>,
+    /// Start of the bytes in `buf` not returned yet.
+    start: usize,
+    chunk: Box<[u8]>,
     max: usize,
-) -> std::io::Result<Option<bool>> {
-    loop {
-        let buf = r.fill_buf()?;
-        if buf.is_empty() {
-            return Ok(if out.is_empty() { None } else { Some(true) });
-        }
-        if let Some(pos) = buf.iter().position(|&b| b == b'\n') {
-            if out.len() + pos > max {
-                return Ok(Some(false));
-            }
-            out.extend_from_slice(&buf[..pos]);
-            r.consume(pos + 1);
-            return Ok(Some(true));
-        }
-        let n = buf.len();
-        out.extend_from_slice(buf);
-        r.consume(n);
-        if out.len() > max {
-            return Ok(Some(false));
+    done: bool,
+}
+
+impl LineReader {
+    fn new(file: File, max: usize) -> LineReader {
+        LineReader {
+            file,
+            buf: Vec::new(),
+            start: 0,
+            chunk: vec![0u8; 1 << 16].into_boxed_slice(),
+            max,
+            done: false,
         }
     }
+
+    /// The next message, waiting up to `timeout` for it.
+    fn next(&mut self, timeout: Duration) -> Result<Incoming, RecvError> {
+        let deadline = Instant::now() + timeout;
+        let mut eof = false;
+        loop {
+            if self.done {
+                return Err(RecvError::Closed);
+            }
+            let pending = &self.buf[self.start..];
+            if let Some(pos) = pending.iter().position(|&b| b == b'\n') {
+                if pos > self.max {
+                    self.done = true;
+                    return Ok(Incoming::Oversize);
+                }
+                let line = pending[..pos].to_vec();
+                self.start += pos + 1;
+                return Ok(Incoming::Line(line));
+            }
+            if pending.len() > self.max {
+                self.done = true;
+                return Ok(Incoming::Oversize);
+            }
+            if eof {
+                self.done = true;
+                // A last line without its newline still counts.
+                return Ok(if pending.is_empty() {
+                    Incoming::Eof
+                } else {
+                    Incoming::Line(pending.to_vec())
+                });
+            }
+            // Keep only the unread bytes before reading more.
+            self.buf.drain(..self.start);
+            self.start = 0;
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(RecvError::Timeout);
+            }
+            if !readable(&self.file, left) {
+                continue;
+            }
+            match self.file.read(&mut self.chunk) {
+                Ok(0) | Err(_) => eof = true,
+                Ok(n) => self.buf.extend_from_slice(&self.chunk[..n]),
+            }
+        }
+    }
+}
+
+/// Waits up to `timeout` until `file` can be read without blocking (data, end of file or an
+/// error); false when the time ran out or a signal interrupted the wait.
+fn readable(file: &File, timeout: Duration) -> bool {
+    let mut fds = libc::pollfd {
+        fd: file.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // Round up: a wait of 0 ms would spin until the deadline.
+    let ms = timeout.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+    // SAFETY: one valid pollfd for a descriptor we own, for the duration of the call.
+    let n = unsafe { libc::poll(&mut fds, 1, ms) };
+    n > 0
 }
 
 fn drain_console(mut r: File, sink: Arc<Mutex<VecDeque<u8>>>) {
@@ -377,19 +416,62 @@ fn drain_console(mut r: File, sink: Arc<Mutex<VecDeque<u8>>>) {
 mod tests {
     use super::*;
 
+    fn reader(bytes: &[u8], max: usize) -> LineReader {
+        let (r, mut w) = pipe().unwrap();
+        w.write_all(bytes).unwrap();
+        drop(w);
+        LineReader::new(r, max)
+    }
+
+    fn line(r: &mut LineReader) -> Option<Vec<u8>> {
+        match r.next(Duration::from_secs(5)) {
+            Ok(Incoming::Line(l)) => Some(l),
+            _ => None,
+        }
+    }
+
     #[test]
     fn bounded_lines() {
-        let mut r = std::io::Cursor::new(b"abc\ndefghij\nxy".to_vec());
-        let mut out = Vec::new();
-        assert_eq!(read_line_bounded(&mut r, &mut out, 5).unwrap(), Some(true));
-        assert_eq!(out, b"abc");
-        out.clear();
-        assert_eq!(read_line_bounded(&mut r, &mut out, 5).unwrap(), Some(false));
-        let mut r = std::io::Cursor::new(b"xy".to_vec());
-        out.clear();
-        assert_eq!(read_line_bounded(&mut r, &mut out, 5).unwrap(), Some(true));
-        assert_eq!(out, b"xy");
-        out.clear();
-        assert_eq!(read_line_bounded(&mut r, &mut out, 5).unwrap(), None);
+        let mut r = reader(b"abc\ndefghij\nxy", 5);
+        assert_eq!(line(&mut r).as_deref(), Some(&b"abc"[..]));
+        assert!(matches!(
+            r.next(Duration::from_secs(5)),
+            Ok(Incoming::Oversize)
+        ));
+        assert!(matches!(
+            r.next(Duration::from_secs(5)),
+            Err(RecvError::Closed)
+        ));
+
+        let mut r = reader(b"xy", 5);
+        assert_eq!(line(&mut r).as_deref(), Some(&b"xy"[..]));
+        assert!(matches!(
+            r.next(Duration::from_secs(5)),
+            Err(RecvError::Closed)
+        ));
+        let mut r = reader(b"", 5);
+        assert!(matches!(r.next(Duration::from_secs(5)), Ok(Incoming::Eof)));
+    }
+
+    #[test]
+    fn a_silent_writer_times_out_and_lines_split_across_reads_are_joined() {
+        let (r, mut w) = pipe().unwrap();
+        let mut r = LineReader::new(r, 1 << 20);
+        let started = Instant::now();
+        assert!(matches!(
+            r.next(Duration::from_millis(50)),
+            Err(RecvError::Timeout)
+        ));
+        assert!(started.elapsed() >= Duration::from_millis(50));
+        w.write_all(b"{\"id\":").unwrap();
+        assert!(matches!(
+            r.next(Duration::from_millis(20)),
+            Err(RecvError::Timeout)
+        ));
+        w.write_all(b"1}\n{\"id\":2}\n").unwrap();
+        assert_eq!(line(&mut r).as_deref(), Some(&b"{\"id\":1}"[..]));
+        assert_eq!(line(&mut r).as_deref(), Some(&b"{\"id\":2}"[..]));
+        drop(w);
+        assert!(matches!(r.next(Duration::from_secs(5)), Ok(Incoming::Eof)));
     }
 }
