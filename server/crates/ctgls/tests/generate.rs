@@ -185,8 +185,11 @@ fn generated_tests_compile_pass_twice_and_cover_what_ctgls_reports() {
         );
         assert!(
             jacoco_branches >= 0.95 * reported,
-            "{class}: JaCoCo {jacoco_branches:.3} ({:?}) < 95% of reported {reported:.3}",
-            jacoco.branches
+            "{class}: JaCoCo {jacoco_branches:.3} ({:?}) < 95% of reported {reported:.3}; \
+             lines JaCoCo marks partly covered: {:?}, not covered: {:?}\n{source}",
+            jacoco.branches,
+            jacoco.lines_with(jacoco::LineStatus::Partly),
+            jacoco.lines_with(jacoco::LineStatus::NotCovered),
         );
         eprintln!(
             "{class}: ctgls {reported:.3} JaCoCo {jacoco_branches:.3} ({} tests)",

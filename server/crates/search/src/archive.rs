@@ -94,6 +94,16 @@ impl<I: Clone> CoverageArchive<I> {
     }
 
     fn better(&self, candidate: &Candidate<'_, I>, kept: &ArchivedTest<I>) -> bool {
+        // Before the paper's preference: a test whose run ends normally beats one that throws.
+        // A goal covered only on the way to an exception counts as not covered for bytecode
+        // coverage tools such as JaCoCo (they record a block when a probe after it runs), so
+        // the suite users measure would cover less than we report. The throwing test stays in
+        // the archive for its own exception goal. (A deviation from seed 002's archive.)
+        let candidate_normal = candidate.result.exceptions.is_empty();
+        let kept_normal = kept.result.exceptions.is_empty();
+        if candidate_normal != kept_normal {
+            return candidate_normal;
+        }
         match self.preference {
             ArchivePreference::Shorter => candidate.length < kept.length,
             ArchivePreference::LowerPerformanceScore => {

@@ -132,3 +132,44 @@ fn timed_out_tests_cover_nothing() {
     let timeout = run(&table, &[(0, 20, 5), (3, 100_000, 0)]);
     assert!(timeout.covered.is_empty());
 }
+
+/// A test that covers a goal and then throws is measured by bytecode coverage tools as not
+/// covering it, so for any goal a test whose run ends normally wins, whatever the lengths.
+#[test]
+fn a_test_that_ends_normally_beats_one_that_throws() {
+    let table = common::table(common::EASY, "toy.Easy", Criteria::branch_only());
+    let throws = |run: Run| {
+        let mut result = (*run.result).clone();
+        result.exceptions.push(search::ObservedException {
+            member: None,
+            type_name: "java.lang.ArithmeticException".into(),
+            declared: false,
+            line: None,
+        });
+        Run {
+            result: Arc::new(result),
+            ..run
+        }
+    };
+    let mut archive = CoverageArchive::new(ArchivePreference::Shorter);
+    let short_throwing = throws(run(&table, &[(0, 20, 5)]));
+    offer(&mut archive, &short_throwing, 0.0, 1);
+    let longer_normal = run(&table, &[(1, 1, 1), (0, 20, 5)]);
+    offer(&mut archive, &longer_normal, 0.0, 2);
+    for goal in &short_throwing.covered {
+        assert_eq!(
+            archive.get(*goal).unwrap().found_at_execution,
+            2,
+            "{goal:?}"
+        );
+    }
+    let shortest_throwing = throws(run(&table, &[(0, 30, 1)]));
+    offer(&mut archive, &shortest_throwing, 0.0, 3);
+    for goal in &short_throwing.covered {
+        assert_eq!(
+            archive.get(*goal).unwrap().found_at_execution,
+            2,
+            "{goal:?}"
+        );
+    }
+}
