@@ -1,6 +1,8 @@
 //! The worker's wire format (docs/protocol.md): one JSON object per line in each direction.
 //! This is the only module that builds or reads JSON.
 
+use std::io::Write;
+
 use serde_json::{json, Map, Value};
 
 use crate::model::*;
@@ -8,15 +10,30 @@ use crate::model::*;
 /// Version of the request/response protocol; the worker reports its own in `hello`.
 pub const PROTOCOL_VERSION: u64 = 1;
 
-pub(crate) fn hello(id: u64) -> Value {
-    json!({"id": id, "op": "hello"})
+/// One request line and its id (the worker echoes the id in every message about it).
+pub(crate) struct Request {
+    pub(crate) id: u64,
+    pub(crate) line: Vec<u8>,
 }
 
-pub(crate) fn shutdown(id: u64) -> Value {
-    json!({"id": id, "op": "shutdown"})
+impl Request {
+    fn of(id: u64, v: &Value) -> Request {
+        Request {
+            id,
+            line: serde_json::to_vec(v).expect("a JSON value always serialises"),
+        }
+    }
 }
 
-pub(crate) fn compile(id: u64, unit: UnitId, req: &CompileRequest) -> Value {
+pub(crate) fn hello(id: u64) -> Request {
+    Request::of(id, &json!({"id": id, "op": "hello"}))
+}
+
+pub(crate) fn shutdown(id: u64) -> Request {
+    Request::of(id, &json!({"id": id, "op": "shutdown"}))
+}
+
+pub(crate) fn compile(id: u64, unit: UnitId, req: &CompileRequest) -> Request {
     let sources: Vec<Value> = req
         .sources
         .iter()
@@ -27,98 +44,257 @@ pub(crate) fn compile(id: u64, unit: UnitId, req: &CompileRequest) -> Value {
         .iter()
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
-    json!({"id": id, "op": "compile", "unit": unit.wire(), "classpath": classpath,
-           "options": req.options, "sources": sources})
+    Request::of(
+        id,
+        &json!({"id": id, "op": "compile", "unit": unit.wire(), "classpath": classpath,
+                "options": req.options, "sources": sources}),
+    )
 }
 
-pub(crate) fn describe(id: u64, unit: UnitId, classes: &[String], depth: u32) -> Value {
-    json!({"id": id, "op": "describe", "unit": unit.wire(), "classes": classes, "depth": depth})
+pub(crate) fn describe(id: u64, unit: UnitId, classes: &[String], depth: u32) -> Request {
+    Request::of(
+        id,
+        &json!({"id": id, "op": "describe", "unit": unit.wire(), "classes": classes,
+                "depth": depth}),
+    )
 }
 
-pub(crate) fn execute(id: u64, unit: UnitId, tests: &[TestCase], opts: &ExecuteOptions) -> Value {
-    let tests: Vec<Value> = tests
-        .iter()
-        .map(|t| json!({"statements": t.statements.iter().map(statement).collect::<Vec<_>>()}))
-        .collect();
-    json!({"id": id, "op": "execute", "unit": unit.wire(), "tests": tests,
-           "timeoutMs": u64::try_from(opts.timeout_per_test.as_millis()).unwrap_or(u64::MAX).max(1),
-           "observe": opts.observe_getters, "maxGetters": opts.max_getters,
-           "outputLimit": opts.output_limit, "classesUnderTest": opts.classes_under_test,
-           "freshLoaders": opts.fresh_loader_per_test})
+/// Written straight to bytes: the search sends thousands of statements a second, and building
+/// a `Value` tree first cost more than the worker's parsing of it.
+pub(crate) fn execute(id: u64, unit: UnitId, tests: &[TestCase], opts: &ExecuteOptions) -> Request {
+    let mut w = Json(Vec::with_capacity(256 + tests.len() * 640));
+    let timeout = u64::try_from(opts.timeout_per_test.as_millis())
+        .unwrap_or(u64::MAX)
+        .max(1);
+    w.raw("{\"id\":");
+    w.num(id);
+    w.raw(",\"op\":\"execute\",\"unit\":");
+    w.str(&unit.wire());
+    w.raw(",\"timeoutMs\":");
+    w.num(timeout);
+    w.raw(",\"observe\":");
+    w.bool(opts.observe_getters);
+    w.raw(",\"maxGetters\":");
+    w.num(opts.max_getters);
+    w.raw(",\"outputLimit\":");
+    w.num(opts.output_limit);
+    w.raw(",\"classesUnderTest\":");
+    w.strs(&opts.classes_under_test);
+    w.raw(",\"freshLoaders\":");
+    w.bool(opts.fresh_loader_per_test);
+    w.raw(",\"tests\":[");
+    for (k, t) in tests.iter().enumerate() {
+        if k > 0 {
+            w.raw(",");
+        }
+        w.raw("{\"statements\":[");
+        for (j, s) in t.statements.iter().enumerate() {
+            if j > 0 {
+                w.raw(",");
+            }
+            statement(&mut w, s);
+        }
+        w.raw("]}");
+    }
+    w.raw("]}");
+    Request { id, line: w.0 }
 }
 
-fn statement(s: &Statement) -> Value {
+/// A minimal JSON writer for the execute request; strings and floats go through serde_json.
+struct Json(Vec<u8>);
+
+impl Json {
+    fn raw(&mut self, s: &str) {
+        self.0.extend_from_slice(s.as_bytes());
+    }
+    fn str(&mut self, s: &str) {
+        serde_json::to_writer(&mut self.0, s).expect("writing to a Vec");
+    }
+    fn num(&mut self, n: impl std::fmt::Display) {
+        write!(self.0, "{n}").expect("writing to a Vec");
+    }
+    fn bool(&mut self, b: bool) {
+        self.raw(if b { "true" } else { "false" });
+    }
+    fn strs(&mut self, v: &[String]) {
+        self.raw("[");
+        for (k, s) in v.iter().enumerate() {
+            if k > 0 {
+                self.raw(",");
+            }
+            self.str(s);
+        }
+        self.raw("]");
+    }
+    fn refs(&mut self, v: &[ValueRef]) {
+        self.raw("[");
+        for (k, r) in v.iter().enumerate() {
+            if k > 0 {
+                self.raw(",");
+            }
+            self.index(*r);
+        }
+        self.raw("]");
+    }
+    fn index(&mut self, r: ValueRef) {
+        self.num(r);
+    }
+    fn receiver(&mut self, r: Option<ValueRef>) {
+        match r {
+            Some(r) => self.index(r),
+            None => self.raw("null"),
+        }
+    }
+    /// Finite floats as numbers; NaN and the infinities as the strings Java prints.
+    fn float(&mut self, d: f64) {
+        if d.is_finite() {
+            serde_json::to_writer(&mut self.0, &d).expect("writing to a Vec");
+        } else if d.is_nan() {
+            self.raw("\"NaN\"");
+        } else if d > 0.0 {
+            self.raw("\"Infinity\"");
+        } else {
+            self.raw("\"-Infinity\"");
+        }
+    }
+    /// `"kind":<kind>` and the fields every member statement has.
+    fn member(&mut self, kind: &str, class: &str) {
+        self.raw("{\"kind\":\"");
+        self.raw(kind);
+        self.raw("\",\"class\":");
+        self.str(class);
+    }
+}
+
+fn statement(w: &mut Json, s: &Statement) {
     match s {
         Statement::Value(lit) => {
-            let (ty, v) = literal(lit);
-            json!({"kind": "value", "type": ty, "value": v})
+            w.raw("{\"kind\":\"value\",\"type\":\"");
+            w.raw(literal_type(lit));
+            w.raw("\",\"value\":");
+            match lit {
+                Literal::Boolean(b) => w.bool(*b),
+                Literal::Byte(n) => w.num(*n),
+                Literal::Short(n) => w.num(*n),
+                Literal::Char(c) => w.num(u32::from(*c)),
+                Literal::Int(n) => w.num(*n),
+                Literal::Long(n) => w.num(*n),
+                Literal::Float(f) => w.float(f64::from(*f)),
+                Literal::Double(d) => w.float(*d),
+                Literal::String(s) => w.str(s),
+            }
+            w.raw("}");
         }
-        Statement::Null { type_name } => json!({"kind": "null", "type": type_name}),
+        Statement::Null { type_name } => {
+            w.raw("{\"kind\":\"null\",\"type\":");
+            w.str(type_name);
+            w.raw("}");
+        }
         Statement::EnumConstant { type_name, name } => {
-            json!({"kind": "enum", "type": type_name, "name": name})
+            w.raw("{\"kind\":\"enum\",\"type\":");
+            w.str(type_name);
+            w.raw(",\"name\":");
+            w.str(name);
+            w.raw("}");
         }
         Statement::New {
             class,
             params,
             args,
-        } => json!({"kind": "new", "class": class, "params": params, "args": args}),
+        } => {
+            w.member("new", class);
+            w.raw(",\"params\":");
+            w.strs(params);
+            w.raw(",\"args\":");
+            w.refs(args);
+            w.raw("}");
+        }
         Statement::Call {
             class,
             method,
             params,
             receiver,
             args,
-        } => json!({"kind": "call", "class": class, "method": method, "params": params,
-                    "receiver": receiver, "args": args}),
+        } => {
+            w.member("call", class);
+            w.raw(",\"method\":");
+            w.str(method);
+            w.raw(",\"params\":");
+            w.strs(params);
+            w.raw(",\"receiver\":");
+            w.receiver(*receiver);
+            w.raw(",\"args\":");
+            w.refs(args);
+            w.raw("}");
+        }
         Statement::GetField {
             class,
             field,
             receiver,
-        } => json!({"kind": "getField", "class": class, "field": field, "receiver": receiver}),
+        } => {
+            w.member("getField", class);
+            w.raw(",\"field\":");
+            w.str(field);
+            w.raw(",\"receiver\":");
+            w.receiver(*receiver);
+            w.raw("}");
+        }
         Statement::SetField {
             class,
             field,
             receiver,
             value,
-        } => json!({"kind": "setField", "class": class, "field": field, "receiver": receiver,
-                    "value": value}),
+        } => {
+            w.member("setField", class);
+            w.raw(",\"field\":");
+            w.str(field);
+            w.raw(",\"receiver\":");
+            w.receiver(*receiver);
+            w.raw(",\"value\":");
+            w.index(*value);
+            w.raw("}");
+        }
         Statement::NewArray { component, length } => {
-            json!({"kind": "newArray", "type": component, "length": length})
+            w.raw("{\"kind\":\"newArray\",\"type\":");
+            w.str(component);
+            w.raw(",\"length\":");
+            w.num(*length);
+            w.raw("}");
         }
         Statement::SetElement {
             array,
             index,
             value,
-        } => json!({"kind": "setElement", "array": array, "index": index, "value": value}),
+        } => {
+            w.raw("{\"kind\":\"setElement\",\"array\":");
+            w.index(*array);
+            w.raw(",\"index\":");
+            w.num(*index);
+            w.raw(",\"value\":");
+            w.index(*value);
+            w.raw("}");
+        }
         Statement::GetElement { array, index } => {
-            json!({"kind": "getElement", "array": array, "index": index})
+            w.raw("{\"kind\":\"getElement\",\"array\":");
+            w.index(*array);
+            w.raw(",\"index\":");
+            w.num(*index);
+            w.raw("}");
         }
     }
 }
 
-fn float_value(d: f64) -> Value {
-    if d.is_finite() {
-        json!(d)
-    } else if d.is_nan() {
-        json!("NaN")
-    } else if d > 0.0 {
-        json!("Infinity")
-    } else {
-        json!("-Infinity")
-    }
-}
-
-fn literal(lit: &Literal) -> (&'static str, Value) {
+fn literal_type(lit: &Literal) -> &'static str {
     match lit {
-        Literal::Boolean(b) => ("boolean", json!(b)),
-        Literal::Byte(n) => ("byte", json!(n)),
-        Literal::Short(n) => ("short", json!(n)),
-        Literal::Char(c) => ("char", json!(u32::from(*c))),
-        Literal::Int(n) => ("int", json!(n)),
-        Literal::Long(n) => ("long", json!(n)),
-        Literal::Float(f) => ("float", float_value(f64::from(*f))),
-        Literal::Double(d) => ("double", float_value(*d)),
-        Literal::String(s) => ("java.lang.String", json!(s)),
+        Literal::Boolean(_) => "boolean",
+        Literal::Byte(_) => "byte",
+        Literal::Short(_) => "short",
+        Literal::Char(_) => "char",
+        Literal::Int(_) => "int",
+        Literal::Long(_) => "long",
+        Literal::Float(_) => "float",
+        Literal::Double(_) => "double",
+        Literal::String(_) => "java.lang.String",
     }
 }
 
@@ -555,13 +731,131 @@ mod tests {
                 Statement::Value(Literal::Double(f64::NAN)),
             ],
         };
-        let v = execute(7, UnitId(2), &[t], &ExecuteOptions::default());
+        let r = execute(7, UnitId(2), &[t], &ExecuteOptions::default());
+        let v: Value = serde_json::from_slice(&r.line).unwrap();
+        assert_eq!(
+            (r.id, &v["id"], &v["op"]),
+            (7, &json!(7), &json!("execute"))
+        );
         let s = &v["tests"][0]["statements"];
         assert_eq!(s[0], json!({"kind": "value", "type": "int", "value": 3}));
         assert_eq!(s[1]["args"], json!([0]));
         assert_eq!(s[2]["receiver"], json!(1));
         assert_eq!(s[3]["value"], json!("NaN"));
         assert_eq!(v["unit"], json!("u2"));
+    }
+
+    #[test]
+    fn every_statement_kind_is_written_as_documented() {
+        let s = |kind: Statement| {
+            let r = execute(
+                1,
+                UnitId(1),
+                &[TestCase {
+                    statements: vec![kind],
+                }],
+                &ExecuteOptions::default(),
+            );
+            let v: Value = serde_json::from_slice(&r.line).unwrap();
+            v["tests"][0]["statements"][0].clone()
+        };
+        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            s(Statement::Value(Literal::String("a\"\u{e9}".into()))),
+            json!({"kind": "value", "type": "java.lang.String", "value": "a\"\u{e9}"})
+        );
+        assert_eq!(
+            s(Statement::Value(Literal::Char('x'))),
+            json!({"kind": "value", "type": "char", "value": 120})
+        );
+        assert_eq!(
+            s(Statement::Value(Literal::Float(-f32::INFINITY))),
+            json!({"kind": "value", "type": "float", "value": "-Infinity"})
+        );
+        assert_eq!(
+            s(Statement::Value(Literal::Double(0.5))),
+            json!({"kind": "value", "type": "double", "value": 0.5})
+        );
+        assert_eq!(
+            s(Statement::Null {
+                type_name: "p.A".into()
+            }),
+            json!({"kind": "null", "type": "p.A"})
+        );
+        assert_eq!(
+            s(Statement::EnumConstant {
+                type_name: "p.E".into(),
+                name: "X".into()
+            }),
+            json!({"kind": "enum", "type": "p.E", "name": "X"})
+        );
+        assert_eq!(
+            s(Statement::New {
+                class: "p.A".into(),
+                params: strings(&["int", "p.B"]),
+                args: vec![0, 1]
+            }),
+            json!({"kind": "new", "class": "p.A", "params": ["int", "p.B"], "args": [0, 1]})
+        );
+        assert_eq!(
+            s(Statement::Call {
+                class: "p.A".into(),
+                method: "m".into(),
+                params: vec![],
+                receiver: None,
+                args: vec![]
+            }),
+            json!({"kind": "call", "class": "p.A", "method": "m", "params": [], "receiver": null,
+                   "args": []})
+        );
+        assert_eq!(
+            s(Statement::GetField {
+                class: "p.A".into(),
+                field: "f".into(),
+                receiver: Some(2)
+            }),
+            json!({"kind": "getField", "class": "p.A", "field": "f", "receiver": 2})
+        );
+        assert_eq!(
+            s(Statement::SetField {
+                class: "p.A".into(),
+                field: "f".into(),
+                receiver: None,
+                value: 3
+            }),
+            json!({"kind": "setField", "class": "p.A", "field": "f", "receiver": null, "value": 3})
+        );
+        assert_eq!(
+            s(Statement::NewArray {
+                component: "int".into(),
+                length: 4
+            }),
+            json!({"kind": "newArray", "type": "int", "length": 4})
+        );
+        assert_eq!(
+            s(Statement::SetElement {
+                array: 0,
+                index: 1,
+                value: 2
+            }),
+            json!({"kind": "setElement", "array": 0, "index": 1, "value": 2})
+        );
+        assert_eq!(
+            s(Statement::GetElement { array: 0, index: 1 }),
+            json!({"kind": "getElement", "array": 0, "index": 1})
+        );
+        let opts = ExecuteOptions {
+            classes_under_test: strings(&["p.A"]),
+            fresh_loader_per_test: true,
+            ..ExecuteOptions::default()
+        };
+        let v: Value = serde_json::from_slice(&execute(3, UnitId(4), &[], &opts).line).unwrap();
+        assert_eq!(
+            v,
+            json!({"id": 3, "op": "execute", "unit": "u4", "timeoutMs": 1000, "observe": false,
+                   "maxGetters": 16, "outputLimit": 16384, "classesUnderTest": ["p.A"],
+                   "freshLoaders": true, "tests": []})
+        );
     }
 
     #[test]

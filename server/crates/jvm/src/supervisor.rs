@@ -13,7 +13,7 @@ use crate::error::JvmError;
 use crate::jdk::Jdk;
 use crate::model::*;
 use crate::process::{Incoming, RecvError, WorkerProcess};
-use crate::proto::{self, Obj, PROTOCOL_VERSION};
+use crate::proto::{self, Obj, Request, PROTOCOL_VERSION};
 use crate::sandbox::{SandboxLevel, SandboxPolicy, SandboxReport};
 use crate::worker_build;
 
@@ -168,7 +168,7 @@ impl Supervisor {
     /// but a rejection kills the worker.
     fn roundtrip(
         &mut self,
-        request: Value,
+        request: Request,
         idle_timeout: Duration,
         on_event: &mut dyn FnMut(&Value) -> Result<(), String>,
     ) -> Result<Value, Failure> {
@@ -183,7 +183,7 @@ impl Supervisor {
 
     fn roundtrip_inner(
         &mut self,
-        request: Value,
+        request: Request,
         idle_timeout: Duration,
         on_event: &mut dyn FnMut(&Value) -> Result<(), String>,
     ) -> Result<Value, Failure> {
@@ -191,9 +191,8 @@ impl Supervisor {
             .running
             .as_mut()
             .ok_or_else(|| Failure::Protocol("no worker".into()))?;
-        let id = request.get("id").cloned().unwrap_or(Value::Null);
-        let line = serde_json::to_vec(&request).map_err(|e| Failure::Protocol(e.to_string()))?;
-        if running.process.send(&line).is_err() {
+        let id = request.id;
+        if running.process.send(&request.line).is_err() {
             return Err(Failure::Crashed(running.process.crash_reason()));
         }
         let mut deadline = Instant::now() + idle_timeout;
@@ -217,7 +216,7 @@ impl Supervisor {
             };
             let v: Value = serde_json::from_slice(&msg)
                 .map_err(|e| Failure::Protocol(format!("invalid JSON from the worker: {e}")))?;
-            if v.get("id") != Some(&id) {
+            if v.get("id").and_then(Value::as_u64) != Some(id) {
                 return Err(Failure::Protocol(format!(
                     "reply for request {:?} while waiting for {id}",
                     v.get("id")
