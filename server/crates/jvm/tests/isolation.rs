@@ -262,6 +262,13 @@ fn a_thread_that_escapes_the_test_group_makes_the_next_test_use_a_fresh_loader()
     );
 }
 
+/// What `ThreadFacts.facts()` says in a thread in the state of a new one.
+const NEW_THREAD: &str = "ctgls-test|5|false|group handler|null|test loader";
+
+fn look() -> TestCase {
+    test(vec![call_static("statics.ThreadFacts", "facts", &[], &[])])
+}
+
 #[test]
 fn the_reused_test_thread_starts_every_test_like_a_new_thread() {
     let mut sup = supervisor();
@@ -270,14 +277,29 @@ fn the_reused_test_thread_starts_every_test_like_a_new_thread() {
         call_static("statics.ThreadFacts", "change", &[], &[]),
         call_static("statics.ThreadFacts", "facts", &[], &[]),
     ]);
-    let look = test(vec![call_static("statics.ThreadFacts", "facts", &[], &[])]);
-    let r = run(&mut sup, unit, &[look.clone(), change, look]);
-    let new_thread = "ctgls-test|5|false|group handler|null|test loader";
-    assert_eq!(text_value(&r[0], 0), new_thread);
+    let r = run(&mut sup, unit, &[look(), change, look()]);
+    assert_eq!(text_value(&r[0], 0), NEW_THREAD);
     assert_eq!(
         text_value(&r[1], 1),
         "renamed|1|true|own handler|left behind|test loader"
     );
-    assert_eq!(text_value(&r[2], 0), new_thread);
+    assert_eq!(text_value(&r[2], 0), NEW_THREAD);
     assert!(!r[2].fresh_loader, "ThreadFacts has no static state");
+}
+
+#[test]
+fn a_test_that_interrupts_its_thread_does_not_disturb_the_cleanup_after_it() {
+    let mut sup = supervisor();
+    let unit = statics(&mut sup);
+    let t = test(vec![call_static(
+        "statics.ThreadFacts",
+        "interruptedWithHelper",
+        &[],
+        &[],
+    )]);
+    let r = run(&mut sup, unit, &[t, look()]);
+    // The helper ends 20 ms after the worker interrupts it: the worker must wait for it.
+    assert_eq!((r[0].status, r[0].leaked_threads), (TestStatus::Ok, 0));
+    assert_eq!(sup.starts(), 1, "no restart");
+    assert_eq!(text_value(&r[1], 0), NEW_THREAD);
 }

@@ -266,10 +266,12 @@ final class TestRunner {
 
         /**
          * Reports test {@code r}: on the test thread after the test, or on the main thread when it
-         * took the test over ({@code testThreadStuck}).
+         * took the test over. {@code late}: the test missed its deadline.
          */
         void finish(Running r, boolean late) {
             long micros = (System.nanoTime() - r.start) / 1000;
+            // The test may have interrupted its thread; the waits below must still wait.
+            Thread.interrupted();
             Map<String, Object> trace = Probe.snapshot();
             Probe.endTest();
             boolean stuck = state == TAKEN_OVER && tt.running();
