@@ -11,12 +11,10 @@ import java.util.List;
  * input throws {@link IllegalArgumentException}, which callers treat as "not provably safe".
  */
 final class ClassFile {
-    static final int ACC_PUBLIC = 0x0001;
     static final int ACC_PRIVATE = 0x0002;
     static final int ACC_STATIC = 0x0008;
     static final int ACC_FINAL = 0x0010;
     static final int ACC_INTERFACE = 0x0200;
-    static final int ACC_ABSTRACT = 0x0400;
     static final int ACC_SYNTHETIC = 0x1000;
     static final int ACC_ENUM = 0x4000;
 

@@ -368,10 +368,10 @@ final class StaticState {
                     constant(cf, index);
                     len = op == 0x12 ? 2 : 3;
                 } else if ((op >= 0x99 && op <= 0xa7) || op == 0xc6 || op == 0xc7) {
-                    forward(pc, (short) u2(c, pc + 1));
+                    forward((short) u2(c, pc + 1));
                     len = 3;
                 } else if (op == 0xc8) {
-                    forward(pc, u4(c, pc + 1));
+                    forward(u4(c, pc + 1));
                     len = 5;
                 } else if (op == 0xaa || op == 0xab) {
                     len = switchLength(c, pc, op == 0xaa);
@@ -404,7 +404,8 @@ final class StaticState {
             }
         }
 
-        private void forward(int pc, int offset) throws Reject {
+        /** A jump by {@code offset} bytes: only forward, so the code cannot loop. */
+        private void forward(int offset) throws Reject {
             if (offset <= 0) {
                 throw new Reject("its initialisation has a loop");
             }
@@ -412,19 +413,19 @@ final class StaticState {
 
         private int switchLength(byte[] c, int pc, boolean table) throws Reject {
             int p = (pc + 4) & ~3;
-            forward(pc, u4(c, p));
+            forward(u4(c, p));
             if (table) {
                 int low = u4(c, p + 4);
                 int high = u4(c, p + 8);
                 int n = high - low + 1;
                 for (int k = 0; k < n; k++) {
-                    forward(pc, u4(c, p + 12 + 4 * k));
+                    forward(u4(c, p + 12 + 4 * k));
                 }
                 return p + 12 + 4 * n - pc;
             }
             int n = u4(c, p + 4);
             for (int k = 0; k < n; k++) {
-                forward(pc, u4(c, p + 12 + 8 * k));
+                forward(u4(c, p + 12 + 8 * k));
             }
             return p + 8 + 8 * n - pc;
         }
