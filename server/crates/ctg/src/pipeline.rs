@@ -118,7 +118,7 @@ pub fn generate_tests(
             seeds.tests
         }));
     }
-    let generation = job::generate(&request, supervisor, observer)?;
+    let mut generation = job::generate(&request, supervisor, observer)?;
 
     let emission_started = Instant::now();
     let junit = options
@@ -156,7 +156,6 @@ pub fn generate_tests(
     );
     supervisor.release(unit);
     let (suite, verification, not_printable) = emitted?;
-    let mut generation = generation;
     restrict_coverage(&mut generation, &suite.kept_tests);
 
     let path = emit::test_file(&request.layout, &class);
