@@ -201,6 +201,7 @@ fn measure(
             .join("src")
             .join(format!("{}.java", top.replace('.', "/")))],
         classpath,
+        overlays: Default::default(),
     };
     let package = top.rsplit_once('.').map_or("", |(package, _)| package);
     let include = format!("{package}.*");

@@ -124,7 +124,7 @@ pub fn generate_tests(
     let junit = options
         .junit
         .unwrap_or_else(|| request.layout.junit_version());
-    let sources = job::read_sources(&request.layout)?;
+    let sources = job::read_sources(&request.layout, &request.overlays)?;
     let located = job::locate(&request.layout, &sources, &class);
     let compiled = supervisor
         .compile(&CompileRequest {
@@ -310,7 +310,7 @@ fn emit_verified(
     };
     let suite = verify::verify_and_stabilise(
         &spec,
-        &ProjectClasses::from_layout(&request.layout),
+        &ProjectClasses::from_layout(&request.layout).with_overlays(&request.overlays),
         &setup,
         &options.verify,
     )

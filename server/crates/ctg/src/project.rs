@@ -28,6 +28,30 @@ pub enum JUnitVersion {
     Five,
 }
 
+/// Source texts that replace files on disk: the editor's unsaved buffers, keyed by the file's
+/// path as the layout spells it (absolute, or relative like the layout's roots). Cheap to
+/// clone.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceOverlays(std::sync::Arc<std::collections::BTreeMap<PathBuf, String>>);
+
+impl SourceOverlays {
+    pub fn new(texts: impl IntoIterator<Item = (PathBuf, String)>) -> SourceOverlays {
+        SourceOverlays(std::sync::Arc::new(texts.into_iter().collect()))
+    }
+
+    pub fn get(&self, path: &Path) -> Option<&str> {
+        self.0.get(path).map(String::as_str)
+    }
+
+    pub fn paths(&self) -> impl Iterator<Item = &Path> {
+        self.0.keys().map(PathBuf::as_path)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// What the user said explicitly; each field overrides what discovery would find.
 #[derive(Debug, Clone, Default)]
 pub struct LayoutOverrides {

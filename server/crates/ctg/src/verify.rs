@@ -37,7 +37,7 @@ pub use junit::{
     JUnitOrigin, JUnitSetup, RunOrder, RunReport, TestFailure, JUNIT_CLASSPATH_ENV, SYSTEM_JAVA_DIR,
 };
 
-use crate::project::ProjectLayout;
+use crate::project::{ProjectLayout, SourceOverlays};
 
 /// From this round on, any failure drops the whole test rather than one assertion, so that
 /// rounds end.
@@ -51,6 +51,8 @@ pub struct ProjectClasses {
     pub sources: Vec<PathBuf>,
     /// Class directories and jars: build outputs and libraries.
     pub classpath: Vec<PathBuf>,
+    /// Texts compiled instead of the files on disk (an editor's unsaved buffers).
+    pub overlays: SourceOverlays,
 }
 
 impl ProjectClasses {
@@ -59,7 +61,20 @@ impl ProjectClasses {
         ProjectClasses {
             sources: layout.source_files(),
             classpath: layout.classpath.clone(),
+            overlays: SourceOverlays::default(),
         }
+    }
+
+    /// Compiles these texts instead of the files on disk; overlays of files that are not among
+    /// the sources (new, unsaved files) are compiled too.
+    pub fn with_overlays(mut self, overlays: &SourceOverlays) -> ProjectClasses {
+        for path in overlays.paths() {
+            if !self.sources.iter().any(|source| source == path) {
+                self.sources.push(path.to_path_buf());
+            }
+        }
+        self.overlays = overlays.clone();
+        self
     }
 }
 
@@ -245,6 +260,25 @@ pub(crate) fn project_classpath(
 ) -> Result<Vec<PathBuf>, VerifyError> {
     let mut classpath = Vec::new();
     if !project.sources.is_empty() {
+        // javac reads files: overlaid sources are written to the scratch directory, each in a
+        // directory of its own so equal file names in different packages cannot collide.
+        let mut sources = Vec::with_capacity(project.sources.len());
+        for (index, source) in project.sources.iter().enumerate() {
+            match project.overlays.get(source) {
+                Some(text) => {
+                    let dir = scratch.join("overlays").join(index.to_string());
+                    let file = dir.join(source.file_name().unwrap_or_default());
+                    std::fs::create_dir_all(&dir)
+                        .and_then(|()| std::fs::write(&file, text))
+                        .map_err(|source| VerifyError::Io {
+                            what: format!("cannot write {}", file.display()),
+                            source,
+                        })?;
+                    sources.push(file);
+                }
+                None => sources.push(source.clone()),
+            }
+        }
         let out = scratch.join("classes");
         let errors = javac::Javac {
             jdk,
@@ -255,7 +289,7 @@ pub(crate) fn project_classpath(
             scratch,
             label: "javac-project",
         }
-        .compile(&project.sources)?;
+        .compile(&sources)?;
         if !errors.is_empty() {
             return Err(VerifyError::ProjectDoesNotCompile { errors });
         }

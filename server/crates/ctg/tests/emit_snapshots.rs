@@ -22,6 +22,7 @@ fn printer_snapshots_compile_and_pass_under_junit5_and_junit4() {
     let project = ProjectClasses {
         sources,
         classpath: Vec::new(),
+        overlays: Default::default(),
     };
     for (file, junit) in [
         ("InventoryGeneratedTest.junit5.java", JUnit::Five),

@@ -75,6 +75,7 @@ fn unstable_assertions_become_comments_and_stable_ones_stay() {
     let project = ProjectClasses {
         sources: java_files(&root),
         classpath: Vec::new(),
+        overlays: Default::default(),
     };
     let setup = JUnitSetup::locate(JUnit::Five, &[]).expect("JUnit installed (tests/run.sh)");
     let options = VerifyOptions {

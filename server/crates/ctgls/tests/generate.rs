@@ -123,6 +123,7 @@ fn generated_tests_compile_pass_twice_and_cover_what_ctgls_reports() {
             })
             .collect(),
         classpath: Vec::new(),
+        overlays: Default::default(),
     };
     let junit =
         JUnitSetup::locate(JUnit::Five, &[]).expect("Debian's junit5 (tests/run.sh installs it)");

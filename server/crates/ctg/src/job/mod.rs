@@ -77,7 +77,7 @@ pub fn generate(
     };
 
     observer.on_phase(Phase::Reading, started.elapsed());
-    let sources = setup::read_sources(&request.layout)?;
+    let sources = setup::read_sources(&request.layout, &request.overlays)?;
     let located = setup::locate(&request.layout, &sources, class);
     clock.timings.read = clock.lap();
     let cut = located.ok_or_else(|| GenerationError::ClassNotFound {

@@ -7,13 +7,15 @@ use std::time::Duration;
 use search::{Algorithm, CancelToken, Criteria, SearchConfig};
 use testcase::{Cluster, TestCase};
 
-use crate::project::ProjectLayout;
+use crate::project::{ProjectLayout, SourceOverlays};
 
 /// One generation job for one class. `GenerationRequest::new` gives the defaults; the fields
 /// are public so callers set what they need.
 #[derive(Debug, Clone)]
 pub struct GenerationRequest {
     pub layout: ProjectLayout,
+    /// Texts that replace source files on disk (an editor's unsaved buffers).
+    pub overlays: SourceOverlays,
     /// Binary name of the class under test, e.g. `com.example.bank.Account` (`Outer$Inner` for
     /// a member class).
     pub class: String,
@@ -63,6 +65,7 @@ impl GenerationRequest {
     pub fn new(layout: ProjectLayout, class: impl Into<String>) -> GenerationRequest {
         GenerationRequest {
             layout,
+            overlays: SourceOverlays::default(),
             class: class.into(),
             budget: Duration::from_secs(10),
             emission_share: 0.2,

@@ -10,7 +10,7 @@ use syntax::tree_sitter::Tree;
 use crate::compile::{compile_instrumented, CompileError, CompiledUnit};
 use crate::job::request::GenerationRequest;
 use crate::job::result::{GenerationError, SourceDiagnostic};
-use crate::project::ProjectLayout;
+use crate::project::{ProjectLayout, SourceOverlays};
 
 /// A project source file: where it is on disk and what the worker is sent.
 pub struct ProjectSource {
@@ -18,14 +18,29 @@ pub struct ProjectSource {
     pub file: SourceFile,
 }
 
-/// Every `.java` file of the layout's source roots, with paths relative to their root.
-pub fn read_sources(layout: &ProjectLayout) -> Result<Vec<ProjectSource>, GenerationError> {
+/// Every `.java` file of the layout's source roots, with paths relative to their root. A file
+/// with an overlay (an editor's unsaved buffer) is read from the overlay instead of the disk;
+/// overlays of files under a source root that are not on disk yet are added.
+pub fn read_sources(
+    layout: &ProjectLayout,
+    overlays: &SourceOverlays,
+) -> Result<Vec<ProjectSource>, GenerationError> {
     let mut out: Vec<ProjectSource> = Vec::new();
-    for disk in layout.source_files() {
-        let text = std::fs::read_to_string(&disk).map_err(|error| GenerationError::Io {
-            path: disk.clone(),
-            error,
-        })?;
+    let mut files = layout.source_files();
+    for path in overlays.paths() {
+        let under_root = layout.source_roots.iter().any(|r| path.starts_with(r));
+        if under_root && !files.iter().any(|f| f == path) {
+            files.push(path.to_path_buf());
+        }
+    }
+    for disk in files {
+        let text = match overlays.get(&disk) {
+            Some(text) => text.to_string(),
+            None => std::fs::read_to_string(&disk).map_err(|error| GenerationError::Io {
+                path: disk.clone(),
+                error,
+            })?,
+        };
         let path = relative_path(layout, &disk);
         // The same relative path under two source roots: javac would see one class twice.
         if out.iter().any(|s| s.file.path == path) {
@@ -134,4 +149,52 @@ pub fn compile(
         },
         CompileError::Jvm(e) => GenerationError::Jvm(e),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::project::LayoutOverrides;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("ctgls-setup-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("src/main/java/p")).unwrap();
+        dir
+    }
+
+    #[test]
+    fn overlays_replace_files_on_disk_and_add_unsaved_ones() {
+        let root = scratch("overlays");
+        let on_disk = root.join("src/main/java/p/A.java");
+        std::fs::write(&on_disk, "package p; class A { int saved; }").unwrap();
+        let layout = ProjectLayout::discover(&root, &LayoutOverrides::default());
+        let unsaved = root.join("src/main/java/p/B.java");
+        let elsewhere = root.join("notes/C.java");
+        let overlays = SourceOverlays::new([
+            (
+                on_disk.clone(),
+                "package p; class A { int edited; }".to_string(),
+            ),
+            (unsaved.clone(), "package p; class B {}".to_string()),
+            (elsewhere, "class C {}".to_string()),
+        ]);
+
+        let sources = read_sources(&layout, &overlays).unwrap();
+        let texts: Vec<(&str, &str)> = sources
+            .iter()
+            .map(|s| (s.file.path.as_str(), s.file.text.as_str()))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                ("p/A.java", "package p; class A { int edited; }"),
+                ("p/B.java", "package p; class B {}"),
+            ],
+            "the overlay wins, a new file under a source root is added, others are not"
+        );
+        let plain = read_sources(&layout, &SourceOverlays::default()).unwrap();
+        assert_eq!(plain[0].file.text, "package p; class A { int saved; }");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 }

@@ -47,6 +47,7 @@ pub fn bank_project() -> ProjectClasses {
     ProjectClasses {
         sources: java_files(&bank_root()),
         classpath: Vec::new(),
+        overlays: Default::default(),
     }
 }
 
