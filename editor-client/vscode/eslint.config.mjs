@@ -1,0 +1,41 @@
+// ESLint flat config: typescript-eslint's type-checked rules over src/ and test/.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['out/', 'node_modules/', '*.vsix'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      eqeqeq: 'error',
+      curly: 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // API boundary: the pure modules are unit-tested without VS Code, so they may not load it.
+    files: ['src/protocol.ts', 'src/settings.ts', 'src/serverPath.ts', 'src/status.ts', 'src/coverage.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'vscode', message: 'Pure module: no vscode import.', allowTypeImports: false },
+            { name: 'vscode-languageclient', message: 'Pure module: no language client import.' },
+            { name: 'vscode-languageclient/node', message: 'Pure module: no language client import.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['eslint.config.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);

@@ -1,0 +1,113 @@
+//! The shapes of ctgls's LSP extensions as they travel on the wire (docs/lsp-extensions.md).
+//! API boundary: this module and the pure modules that read it import neither `vscode` nor
+//! `vscode-languageclient` at run time, so they can be unit-tested in plain Node.
+
+/** Server commands run with `workspace/executeCommand`. */
+export const ServerCommand = {
+  generate: 'ctgls.generate',
+  cancel: 'ctgls.cancel',
+  status: 'ctgls.status',
+} as const;
+
+/** Custom message methods. */
+export const Method = {
+  status: 'ctgls/status',
+  coverage: 'ctgls/coverage',
+  coverageChanged: 'ctgls/coverageChanged',
+} as const;
+
+/** The argument of `ctgls.generate` and `ctgls.cancel`; no argument means every file. */
+export interface FileArgument {
+  uri: string;
+}
+
+export interface Count {
+  covered: number;
+  total: number;
+}
+
+export interface WirePosition {
+  line: number;
+  character: number;
+}
+
+export interface WireRange {
+  start: WirePosition;
+  end: WirePosition;
+}
+
+export type ServerState = 'idle' | 'running' | 'unavailable';
+
+export interface RunningClass {
+  uri: string;
+  class: string;
+  phase: string;
+}
+
+export interface ClassStatus {
+  uri: string;
+  class: string;
+  branches: Count;
+  lines: Count;
+  tests: number;
+  runs: number;
+  /** Why the class cannot be generated for, or null. */
+  problem: string | null;
+}
+
+/** Params of `ctgls/status` and result of the `ctgls.status` command. */
+export interface StatusParams {
+  state: ServerState;
+  message: string;
+  running: RunningClass | null;
+  queued: string[];
+  classes: ClassStatus[];
+  version: string;
+}
+
+/** Params of `ctgls/coverage`: one file, or `{}` for every file with results. */
+export interface CoverageParams {
+  textDocument?: { uri: string };
+}
+
+export interface LineCoverage {
+  line: number;
+  covered: boolean;
+}
+
+export interface BranchCoverageEntry {
+  line: number;
+  range: WireRange;
+  /** `true`, `false`, `case <label>`, `default`, `catch` or `entry`. */
+  label: string;
+  covered: boolean;
+  /** The generated test method that covers the branch, or null. */
+  test: string | null;
+}
+
+export interface MethodCoverage {
+  name: string;
+  range: WireRange;
+  branches: Count;
+  tests: number;
+}
+
+export interface FileCoverageEntry {
+  uri: string;
+  class: string;
+  /** The document version the positions are for; null for files that are not open. */
+  version: number | null;
+  lines: LineCoverage[];
+  branches: BranchCoverageEntry[];
+  methods: MethodCoverage[];
+  summary: { lines: Count; branches: Count };
+}
+
+export interface CoverageResult {
+  files: FileCoverageEntry[];
+}
+
+/** Params of `ctgls/coverageChanged`. */
+export interface CoverageChangedParams {
+  uri: string;
+}
