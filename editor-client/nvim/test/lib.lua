@@ -1,0 +1,491 @@
+-- Test harness shared by the per-version test files: checks that print PASS/FAIL lines, waits
+-- with deadlines, and the steps both versions run against a fixture project. Loaded with
+-- `dofile`, so it runs on Neovim 0.7 as well as 0.11.
+local T = { passed = 0, failed = 0 }
+
+local function out(line)
+  io.stdout:write(line, '\n')
+  io.stdout:flush()
+end
+T.out = out
+
+--- Inputs from test/run.sh.
+T.env = {
+  bin = os.getenv('CTGLS_BIN'),
+  plugin = os.getenv('CTGLS_PLUGIN_DIR'),
+  project = os.getenv('CTGLS_PROJECT'),
+  setup_project = os.getenv('CTGLS_SETUP_PROJECT'),
+  e2e = os.getenv('CTGLS_E2E') == '1',
+  capture = os.getenv('CTGLS_CAPTURE_OUT'),
+  diagnostics_ms = tonumber(os.getenv('CTGLS_DIAGNOSTICS_TIMEOUT_MS') or '') or 90000,
+}
+
+T.settings = { ctgls = { budgetSeconds = 4, idleDelayMs = 200 } }
+T.account_path = 'src/main/java/com/example/bank/Account.java'
+T.test_path = 'src/test/java/com/example/bank/AccountGeneratedTest.java'
+T.codes = { ['uncovered-branch'] = true, ['undeclared-exception'] = true, ['generation-unavailable'] = true }
+
+local Failure = {}
+
+--- Ends the current check with `message`.
+function T.fail(message)
+  error(setmetatable({ message = message }, Failure), 0)
+end
+
+function T.assert(value, message)
+  if not value then
+    T.fail(message)
+  end
+  return value
+end
+
+--- Runs `fn` as the check `name`. A check that needs an earlier one names it in `needs`; it
+--- fails at once, saying so, when that one did not pass.
+local passed = {}
+function T.check(name, fn, needs)
+  for _, need in ipairs(needs or {}) do
+    if not passed[need] then
+      T.failed = T.failed + 1
+      out(('FAIL %s: not run, needs "%s"'):format(name, need))
+      return false
+    end
+  end
+  local ok, err = xpcall(fn, function(e)
+    if getmetatable(e) == Failure then
+      return e.message
+    end
+    return debug.traceback(tostring(e), 2)
+  end)
+  if ok then
+    T.passed = T.passed + 1
+    passed[name] = true
+    out('PASS ' .. name)
+  else
+    T.failed = T.failed + 1
+    local lines = vim.split(tostring(err), '\n', { plain = true })
+    out('FAIL ' .. name .. ': ' .. lines[1])
+    for i = 2, #lines do
+      out('     ' .. lines[i])
+    end
+  end
+  return ok
+end
+
+--- Waits until `predicate()` returns a truthy value and returns it; fails the check with
+--- `what` after `timeout_ms`. `predicate` may call `T.fail` to stop waiting early.
+function T.wait(what, timeout_ms, predicate)
+  local value
+  local ok = vim.wait(timeout_ms, function()
+    value = predicate()
+    return value and true or false
+  end, 50)
+  if not ok then
+    T.fail(('timed out after %.1f s waiting for %s'):format(timeout_ms / 1000, what))
+  end
+  return value
+end
+
+function T.has(version)
+  return vim.fn.has('nvim-' .. version) == 1
+end
+
+function T.call(client, method, ...)
+  if T.has('0.11') then
+    return client[method](client, ...)
+  end
+  return client[method](...)
+end
+
+function T.version()
+  local v = vim.version()
+  return ('%d.%d.%d'):format(v.major, v.minor, v.patch)
+end
+
+--- The ctgls client attached to `bufnr`, once initialized.
+function T.client(bufnr)
+  local clients = T.has('0.10') and vim.lsp.get_clients({ bufnr = bufnr }) or vim.lsp.buf_get_clients(bufnr)
+  for _, client in pairs(clients) do
+    if client.name == 'ctgls' and client.initialized ~= false then
+      return client
+    end
+  end
+end
+
+function T.read_file(path)
+  local file = io.open(path, 'r')
+  if not file then
+    return nil
+  end
+  local text = file:read('*a')
+  file:close()
+  return text
+end
+
+function T.bufnr_of(path)
+  local bufnr = vim.fn.bufnr(path)
+  return bufnr > 0 and bufnr or nil
+end
+
+--- Checks that the client serving `bufnr` got the settings: the server's view of its
+--- configuration (`ctgls/debugConfig`, a debugging extension) has the expected keys.
+function T.expect_server_config(client, bufnr, expected)
+  local config
+  T.wait('the server to apply the settings ' .. vim.inspect(expected), 10000, function()
+    local answer = T.call(client, 'request_sync', 'ctgls/debugConfig', nil, 2000, bufnr)
+    if not answer then
+      return false
+    end
+    if answer.err then
+      T.fail('ctgls/debugConfig failed: ' .. tostring(answer.err.message or vim.inspect(answer.err)))
+    end
+    config = answer.result
+    for key, value in pairs(expected) do
+      if type(config) ~= 'table' or config[key] ~= value then
+        return false
+      end
+    end
+    return true
+  end)
+end
+
+--- The buffer's option values Neovim sets for LSP clients that claim completion,
+--- definitions or formatting; ctgls must leave them to jdtls.
+function T.expect_no_foreign_features(client, bufnr)
+  for _, option in ipairs({ 'omnifunc', 'tagfunc', 'formatexpr' }) do
+    local value = vim.bo[bufnr][option]
+    T.assert(value == '', ("'%s' is %q on the Java buffer; nothing may set it for ctgls"):format(option, value))
+  end
+  for _, key in ipairs(require('ctgls.config').foreign_capabilities) do
+    T.assert(not client.server_capabilities[key], 'the ctgls client kept ' .. key)
+  end
+end
+
+-- Diagnostics ----------------------------------------------------------------------------
+
+function T.ctgls_diagnostics(bufnr)
+  local found = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    if d.source == 'ctgls' then
+      table.insert(found, d)
+    end
+  end
+  return found
+end
+
+local function lsp_fields(d)
+  return d.user_data and d.user_data.lsp or {}
+end
+
+local function describe(d)
+  return ('%d:%d %s %s'):format(d.lnum + 1, d.col + 1, tostring(d.code), d.message)
+end
+T.describe = describe
+
+--- Fails at once when the server says it cannot generate, with its reason.
+local function stop_on_unavailable(bufnr)
+  for _, d in ipairs(T.ctgls_diagnostics(bufnr)) do
+    if d.code == 'generation-unavailable' then
+      T.fail('the server reports generation-unavailable: ' .. d.message)
+    end
+  end
+end
+
+--- Waits for ctgls diagnostics and checks that they follow the contract.
+function T.expect_contract_diagnostics(bufnr, timeout_ms)
+  T.wait('diagnostics with source "ctgls" on Account.java', timeout_ms, function()
+    return #T.ctgls_diagnostics(bufnr) > 0
+  end)
+  stop_on_unavailable(bufnr)
+  for _, d in ipairs(T.ctgls_diagnostics(bufnr)) do
+    T.assert(T.codes[d.code], 'diagnostic with a code outside the contract: ' .. describe(d))
+    local data = lsp_fields(d).data
+    T.assert(
+      type(data) == 'table' and data.class == 'com.example.bank.Account',
+      'diagnostic without data.class = com.example.bank.Account: ' .. describe(d) .. ' data=' .. vim.inspect(data)
+    )
+  end
+end
+
+--- The line (0-based) of `return balance / ratePerUnit;`, where interest(0) throws.
+function T.division_line(bufnr)
+  for i, line in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
+    if line:find('balance / ratePerUnit', 1, true) then
+      return i - 1
+    end
+  end
+  T.fail('Account.java has no line with `balance / ratePerUnit`')
+end
+
+--- Waits for the `undeclared-exception` diagnostic of `interest(0)` and returns it.
+function T.expect_arithmetic_exception(bufnr, timeout_ms)
+  local line = T.division_line(bufnr)
+  return T.wait('an undeclared-exception diagnostic for ArithmeticException on line ' .. (line + 1), timeout_ms, function()
+    stop_on_unavailable(bufnr)
+    for _, d in ipairs(T.ctgls_diagnostics(bufnr)) do
+      local data = lsp_fields(d).data
+      if d.code == 'undeclared-exception' and type(data) == 'table'
+        and data.exception == 'java.lang.ArithmeticException' then
+        T.assert(d.lnum == line, ('the diagnostic is on line %d, not %d: %s'):format(d.lnum + 1, line + 1, describe(d)))
+        T.assert(d.severity == vim.diagnostic.severity.WARN, 'undeclared-exception is not a warning: ' .. describe(d))
+        return d
+      end
+    end
+  end)
+end
+
+--- The LSP diagnostics on `lnum` as the server sent them, for a code action request.
+local function lsp_diagnostics_on(bufnr, lnum)
+  if not T.has('0.10') then
+    return vim.lsp.diagnostic.get_line_diagnostics(bufnr, lnum)
+  end
+  local diagnostics = {}
+  for _, d in ipairs(T.ctgls_diagnostics(bufnr)) do
+    if d.lnum == lnum and lsp_fields(d).range then
+      table.insert(diagnostics, lsp_fields(d))
+    end
+  end
+  return diagnostics
+end
+
+-- Code actions ----------------------------------------------------------------------------
+
+T.action_title = 'Insert test reproducing ArithmeticException'
+
+--- Asks for code actions at the diagnostic, checks that the contract's action is offered
+--- without an edit, and that `codeAction/resolve` computes one. Does not apply it.
+function T.expect_resolvable_action(client, bufnr, diagnostic)
+  local provider = client.server_capabilities.codeActionProvider
+  T.assert(
+    type(provider) == 'table' and provider.resolveProvider,
+    'the server does not announce codeActionProvider.resolveProvider: ' .. vim.inspect(provider)
+  )
+  local line = vim.api.nvim_buf_get_lines(bufnr, diagnostic.lnum, diagnostic.lnum + 1, false)[1]
+  local params = {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    range = { start = { line = diagnostic.lnum, character = 0 }, ['end'] = { line = diagnostic.lnum, character = #line } },
+    context = { diagnostics = lsp_diagnostics_on(bufnr, diagnostic.lnum) },
+  }
+  local answer = T.call(client, 'request_sync', 'textDocument/codeAction', params, 20000, bufnr)
+  T.assert(answer, 'textDocument/codeAction timed out after 20 s')
+  T.assert(not answer.err, 'textDocument/codeAction failed: ' .. vim.inspect(answer.err))
+  local titles, action = {}, nil
+  for _, candidate in ipairs(answer.result or {}) do
+    table.insert(titles, candidate.title)
+    if candidate.title == T.action_title then
+      action = candidate
+    end
+  end
+  T.assert(action, ('no action titled %q; offered: %s'):format(T.action_title, vim.inspect(titles)))
+  T.assert(action.kind == 'quickfix', 'the action is not a quickfix: ' .. tostring(action.kind))
+  local edit = action.edit
+  if edit == nil then
+    local resolved = T.call(client, 'request_sync', 'codeAction/resolve', action, 60000, bufnr)
+    T.assert(resolved, 'codeAction/resolve timed out after 60 s')
+    T.assert(not resolved.err, 'codeAction/resolve failed: ' .. vim.inspect(resolved.err))
+    edit = resolved.result and resolved.result.edit
+    T.assert(edit, 'codeAction/resolve returned no edit: ' .. vim.inspect(resolved.result))
+  else
+    T.fail('the action came with its edit; the contract says actions are resolved (codeAction/resolve)')
+  end
+  local target = vim.uri_from_fname(T.env.project .. '/' .. T.test_path)
+  local touches = false
+  for _, change in ipairs(edit.documentChanges or {}) do
+    if change.uri == target or (change.textDocument and change.textDocument.uri == target) then
+      touches = true
+    end
+  end
+  for uri in pairs(edit.changes or {}) do
+    touches = touches or uri == target
+  end
+  T.assert(touches, 'the resolved edit does not touch ' .. T.test_path .. ': ' .. vim.inspect(edit))
+end
+
+--- Applies the action the way a user does: `vim.lsp.buf.code_action()` on the diagnostic's
+--- line, with `vim.ui.select` answering with the action's title. Neovim resolves the action.
+function T.apply_action_like_a_user(bufnr, diagnostic)
+  vim.api.nvim_set_current_buf(bufnr)
+  vim.api.nvim_win_set_cursor(0, { diagnostic.lnum + 1, diagnostic.col })
+  local offered
+  local original = vim.ui.select
+  vim.ui.select = function(items, opts, on_choice)
+    offered = {}
+    local format = opts and opts.format_item or tostring
+    for index, item in ipairs(items) do
+      local title = format(item)
+      table.insert(offered, title)
+      if title == T.action_title then
+        vim.ui.select = original
+        return on_choice(item, index)
+      end
+    end
+    vim.ui.select = original
+    on_choice(nil, nil)
+  end
+  vim.lsp.buf.code_action()
+  local path = T.env.project .. '/' .. T.test_path
+  T.wait('the code action to insert a @Test into ' .. T.test_path, 60000, function()
+    if offered and not vim.tbl_contains(offered, T.action_title) then
+      T.fail(('vim.lsp.buf.code_action offered no %q: %s'):format(T.action_title, vim.inspect(offered)))
+    end
+    local test_bufnr = T.bufnr_of(path)
+    if not test_bufnr then
+      return false
+    end
+    local text = table.concat(vim.api.nvim_buf_get_lines(test_bufnr, 0, -1, false), '\n')
+    return text:find('@Test', 1, true) ~= nil
+  end)
+  vim.ui.select = original
+end
+
+--- Saves the test file the action edited and checks what is on disk.
+function T.expect_test_file_on_disk()
+  local path = T.env.project .. '/' .. T.test_path
+  vim.cmd('silent wall')
+  local text = T.read_file(path)
+  T.assert(text, path .. ' does not exist after :wall')
+  T.assert(text:find('@Test', 1, true), path .. ' has no @Test method:\n' .. text)
+  T.assert(text:find('ArithmeticException', 1, true), path .. ' has no test about ArithmeticException:\n' .. text)
+  T.assert(text:find('package com.example.bank;', 1, true), path .. ' has no package declaration:\n' .. text)
+end
+
+-- Commands --------------------------------------------------------------------------------
+
+--- Runs an executeCommand through the plugin's Lua API and waits for the answer.
+function T.expect_command_accepted(name, run)
+  local done, err
+  run({ on_result = function(e)
+    done, err = true, e
+  end })
+  T.wait('the answer to ' .. name, 20000, function()
+    return done
+  end)
+  T.assert(not err, name .. ' failed: ' .. vim.inspect(err))
+end
+
+--- `:CtglsStatus` prints the summary; returns its lines.
+function T.expect_status_printed()
+  vim.cmd('messages clear')
+  vim.cmd('CtglsStatus')
+  local text = T.wait(':CtglsStatus to print a status', 20000, function()
+    local messages = vim.fn.execute('messages')
+    return messages:find('ctgls', 1, true) and messages
+  end)
+  T.assert(not text:find('status request failed', 1, true), vim.trim(text))
+  T.assert(text:find('com.example.bank.Account', 1, true), 'the status does not list Account:\n' .. text)
+  T.assert(text:find('branches %d+/%d+'), 'the status shows no branch coverage:\n' .. text)
+  return text
+end
+
+-- Capture ---------------------------------------------------------------------------------
+
+local severity_names = { 'E', 'W', 'I', 'H' }
+
+local function hover_text(client, bufnr, line, character)
+  if not client.server_capabilities.hoverProvider then
+    return { '(the server announces no hoverProvider)' }
+  end
+  local answer = T.call(client, 'request_sync', 'textDocument/hover', {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = { line = line, character = character },
+  }, 10000, bufnr)
+  if not answer or answer.err then
+    return { '(hover failed: ' .. vim.inspect(answer and answer.err) .. ')' }
+  end
+  if not answer.result then
+    return { '(no hover here)' }
+  end
+  local lines = vim.lsp.util.convert_input_to_markdown_lines(answer.result.contents)
+  return #lines > 0 and lines or { '(empty hover)' }
+end
+
+--- Writes a plain-text picture of Account.java with ctgls's diagnostics where Neovim shows
+--- them as virtual text, and the hover on the line that throws.
+function T.write_capture(client, bufnr, path)
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  local by_line = {}
+  for _, d in ipairs(T.ctgls_diagnostics(bufnr)) do
+    by_line[d.lnum] = by_line[d.lnum] or {}
+    table.insert(by_line[d.lnum], d)
+  end
+  local width = 0
+  for _, line in ipairs(lines) do
+    width = math.max(width, vim.fn.strdisplaywidth(line))
+  end
+  local out_lines = {
+    ('Neovim %s, ctgls %s: %s with ctgls diagnostics as virtual text'):format(
+      T.version(), client.server_info and client.server_info.version or '?', T.account_path),
+    '',
+  }
+  for i, line in ipairs(lines) do
+    -- A sign column with the first diagnostic's severity, as `signcolumn=yes` shows it.
+    local diagnostics = by_line[i - 1]
+    local sign = diagnostics and (severity_names[diagnostics[1].severity] or '?') or ' '
+    local text = ('%s %3d  %s'):format(sign, i, line)
+    if diagnostics then
+      text = text .. string.rep(' ', width - vim.fn.strdisplaywidth(line) + 2)
+      local notes = {}
+      for _, d in ipairs(diagnostics) do
+        table.insert(notes, ('■ %s [%s]'):format(d.message, d.code))
+      end
+      text = text .. table.concat(notes, '  ')
+    end
+    table.insert(out_lines, (text:gsub('%s+$', '')))
+  end
+  local division = T.division_line(bufnr)
+  local column = lines[division + 1]:find('/', 1, true) - 1
+  table.insert(out_lines, '')
+  table.insert(out_lines, ('Hover (K) at line %d, column %d:'):format(division + 1, column + 1))
+  for _, line in ipairs(hover_text(client, bufnr, division, column)) do
+    table.insert(out_lines, '  ' .. line)
+  end
+  table.insert(out_lines, '')
+  table.insert(out_lines, 'vim.diagnostic.get() for the buffer:')
+  for _, d in ipairs(T.ctgls_diagnostics(bufnr)) do
+    table.insert(out_lines, ('  %s %s'):format(severity_names[d.severity] or '?', describe(d)))
+  end
+  vim.fn.mkdir(vim.fn.fnamemodify(path, ':h'), 'p')
+  vim.fn.writefile(out_lines, path)
+end
+
+-- End -------------------------------------------------------------------------------------
+
+--- Runs the test file's `main`, counts an error outside the checks as a failure, and
+--- finishes: the tally line is printed whatever happens.
+function T.run(main)
+  local ok, err = xpcall(main, debug.traceback)
+  if not ok then
+    T.failed = T.failed + 1
+    out('FAIL the test file itself: ' .. tostring(err))
+  end
+  T.finish()
+end
+
+--- Stops the clients, prints the tally and exits with 1 on any failure.
+function T.finish()
+  local clients = T.has('0.10') and vim.lsp.get_clients() or vim.lsp.get_active_clients()
+  for _, client in pairs(clients) do
+    T.call(client, 'stop')
+  end
+  vim.wait(3000, function()
+    return #(T.has('0.10') and vim.lsp.get_clients() or vim.lsp.get_active_clients()) == 0
+  end, 50)
+  if T.failed > 0 then
+    -- The server's stderr is in Neovim's LSP log.
+    local log_path = vim.lsp.get_log_path()
+    local ok, lines = pcall(vim.fn.readfile, log_path, '', -25)
+    if ok and #lines > 0 then
+      out('-- last lines of ' .. log_path .. ':')
+      for _, line in ipairs(lines) do
+        out('   | ' .. line:sub(1, 300))
+      end
+    end
+  end
+  out(('%d passed, %d failed'):format(T.passed, T.failed))
+  local code = T.failed == 0 and 0 or 1
+  if T.has('0.8') then
+    os.exit(code)
+  end
+  vim.cmd((code == 0 and 'qall!' or 'cquit ' .. code))
+end
+
+return T

@@ -1,0 +1,194 @@
+-- Tests of the plugin on Neovim 0.11+: the `setup()` path (FileType autocommand and
+-- vim.lsp.start) on one copy of the fixture project, then `vim.lsp.enable('ctgls')` with
+-- lsp/ctgls.lua on another, up to a generated test written to disk (with CTGLS_E2E=1).
+-- Run by test/run.sh: nvim --headless -u NONE -i NONE -l test/nvim-0.11.lua
+local T = dofile(os.getenv('CTGLS_PLUGIN_DIR') .. '/test/lib.lua')
+
+T.run(function()
+  local env = T.env
+
+  vim.opt.runtimepath:prepend(env.plugin)
+  vim.cmd('filetype on')
+  vim.cmd('runtime plugin/ctgls.lua')
+  T.out(('-- Neovim %s, server %s, %s'):format(T.version(), env.bin, env.e2e and 'full run' or 'fast checks (CTGLS_E2E=1 for all)'))
+
+  -- Progress events, recorded from the start: a run may begin as soon as the file opens.
+  local progress_titles = {}
+  vim.api.nvim_create_autocmd('LspProgress', {
+    callback = function(event)
+      local value = event.data and event.data.params and event.data.params.value
+      if type(value) == 'table' and value.kind == 'begin' then
+        progress_titles[value.title or '?'] = true
+      end
+    end,
+  })
+
+  T.check('the plugin loads', function()
+    local ctgls = require('ctgls')
+    T.assert(type(ctgls.setup) == 'function' and type(ctgls.statusline) == 'function', 'require("ctgls") lacks setup/statusline')
+    local files = vim.api.nvim_get_runtime_file('lsp/ctgls.lua', true)
+    T.assert(#files == 1, 'lsp/ctgls.lua on the runtimepath: ' .. vim.inspect(files))
+    local config = dofile(files[1])
+    T.assert(config.cmd[1] == 'ctgls', 'default cmd is not { "ctgls" }: ' .. vim.inspect(config.cmd))
+    T.assert(vim.deep_equal(config.filetypes, { 'java' }), 'filetypes: ' .. vim.inspect(config.filetypes))
+    T.assert(
+      vim.deep_equal(config.root_markers, { 'pom.xml', 'build.gradle', 'build.gradle.kts', '.git' }),
+      'root_markers: ' .. vim.inspect(config.root_markers)
+    )
+  end)
+
+  T.check('the user commands exist', function()
+    for _, name in ipairs({ 'CtglsGenerate', 'CtglsCancel', 'CtglsStatus' }) do
+      T.assert(vim.fn.exists(':' .. name) == 2, ':' .. name .. ' is not defined')
+    end
+  end)
+
+  T.check('before_init sends the ctgls settings as initializationOptions', function()
+    local config = require('ctgls.config').build()
+    local params = {}
+    config.before_init(params, { settings = T.settings })
+    T.assert(params.initializationOptions.budgetSeconds == 4, vim.inspect(params.initializationOptions))
+    local empty = {}
+    config.before_init(empty, { settings = {} })
+    T.assert(vim.json.encode(empty.initializationOptions) == '{}', 'no settings encode as ' .. vim.json.encode(empty.initializationOptions))
+  end)
+
+  -- setup(): the path for Neovim 0.8-0.10, exercised here on 0.11. Execution is off on this
+  -- project, so its server never runs Java; the check is that the settings reach it.
+  local setup_account = env.setup_project .. '/' .. T.account_path
+  T.check('setup() starts ctgls from a FileType autocommand with the project root', function()
+    require('ctgls').setup({ cmd = { env.bin }, settings = { executionEnabled = false, idleDelayMs = 200 } })
+    vim.cmd('edit ' .. vim.fn.fnameescape(setup_account))
+    local bufnr = vim.api.nvim_get_current_buf()
+    local client = T.wait('a ctgls client attached to the buffer', 20000, function()
+      return T.client(bufnr)
+    end)
+    T.assert(client.config.root_dir == env.setup_project, 'root_dir is ' .. tostring(client.config.root_dir))
+  end)
+
+  T.check('setup(): a flat settings table reaches the server', function()
+    local bufnr = T.bufnr_of(setup_account)
+    T.expect_server_config(T.client(bufnr), bufnr, { executionEnabled = false, idleDelayMs = 200 })
+  end, { 'setup() starts ctgls from a FileType autocommand with the project root' })
+
+  -- Leave no trace of setup() for the vim.lsp.enable path.
+  do
+    local bufnr = T.bufnr_of(setup_account)
+    local client = bufnr and T.client(bufnr)
+    if client then
+      client:stop()
+      vim.wait(5000, function()
+        return client:is_stopped()
+      end, 50)
+    end
+    pcall(vim.api.nvim_del_augroup_by_name, 'ctgls_setup')
+    require('ctgls').client_config = nil
+    if bufnr then
+      vim.cmd('bwipeout! ' .. bufnr)
+    end
+  end
+
+  -- vim.lsp.enable('ctgls') with lsp/ctgls.lua, the 0.11 path.
+  local account = env.project .. '/' .. T.account_path
+  local attached = "vim.lsp.enable('ctgls') attaches to Account.java with the project root"
+  T.check(attached, function()
+    vim.lsp.config('ctgls', { cmd = { env.bin }, settings = T.settings })
+    vim.lsp.enable('ctgls')
+    vim.cmd('edit ' .. vim.fn.fnameescape(account))
+    local bufnr = vim.api.nvim_get_current_buf()
+    local client = T.wait('a ctgls client attached to the buffer', 20000, function()
+      return T.client(bufnr)
+    end)
+    T.assert(client.config.root_dir == env.project, 'root_dir is ' .. tostring(client.config.root_dir))
+    T.assert(#vim.lsp.get_clients({ name = 'ctgls' }) == 1, 'more than one ctgls client is running')
+  end)
+
+  local bufnr = T.bufnr_of(account)
+  local client = bufnr and T.client(bufnr)
+
+  T.check('the settings reach the server (workspace/configuration)', function()
+    T.expect_server_config(client, bufnr, { budgetSeconds = 4, idleDelayMs = 200 })
+  end, { attached })
+
+  T.check('ctgls leaves omnifunc, tagfunc, formatexpr and completion/formatting to other servers', function()
+    T.expect_no_foreign_features(client, bufnr)
+  end, { attached })
+
+  T.check(':checkhealth ctgls reports the binary and its version', function()
+    local version = vim.trim(vim.fn.system({ env.bin, '--version' }))
+    vim.cmd('checkhealth ctgls')
+    local health_bufnr = vim.api.nvim_get_current_buf()
+    T.assert(vim.bo[health_bufnr].filetype == 'checkhealth', 'no checkhealth buffer opened')
+    local text = table.concat(vim.api.nvim_buf_get_lines(health_bufnr, 0, -1, false), '\n')
+    vim.cmd('bwipeout')
+    T.assert(text:find('OK server binary: ' .. env.bin .. ' (' .. version .. ')', 1, true), 'no OK line for the binary:\n' .. text)
+    T.assert(text:find('OK JDK: javac', 1, true), 'no OK line for the JDK:\n' .. text)
+    T.assert(not text:find('ERROR', 1, true), 'the health check reports an error:\n' .. text)
+    T.assert(text:find('OK client %d+: root ' .. vim.pesc(env.project)), 'the attached client is not listed:\n' .. text)
+  end, { attached })
+
+  if not env.e2e then
+    return
+  end
+
+  local generate_ok = ':CtglsGenerate (ctgls.generate) is accepted by the server'
+  T.check(generate_ok, function()
+    vim.api.nvim_set_current_buf(bufnr)
+    T.expect_command_accepted('ctgls.generate', require('ctgls').generate)
+  end, { attached })
+
+  local diagnosed = 'ctgls diagnostics arrive for Account.java (source ctgls, contract codes and data)'
+  T.check(diagnosed, function()
+    T.expect_contract_diagnostics(bufnr, env.diagnostics_ms)
+  end, { attached })
+
+  local exception = 'undeclared-exception for ArithmeticException on the division in interest(int)'
+  local exception_diagnostic
+  T.check(exception, function()
+    exception_diagnostic = T.expect_arithmetic_exception(bufnr, env.diagnostics_ms)
+  end, { diagnosed })
+
+  T.check('progress is reported as "ctgls: Account"', function()
+    T.assert(progress_titles['ctgls: Account'], 'progress titles seen: ' .. vim.inspect(vim.tbl_keys(progress_titles)))
+  end, { diagnosed })
+
+  T.check('ctgls/status notifications reach the statusline', function()
+    T.wait('a ctgls/status notification', 10000, function()
+      return require('ctgls').last_status(bufnr)
+    end)
+    vim.api.nvim_set_current_buf(bufnr)
+    local line = require('ctgls').statusline()
+    T.assert(line:match('^ctgls: '), 'statusline() is ' .. vim.inspect(line))
+  end, { attached })
+
+  if env.capture then
+    T.check('a capture of the buffer with diagnostics is written', function()
+      T.write_capture(client, bufnr, env.capture)
+      T.out('     capture: ' .. env.capture)
+    end, { exception })
+  end
+
+  local resolvable = 'the code action "' .. T.action_title .. '" is offered and resolved (codeAction/resolve)'
+  T.check(resolvable, function()
+    T.expect_resolvable_action(client, bufnr, exception_diagnostic)
+  end, { exception })
+
+  local applied = 'vim.lsp.buf.code_action() applies it to ' .. T.test_path
+  T.check(applied, function()
+    T.apply_action_like_a_user(bufnr, exception_diagnostic)
+  end, { exception })
+
+  T.check(T.test_path .. ' is written with a @Test method', function()
+    T.expect_test_file_on_disk()
+  end, { applied })
+
+  T.check(':CtglsStatus prints the status with per-class coverage', function()
+    vim.api.nvim_set_current_buf(bufnr)
+    T.expect_status_printed()
+  end, { attached })
+
+  T.check(':CtglsCancel (ctgls.cancel) is accepted by the server', function()
+    vim.api.nvim_set_current_buf(bufnr)
+    T.expect_command_accepted('ctgls.cancel', require('ctgls').cancel)
+  end, { attached })
+end)
