@@ -92,17 +92,17 @@ export class CtglsClient implements vscode.Disposable {
   }
 
   /** Runs a server command (`workspace/executeCommand`). */
-  executeCommand<R = unknown>(command: string, args: unknown[]): Promise<R> {
+  async executeCommand<R = unknown>(command: string, args: unknown[]): Promise<R> {
     return this.running().sendRequest<R>('workspace/executeCommand', { command, arguments: args });
   }
 
   /** `ctgls.generate` for one file, or every open class when `uri` is undefined. */
-  generate(uri: vscode.Uri | undefined): Promise<unknown> {
+  async generate(uri: vscode.Uri | undefined): Promise<unknown> {
     return this.executeCommand(ServerCommand.generate, this.fileArguments(uri));
   }
 
   /** `ctgls.cancel` for one file, or every run when `uri` is undefined. */
-  cancel(uri: vscode.Uri | undefined): Promise<unknown> {
+  async cancel(uri: vscode.Uri | undefined): Promise<unknown> {
     return this.executeCommand(ServerCommand.cancel, this.fileArguments(uri));
   }
 
@@ -112,7 +112,7 @@ export class CtglsClient implements vscode.Disposable {
     return status;
   }
 
-  requestCoverage(params: CoverageParams): Promise<CoverageResult> {
+  async requestCoverage(params: CoverageParams): Promise<CoverageResult> {
     return this.running().sendRequest<CoverageResult>(Method.coverage, params);
   }
 

@@ -464,7 +464,12 @@ const implemented: Record<string | symbol, unknown> = {
   workspace,
   commands,
   tests,
+  // Not part of the API: what the tests use to drive and inspect it.
   control,
+  FakeOutputChannel,
+  FakeStatusBarItem,
+  FakeTestController,
+  FakeTestRun,
 };
 
 /** A value for anything not implemented: callable, constructible, and every property is one too. */
