@@ -85,6 +85,14 @@ function T.wait(what, timeout_ms, predicate)
   return value
 end
 
+--- An LSP error as one line: `Method not found (-32601)`.
+function T.error_text(err)
+  if type(err) ~= 'table' then
+    return tostring(err)
+  end
+  return ('%s (%s)'):format(tostring(err.message), tostring(err.code))
+end
+
 function T.has(version)
   return vim.fn.has('nvim-' .. version) == 1
 end
@@ -136,7 +144,7 @@ function T.expect_server_config(client, bufnr, expected)
       return false
     end
     if answer.err then
-      T.fail('ctgls/debugConfig failed: ' .. tostring(answer.err.message or vim.inspect(answer.err)))
+      T.fail('ctgls/debugConfig failed: ' .. T.error_text(answer.err))
     end
     config = answer.result
     for key, value in pairs(expected) do
@@ -267,7 +275,7 @@ function T.expect_resolvable_action(client, bufnr, diagnostic)
   }
   local answer = T.call(client, 'request_sync', 'textDocument/codeAction', params, 20000, bufnr)
   T.assert(answer, 'textDocument/codeAction timed out after 20 s')
-  T.assert(not answer.err, 'textDocument/codeAction failed: ' .. vim.inspect(answer.err))
+  T.assert(not answer.err, 'textDocument/codeAction failed: ' .. T.error_text(answer.err))
   local titles, action = {}, nil
   for _, candidate in ipairs(answer.result or {}) do
     table.insert(titles, candidate.title)
@@ -281,7 +289,7 @@ function T.expect_resolvable_action(client, bufnr, diagnostic)
   if edit == nil then
     local resolved = T.call(client, 'request_sync', 'codeAction/resolve', action, 60000, bufnr)
     T.assert(resolved, 'codeAction/resolve timed out after 60 s')
-    T.assert(not resolved.err, 'codeAction/resolve failed: ' .. vim.inspect(resolved.err))
+    T.assert(not resolved.err, 'codeAction/resolve failed: ' .. T.error_text(resolved.err))
     edit = resolved.result and resolved.result.edit
     T.assert(edit, 'codeAction/resolve returned no edit: ' .. vim.inspect(resolved.result))
   else
@@ -359,7 +367,7 @@ function T.expect_command_accepted(name, run)
   T.wait('the answer to ' .. name, 20000, function()
     return done
   end)
-  T.assert(not err, name .. ' failed: ' .. vim.inspect(err))
+  T.assert(not err, name .. ' failed: ' .. T.error_text(err))
 end
 
 --- `:CtglsStatus` prints the summary; returns its lines.
@@ -389,7 +397,7 @@ local function hover_text(client, bufnr, line, character)
     position = { line = line, character = character },
   }, 10000, bufnr)
   if not answer or answer.err then
-    return { '(hover failed: ' .. vim.inspect(answer and answer.err) .. ')' }
+    return { '(hover failed: ' .. (answer and T.error_text(answer.err) or 'timeout') .. ')' }
   end
   if not answer.result then
     return { '(no hover here)' }

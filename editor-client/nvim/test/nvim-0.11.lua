@@ -110,6 +110,15 @@ T.run(function()
     T.expect_server_config(client, bufnr, { budgetSeconds = 4, idleDelayMs = 200 })
   end, { attached })
 
+  T.check("workspace/configuration answers the ctgls section as an object", function()
+    local handler = client.config.handlers['workspace/configuration']
+    local answers = handler(nil, { items = { { section = 'ctgls' }, {}, { section = 'ctgls.budgetSeconds' } } }, { client_id = client.id })
+    T.assert(#answers == 3, 'one answer per item expected: ' .. vim.inspect(answers))
+    T.assert(answers[1].budgetSeconds == 4 and answers[3] == 4, vim.inspect(answers))
+    local empty = require('ctgls.config').section({ ctgls = {} })
+    T.assert(vim.json.encode(empty) == '{}', 'an empty section encodes as ' .. vim.json.encode(empty))
+  end, { attached })
+
   T.check('ctgls leaves omnifunc, tagfunc, formatexpr and completion/formatting to other servers', function()
     T.expect_no_foreign_features(client, bufnr)
   end, { attached })
