@@ -31,6 +31,10 @@ pub struct PipelineOptions {
     pub write: bool,
     /// The caller's clock, for the run history (milliseconds since the Unix epoch).
     pub timestamp_ms: u64,
+    /// A cancelled job ends the pipeline with [`GenerationError::Cancelled`] instead of
+    /// emitting what it found (the editor cancels a run because the text changed, so its
+    /// results are not wanted; the CLI keeps them).
+    pub abandon_when_cancelled: bool,
 }
 
 /// Everything one class's run produced.
@@ -119,6 +123,11 @@ pub fn generate_tests(
         }));
     }
     let mut generation = job::generate(&request, supervisor, observer)?;
+    if options.abandon_when_cancelled && request.cancel.is_cancelled() {
+        return Err(PipelineError::Generation(GenerationError::Cancelled {
+            class,
+        }));
+    }
 
     let emission_started = Instant::now();
     let junit = options

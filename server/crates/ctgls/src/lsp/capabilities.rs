@@ -2,9 +2,16 @@
 
 use syntax::PositionEncoding;
 use tower_lsp_server::ls_types::{
-    SaveOptions, ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CodeLensOptions,
+    ExecuteCommandOptions, HoverProviderCapability, SaveOptions, ServerCapabilities,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    TextDocumentSyncSaveOptions, WorkDoneProgressOptions,
 };
+
+use crate::lsp::actions::GENERATE_TESTS_KIND;
+
+/// The `workspace/executeCommand` commands (`docs/lsp-extensions.md`).
+pub const COMMANDS: &[&str] = &["ctgls.generate", "ctgls.cancel", "ctgls.status"];
 
 use crate::lsp::to_proto;
 
@@ -23,6 +30,22 @@ pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
                 })),
             },
         )),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        code_lens_provider: Some(CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![
+                CodeActionKind::QUICKFIX,
+                CodeActionKind::new(GENERATE_TESTS_KIND),
+            ]),
+            resolve_provider: Some(true),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        })),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: COMMANDS.iter().map(|c| c.to_string()).collect(),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        }),
         ..ServerCapabilities::default()
     }
 }

@@ -6,13 +6,25 @@
 //! - `config`: typed settings; `capabilities`: what we announce;
 //! - `from_proto` / `to_proto`: conversions at the edge; `ext`: debugging extensions.
 
+pub mod actions;
 pub mod capabilities;
 pub mod config;
+pub mod coverage;
+pub mod diagnostics;
+pub mod engine;
 pub mod ext;
 pub mod from_proto;
+pub mod hover;
+pub mod lens;
+pub mod results;
+pub mod runner;
 pub mod server;
 pub mod state;
+pub mod status;
+pub mod test_file;
 pub mod to_proto;
+pub mod view;
+pub mod workspace;
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,14 +52,20 @@ where
     let (events, receiver) = mpsc::unbounded_channel();
     let shutdown_requested = Arc::new(AtomicBool::new(false));
     let mut owner = None;
+    let owner_events = events.clone();
     let (service, socket) = LspService::build(|client| {
         owner = Some(tokio::spawn(
-            State::new(client.clone(), log_level).run(receiver),
+            State::new(client.clone(), log_level, owner_events).run(receiver),
         ));
         Backend::new(client, events, shutdown_requested.clone())
     })
     .custom_method(ext::DEBUG_DOCUMENT, Backend::debug_document)
     .custom_method(ext::DEBUG_CONFIG, Backend::debug_config)
+    .custom_method(coverage::METHOD, Backend::coverage)
+    .custom_method(
+        "window/workDoneProgress/cancel",
+        Backend::work_done_progress_cancel,
+    )
     .finish();
 
     Server::new(input, output, socket).serve(service).await;

@@ -9,17 +9,22 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 use tower_lsp_server::jsonrpc::{self, Result};
 use tower_lsp_server::ls_types::{
-    ConfigurationItem, DidChangeConfigurationParams, DidChangeTextDocumentParams,
+    CodeAction, CodeActionOrCommand, CodeActionParams, CodeActionResponse, CodeLens,
+    CodeLensParams, ConfigurationItem, DidChangeConfigurationParams, DidChangeTextDocumentParams,
     DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams,
-    InitializeParams, InitializeResult, InitializedParams, ServerInfo,
+    ExecuteCommandParams, Hover, HoverContents, HoverParams, InitializeParams, InitializeResult,
+    InitializedParams, LSPAny, MarkupContent, MarkupKind, ResourceOperationKind, ServerInfo,
+    WorkDoneProgressCancelParams,
 };
 use tower_lsp_server::{Client, LanguageServer};
 
+use crate::lsp::actions::EditSupport;
 use crate::lsp::capabilities::server_capabilities;
 use crate::lsp::config::{self, SECTION};
+use crate::lsp::coverage::CoverageParams;
 use crate::lsp::ext::{DebugDocument, DebugDocumentParams};
 use crate::lsp::from_proto;
-use crate::lsp::state::{Event, EventSender, SettingsOrigin};
+use crate::lsp::state::{ClientFeatures, Event, EventSender, SettingsOrigin};
 
 pub struct Backend {
     client: Client,
@@ -108,6 +113,19 @@ impl Backend {
         }))
     }
 
+    /// `ctgls/coverage`, see `docs/lsp-extensions.md`.
+    pub async fn coverage(&self, params: Option<CoverageParams>) -> Result<Value> {
+        let uri = params.and_then(|p| p.text_document).map(|d| d.uri);
+        self.ask(|reply| Event::Coverage { uri, reply }).await
+    }
+
+    /// `window/workDoneProgress/cancel` (not a trait method of tower-lsp-server yet).
+    pub async fn work_done_progress_cancel(&self, params: WorkDoneProgressCancelParams) {
+        self.send(Event::CancelProgress {
+            token: params.token,
+        });
+    }
+
     /// `ctgls/debugConfig`, see `ext.rs`.
     pub async fn debug_config(&self) -> Result<Value> {
         let config = self.ask(|reply| Event::ConfigSnapshot { reply }).await?;
@@ -129,7 +147,11 @@ impl LanguageServer for Backend {
             .and_then(|workspace| workspace.configuration)
             .unwrap_or(false);
         self.pulls_configuration.store(pulls, Ordering::SeqCst);
-        self.send(Event::Initialize { encoding });
+        self.send(Event::Initialize {
+            encoding,
+            features: client_features(&params.capabilities),
+            folders: workspace_folders(&params),
+        });
         if let Some(options) = params.initialization_options {
             self.send(Event::Settings {
                 generation: self.next_settings_generation(),
@@ -151,6 +173,82 @@ impl LanguageServer for Backend {
         if self.pulls_configuration.load(Ordering::SeqCst) {
             self.pull_configuration();
         }
+        self.send(Event::Initialized);
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let at = params.text_document_position_params;
+        let markdown = self
+            .ask(|reply| Event::Hover {
+                uri: at.text_document.uri,
+                position: from_proto::position(at.position),
+                reply,
+            })
+            .await?;
+        Ok(markdown.map(|value| Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value,
+            }),
+            range: None,
+        }))
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        let lenses = self
+            .ask(|reply| Event::CodeLens {
+                uri: params.text_document.uri,
+                reply,
+            })
+            .await?;
+        Ok(Some(lenses))
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let actions = self
+            .ask(|reply| Event::CodeActions {
+                uri: params.text_document.uri,
+                range: params.range,
+                diagnostics: params.context.diagnostics,
+                only: params.context.only,
+                reply,
+            })
+            .await?;
+        Ok(Some(
+            actions
+                .into_iter()
+                .map(CodeActionOrCommand::CodeAction)
+                .collect(),
+        ))
+    }
+
+    async fn code_action_resolve(&self, action: CodeAction) -> Result<CodeAction> {
+        let resolved = self
+            .ask(|reply| Event::ResolveAction {
+                action: Box::new(action),
+                reply,
+            })
+            .await?;
+        resolved.map_err(|message| {
+            let mut error = jsonrpc::Error::invalid_params(message.clone());
+            error.message = message.into();
+            error
+        })
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        let result = self
+            .ask(|reply| Event::Command {
+                command: params.command,
+                arguments: params.arguments,
+                reply,
+            })
+            .await?;
+        result.map(Some).map_err(|message| {
+            let mut error = jsonrpc::Error::invalid_params(message.clone());
+            error.message = message.into();
+            error
+        })
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -209,4 +307,55 @@ impl LanguageServer for Backend {
             tracing::debug!("didChangeConfiguration without a `{SECTION}` section: ignored");
         }
     }
+}
+
+fn client_features(
+    capabilities: &tower_lsp_server::ls_types::ClientCapabilities,
+) -> ClientFeatures {
+    let workspace = capabilities.workspace.as_ref();
+    let edit = workspace.and_then(|w| w.workspace_edit.as_ref());
+    ClientFeatures {
+        work_done_progress: capabilities
+            .window
+            .as_ref()
+            .and_then(|w| w.work_done_progress)
+            .unwrap_or(false),
+        code_lens_refresh: workspace
+            .and_then(|w| w.code_lens.as_ref())
+            .and_then(|c| c.refresh_support)
+            .unwrap_or(false),
+        edits: EditSupport {
+            document_changes: edit.and_then(|e| e.document_changes).unwrap_or(false),
+            create_files: edit
+                .and_then(|e| e.resource_operations.as_ref())
+                .is_some_and(|ops| ops.contains(&ResourceOperationKind::Create)),
+        },
+        resolve_edit: capabilities
+            .text_document
+            .as_ref()
+            .and_then(|t| t.code_action.as_ref())
+            .and_then(|c| c.resolve_support.as_ref())
+            .is_some_and(|r| r.properties.iter().any(|p| p == "edit")),
+    }
+}
+
+/// The workspace folders as paths (`rootUri` for clients that send no folders).
+#[allow(deprecated)]
+fn workspace_folders(params: &InitializeParams) -> Vec<std::path::PathBuf> {
+    let mut folders: Vec<_> = params
+        .workspace_folders
+        .iter()
+        .flatten()
+        .filter_map(|f| crate::lsp::workspace::uri_path(&f.uri))
+        .collect();
+    if folders.is_empty() {
+        if let Some(root) = params
+            .root_uri
+            .as_ref()
+            .and_then(crate::lsp::workspace::uri_path)
+        {
+            folders.push(root);
+        }
+    }
+    folders
 }

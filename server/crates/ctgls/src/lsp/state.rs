@@ -5,19 +5,37 @@
 //! Architecture invariant: nothing else holds the document store or the configuration, so
 //! no lock is needed and a `didChange` can never be applied before the one sent before it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
+use std::path::PathBuf;
 
-use serde_json::Value;
-use syntax::{Document, PositionEncoding, TextChange};
+use serde_json::{json, Value};
+use syntax::{Document, PositionEncoding, TextChange, TextPosition};
 
 use crate::open_file::OpenFile;
 use tokio::sync::{mpsc, oneshot};
-use tower_lsp_server::ls_types::{MessageType, Uri};
+use tower_lsp_server::ls_types::{
+    CodeAction, CodeActionKind, CodeLens, Diagnostic, MessageType, ProgressToken, Range, Uri,
+};
 use tower_lsp_server::Client;
 
 use crate::logging::LogLevelControl;
+use crate::lsp::actions::{self, ActionData, EditSupport, TestFileNow};
 use crate::lsp::config::{self, Config, SECTION};
+use crate::lsp::engine::{Running, Tracked};
+use crate::lsp::runner::{RunFailure, RunUpdate, Runner};
+use crate::lsp::workspace::{uri_path, Workspace};
+use crate::lsp::{coverage, hover, lens};
+
+/// What the client can do, from `initialize`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClientFeatures {
+    pub work_done_progress: bool,
+    pub code_lens_refresh: bool,
+    pub edits: EditSupport,
+    /// The client resolves a code action's `edit` lazily (`codeAction/resolve`).
+    pub resolve_edit: bool,
+}
 
 /// Everything that reaches the owner task.
 #[derive(Debug)]
@@ -25,6 +43,51 @@ pub enum Event {
     /// Sent by the `initialize` handler, before any other event.
     Initialize {
         encoding: PositionEncoding,
+        features: ClientFeatures,
+        folders: Vec<PathBuf>,
+    },
+    /// `initialized`: runs may start.
+    Initialized,
+    /// The idle delay after edit `seq` of `uri` passed.
+    Idle {
+        uri: Uri,
+        seq: u64,
+    },
+    /// From the generation thread.
+    Run(RunUpdate),
+    Hover {
+        uri: Uri,
+        position: TextPosition,
+        reply: oneshot::Sender<Option<String>>,
+    },
+    CodeLens {
+        uri: Uri,
+        reply: oneshot::Sender<Vec<CodeLens>>,
+    },
+    CodeActions {
+        uri: Uri,
+        range: Range,
+        diagnostics: Vec<Diagnostic>,
+        only: Option<Vec<CodeActionKind>>,
+        reply: oneshot::Sender<Vec<CodeAction>>,
+    },
+    ResolveAction {
+        action: Box<CodeAction>,
+        reply: oneshot::Sender<Result<CodeAction, String>>,
+    },
+    Coverage {
+        uri: Option<Uri>,
+        reply: oneshot::Sender<Value>,
+    },
+    /// `workspace/executeCommand` for the `ctgls.*` commands.
+    Command {
+        command: String,
+        arguments: Vec<Value>,
+        reply: oneshot::Sender<Result<Value, String>>,
+    },
+    /// `window/workDoneProgress/cancel`.
+    CancelProgress {
+        token: ProgressToken,
     },
     DidOpen {
         uri: Uri,
@@ -83,17 +146,33 @@ impl SettingsOrigin {
 pub type EventSender = mpsc::UnboundedSender<Event>;
 
 pub struct State {
-    client: Client,
+    pub(super) client: Client,
     log_level: LogLevelControl,
-    encoding: PositionEncoding,
+    pub(super) encoding: PositionEncoding,
     /// Every open file with its Java model, kept up to date edit by edit.
-    files: HashMap<Uri, OpenFile>,
-    config: Config,
+    pub(super) files: HashMap<Uri, OpenFile>,
+    pub(super) config: Config,
     config_generation: u64,
+    /// A sender to itself, for timers and the generation thread.
+    pub(super) events: EventSender,
+    pub(super) client_features: ClientFeatures,
+    pub(super) workspace: Workspace,
+    /// `initialized` arrived.
+    pub(super) initialized: bool,
+    /// Generation state of every open Java file.
+    pub(super) tracked: HashMap<Uri, Tracked>,
+    /// The generation thread, started with the first run.
+    pub(super) runner: Option<Runner>,
+    pub(super) running: Option<Running>,
+    pub(super) next_run: u64,
+    /// A failure that stops every run (no JDK), until the settings change.
+    pub(super) global_problem: Option<RunFailure>,
+    /// `window/showMessage` texts already shown.
+    pub(super) shown_messages: HashSet<String>,
 }
 
 impl State {
-    pub fn new(client: Client, log_level: LogLevelControl) -> Self {
+    pub fn new(client: Client, log_level: LogLevelControl, events: EventSender) -> Self {
         Self {
             client,
             log_level,
@@ -101,6 +180,16 @@ impl State {
             files: HashMap::new(),
             config: Config::default(),
             config_generation: 0,
+            events,
+            client_features: ClientFeatures::default(),
+            workspace: Workspace::default(),
+            initialized: false,
+            tracked: HashMap::new(),
+            runner: None,
+            running: None,
+            next_run: 0,
+            global_problem: None,
+            shown_messages: HashSet::new(),
         }
     }
 
@@ -117,7 +206,23 @@ impl State {
 
     async fn handle(&mut self, event: Event) -> ControlFlow<()> {
         match event {
-            Event::Initialize { encoding } => self.encoding = encoding,
+            Event::Initialize {
+                encoding,
+                features,
+                folders,
+            } => {
+                self.encoding = encoding;
+                self.client_features = features;
+                self.workspace = Workspace { folders };
+            }
+            Event::Initialized => {
+                self.initialized = true;
+                if let Some(reason) = self.unavailable_reason() {
+                    self.show_once(MessageType::WARNING, &reason).await;
+                }
+                self.send_status();
+                self.dispatch();
+            }
             Event::DidOpen { uri, version, text } => {
                 let previous = self
                     .files
@@ -129,7 +234,53 @@ impl State {
                     ))
                     .await;
                 }
+                if is_java(&uri) {
+                    self.tracked.insert(uri.clone(), Tracked::new());
+                    self.load_stored(&uri);
+                    self.publish_diagnostics(&uri).await;
+                    self.dispatch();
+                    self.send_status();
+                }
             }
+            Event::Idle { uri, seq } => self.idle(&uri, seq),
+            Event::Run(update) => self.run_update(update).await,
+            Event::Hover {
+                uri,
+                position,
+                reply,
+            } => {
+                let _ = reply.send(self.hover(&uri, position));
+            }
+            Event::CodeLens { uri, reply } => {
+                let lenses = match (self.files.get(&uri), self.tracked.get(&uri)) {
+                    (Some(file), Some(tracked)) => lens::lenses(&uri, file, tracked, self.encoding),
+                    _ => Vec::new(),
+                };
+                let _ = reply.send(lenses);
+            }
+            Event::CodeActions {
+                uri,
+                range,
+                diagnostics,
+                only,
+                reply,
+            } => {
+                let _ = reply.send(self.code_actions(&uri, range, &diagnostics, only.as_deref()));
+            }
+            Event::ResolveAction { action, reply } => {
+                let _ = reply.send(self.resolve_action(*action));
+            }
+            Event::Coverage { uri, reply } => {
+                let _ = reply.send(self.coverage(uri.as_ref()));
+            }
+            Event::Command {
+                command,
+                arguments,
+                reply,
+            } => {
+                let _ = reply.send(self.command(&command, &arguments));
+            }
+            Event::CancelProgress { token } => self.cancel_progress(&token),
             Event::DidChange {
                 uri,
                 version,
@@ -137,6 +288,12 @@ impl State {
             } => self.did_change(uri, version, changes).await,
             Event::DidSave { uri } => {
                 tracing::debug!("saved {}", uri.as_str());
+                // Saving says "I am done for now": no need to wait for the idle delay.
+                if let Some(tracked) = self.tracked.get_mut(&uri) {
+                    tracked.ready = true;
+                    tracked.edit_seq += 1;
+                }
+                self.dispatch();
             }
             Event::DidClose { uri } => {
                 if self.files.remove(&uri).is_none() {
@@ -145,6 +302,13 @@ impl State {
                         uri.as_str()
                     ))
                     .await;
+                }
+                if self.tracked.remove(&uri).is_some() {
+                    if self.running.as_ref().is_some_and(|r| r.uri == uri) {
+                        self.cancel(Some(&uri));
+                    }
+                    self.client.publish_diagnostics(uri, Vec::new(), None).await;
+                    self.send_status();
                 }
             }
             Event::Settings {
@@ -187,7 +351,18 @@ impl State {
             .await;
         }
         match result {
-            Ok(()) => {}
+            Ok(()) => {
+                self.note_edit(&uri);
+                // Results of unchanged members move with the text; those of edited members
+                // are withdrawn.
+                if self
+                    .tracked
+                    .get(&uri)
+                    .is_some_and(|t| t.results.is_some() || t.problem.is_some())
+                {
+                    self.publish_diagnostics(&uri).await;
+                }
+            }
             Err(error) => {
                 self.warn(format!(
                     "dropped didChange for {} (version {version}): {error}; \
@@ -218,9 +393,29 @@ impl State {
                     ))
                     .await;
                 }
+                let was_enabled = self.config.execution_enabled;
                 self.config = parsed.config;
                 self.log_level.set(self.config.log_level);
                 tracing::info!("configuration from {origin}: {:?}", self.config);
+                // New settings may fix what stopped every run (a JDK path, execution).
+                self.global_problem = None;
+                if !self.config.execution_enabled {
+                    if was_enabled {
+                        if let Some(running) = &self.running {
+                            running.cancel.cancel();
+                        }
+                    }
+                    if self.initialized {
+                        let reason = self.unavailable_reason().unwrap_or_default();
+                        self.show_once(MessageType::WARNING, &reason).await;
+                    }
+                }
+                let uris: Vec<Uri> = self.tracked.keys().cloned().collect();
+                for uri in uris {
+                    self.publish_diagnostics(&uri).await;
+                }
+                self.send_status();
+                self.dispatch();
             }
             Err(invalid) => {
                 let message = format!(
@@ -235,9 +430,211 @@ impl State {
         }
     }
 
+    fn hover(&self, uri: &Uri, position: TextPosition) -> Option<String> {
+        let file = self.files.get(uri)?;
+        let tracked = self.tracked.get(uri)?;
+        let unavailable = self.unavailable_reason();
+        let running = self
+            .running
+            .as_ref()
+            .filter(|r| &r.uri == uri)
+            .map(|r| r.phase);
+        hover::hover(&hover::HoverInput {
+            file,
+            tracked,
+            position,
+            encoding: self.encoding,
+            unavailable: unavailable.as_deref(),
+            running,
+        })
+    }
+
+    fn code_actions(
+        &self,
+        uri: &Uri,
+        range: Range,
+        diagnostics: &[Diagnostic],
+        only: Option<&[CodeActionKind]>,
+    ) -> Vec<CodeAction> {
+        let (Some(file), Some(results)) = (
+            self.files.get(uri),
+            self.tracked.get(uri).and_then(|t| t.results.as_deref()),
+        ) else {
+            return Vec::new();
+        };
+        let listed = actions::list(&actions::ListInput {
+            uri,
+            file,
+            results,
+            encoding: self.encoding,
+            range,
+            diagnostics,
+            only,
+        });
+        if self.client_features.resolve_edit {
+            return listed;
+        }
+        // Clients that cannot resolve edits get them at once.
+        listed
+            .into_iter()
+            .filter_map(|action| self.resolve_action(action).ok())
+            .collect()
+    }
+
+    fn resolve_action(&self, mut action: CodeAction) -> Result<CodeAction, String> {
+        let data: ActionData = action
+            .data
+            .clone()
+            .and_then(|d| serde_json::from_value(d).ok())
+            .ok_or("not a ctgls code action")?;
+        let (uri, run) = match &data {
+            ActionData::Test { uri, run, .. }
+            | ActionData::Suite { uri, run }
+            | ActionData::Throws { uri, run, .. } => (uri, *run),
+        };
+        let file = self.files.get(uri).ok_or("the file is no longer open")?;
+        let results = self
+            .tracked
+            .get(uri)
+            .and_then(|t| t.results.as_deref())
+            .filter(|r| r.run == run)
+            .ok_or("the results changed since; ask for code actions again")?;
+        let support = self.client_features.edits;
+        let edit = match &data {
+            ActionData::Test { test, .. } => {
+                let suite = results
+                    .suite
+                    .as_ref()
+                    .ok_or("no test passed verification")?;
+                actions::test_edit(
+                    results,
+                    suite,
+                    Some(*test),
+                    &self.test_file_now(&suite.path)?,
+                    support,
+                    self.encoding,
+                )?
+            }
+            ActionData::Suite { .. } => {
+                let suite = results
+                    .suite
+                    .as_ref()
+                    .ok_or("no test passed verification")?;
+                actions::test_edit(
+                    results,
+                    suite,
+                    None,
+                    &self.test_file_now(&suite.path)?,
+                    support,
+                    self.encoding,
+                )?
+            }
+            ActionData::Throws { exception, .. } => {
+                let exception = results
+                    .exceptions
+                    .get(*exception)
+                    .ok_or("the exception is gone; ask for code actions again")?;
+                let edits = actions::throws_edits(file, &exception.called, &exception.type_name)?;
+                let index = file.document().line_index();
+                let text_edits = edits
+                    .into_iter()
+                    .map(|(range, text)| {
+                        index
+                            .text_range(range, self.encoding)
+                            .map(|r| {
+                                tower_lsp_server::ls_types::TextEdit::new(
+                                    crate::lsp::to_proto::range(r),
+                                    text,
+                                )
+                            })
+                            .map_err(|e| e.to_string())
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                actions::edit_document(uri, Some(file.document().version()), text_edits, support)
+            }
+        };
+        action.edit = Some(edit);
+        Ok(action)
+    }
+
+    /// The generated test file at `path`: the editor's buffer when it is open, else the disk.
+    fn test_file_now(&self, path: &std::path::Path) -> Result<TestFileNow, String> {
+        let uri = Uri::from_file_path(path)
+            .ok_or_else(|| format!("{} is not a valid file path", path.display()))?;
+        if let Some(open) = self.files.get(&uri) {
+            return Ok(TestFileNow {
+                existing: Some((open.document().text(), Some(open.document().version()))),
+                uri,
+            });
+        }
+        let existing = match std::fs::read_to_string(path) {
+            Ok(text) => Some((text, None)),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Err(error) => return Err(format!("cannot read {}: {error}", path.display())),
+        };
+        Ok(TestFileNow { uri, existing })
+    }
+
+    fn coverage(&self, uri: Option<&Uri>) -> Value {
+        let mut uris: Vec<&Uri> = self
+            .tracked
+            .keys()
+            .filter(|u| uri.is_none_or(|wanted| wanted == *u))
+            .collect();
+        uris.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+        let files: Vec<Value> = uris
+            .into_iter()
+            .filter_map(|u| {
+                coverage::file_coverage(u, self.files.get(u)?, self.tracked.get(u)?, self.encoding)
+            })
+            .collect();
+        json!({ "files": files })
+    }
+
+    fn command(&mut self, command: &str, arguments: &[Value]) -> Result<Value, String> {
+        let uri = match arguments
+            .first()
+            .and_then(|a| a.get("uri"))
+            .and_then(Value::as_str)
+        {
+            Some(text) => Some(
+                text.parse::<Uri>()
+                    .map_err(|e| format!("invalid uri {text:?}: {e}"))?,
+            ),
+            None => None,
+        };
+        match command {
+            "ctgls.generate" => {
+                if let Some(uri) = &uri {
+                    if !self.tracked.contains_key(uri) {
+                        return Err(format!("{} is not an open Java file", uri.as_str()));
+                    }
+                }
+                if let Some(reason) = self.unavailable_reason() {
+                    if !self.config.execution_enabled {
+                        return Err(reason);
+                    }
+                }
+                let count = self.force(uri.as_ref());
+                Ok(json!({ "scheduled": count }))
+            }
+            "ctgls.cancel" => {
+                let count = self.cancel(uri.as_ref());
+                Ok(json!({ "cancelled": count }))
+            }
+            "ctgls.status" => Ok(crate::lsp::status::compute(self)),
+            other => Err(format!("unknown command {other}")),
+        }
+    }
+
     /// Logs a warning on stderr and in the client's log.
     async fn warn(&self, message: String) {
         tracing::warn!("{message}");
         self.client.log_message(MessageType::WARNING, message).await;
     }
+}
+
+fn is_java(uri: &Uri) -> bool {
+    uri_path(uri).is_some_and(|p| p.extension().is_some_and(|e| e == "java"))
+        || uri.as_str().ends_with(".java")
 }

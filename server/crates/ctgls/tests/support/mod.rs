@@ -132,8 +132,18 @@ impl TestServer {
         method: &str,
         matches: impl Fn(&Value) -> bool,
     ) -> Value {
+        self.wait_for_notification_within(method, TIMEOUT, matches)
+    }
+
+    /// `wait_for_notification` with a deadline of its own (generation runs take seconds).
+    pub fn wait_for_notification_within(
+        &mut self,
+        method: &str,
+        timeout: Duration,
+        matches: impl Fn(&Value) -> bool,
+    ) -> Value {
         let found = |n: &Value| n["method"] == method && matches(&n["params"]);
-        let deadline = Instant::now() + TIMEOUT;
+        let deadline = Instant::now() + timeout;
         loop {
             if let Some(index) = self.pending_notifications.iter().position(found) {
                 return self.pending_notifications.remove(index)["params"].clone();
@@ -141,6 +151,11 @@ impl TestServer {
             let message = self.receive(deadline, &format!("a {method} notification"));
             self.dispatch(message);
         }
+    }
+
+    /// Drops the notifications received so far, so that the next wait sees only newer ones.
+    pub fn forget_notifications(&mut self) {
+        self.pending_notifications.clear();
     }
 
     /// Waits for a `window/logMessage` or `window/showMessage` whose text contains `needle`.

@@ -1,0 +1,483 @@
+//! Code actions: insert a generated test (covering a branch, reproducing an exception), write
+//! the whole generated class, add `throws X`. Listed cheaply; the edit is computed by
+//! `codeAction/resolve` (or at once for clients that cannot resolve edits).
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use syntax::{Document, PositionEncoding};
+use tower_lsp_server::ls_types::{
+    CodeAction, CodeActionKind, CreateFile, CreateFileOptions, Diagnostic, DocumentChangeOperation,
+    DocumentChanges, NumberOrString, OneOf, OptionalVersionedTextDocumentIdentifier,
+    Range as LspRange, ResourceOp, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
+};
+
+use crate::lsp::diagnostics::{SOURCE, UNCOVERED_BRANCH, UNDECLARED_EXCEPTION};
+use crate::lsp::results::{simple_name, ClassResults, Origin, Suite};
+use crate::lsp::test_file;
+use crate::lsp::to_proto;
+use crate::lsp::view::View;
+use crate::open_file::OpenFile;
+
+/// The source action kind of "Generate tests for class X".
+pub const GENERATE_TESTS_KIND: &str = "source.generateTests.ctgls";
+
+/// What the client supports for edits.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EditSupport {
+    pub document_changes: bool,
+    pub create_files: bool,
+}
+
+/// Carried in `CodeAction::data` from the list to `codeAction/resolve`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum ActionData {
+    /// Insert the generated test `test` (an index into the run's tests).
+    Test { uri: Uri, run: u64, test: usize },
+    /// Write the whole generated test class.
+    Suite { uri: Uri, run: u64 },
+    /// Add the exception `exception` (an index into the run's exceptions) to the `throws`
+    /// clause of the member the test called.
+    Throws {
+        uri: Uri,
+        run: u64,
+        exception: usize,
+    },
+}
+
+pub struct ListInput<'a> {
+    pub uri: &'a Uri,
+    pub file: &'a OpenFile,
+    pub results: &'a ClassResults,
+    pub encoding: PositionEncoding,
+    pub range: LspRange,
+    pub diagnostics: &'a [Diagnostic],
+    pub only: Option<&'a [CodeActionKind]>,
+}
+
+/// The actions at a range, without edits.
+pub fn list(input: &ListInput) -> Vec<CodeAction> {
+    let results = input.results;
+    let mut out: Vec<CodeAction> = Vec::new();
+    if results.origin != Origin::Final {
+        return out;
+    }
+    let run = results.run;
+    let uri = input.uri.clone();
+    let named = |test: Option<usize>| -> Option<usize> {
+        test.filter(|&i| results.tests.get(i).is_some_and(|t| t.source.is_some()))
+    };
+    for diagnostic in input.diagnostics {
+        if diagnostic.source.as_deref() != Some(SOURCE) {
+            continue;
+        }
+        let code = match &diagnostic.code {
+            Some(NumberOrString::String(code)) => code.as_str(),
+            _ => continue,
+        };
+        let data = diagnostic.data.clone().unwrap_or(Value::Null);
+        match code {
+            UNCOVERED_BRANCH => {
+                let Some(goal) = data.get("goal").and_then(Value::as_str) else {
+                    continue;
+                };
+                let Some((decision, outcome)) = results.decisions.iter().find_map(|d| {
+                    d.outcomes
+                        .iter()
+                        .find(|o| format!("{}.{}", d.key, o.outcome) == goal)
+                        .map(|o| (d, o))
+                }) else {
+                    continue;
+                };
+                if let Some(test) = named(outcome.covered_by) {
+                    out.push(action(
+                        "Insert test covering this branch".into(),
+                        CodeActionKind::QUICKFIX,
+                        Some(diagnostic.clone()),
+                        ActionData::Test {
+                            uri: uri.clone(),
+                            run,
+                            test,
+                        },
+                    ));
+                } else if let Some((other, test)) = decision
+                    .outcomes
+                    .iter()
+                    .find_map(|o| named(o.covered_by).map(|t| (o, t)))
+                {
+                    out.push(action(
+                        format!(
+                            "Insert the closest test (it takes the {} branch; edit its inputs)",
+                            other.label
+                        ),
+                        CodeActionKind::QUICKFIX,
+                        Some(diagnostic.clone()),
+                        ActionData::Test {
+                            uri: uri.clone(),
+                            run,
+                            test,
+                        },
+                    ));
+                }
+            }
+            UNDECLARED_EXCEPTION => {
+                let exception_type = data.get("exception").and_then(Value::as_str);
+                let member = data.get("member").and_then(Value::as_str);
+                let Some(index) = results.exceptions.iter().position(|e| {
+                    Some(e.type_name.as_str()) == exception_type
+                        && Some(e.called.as_str()) == member
+                }) else {
+                    continue;
+                };
+                let exception = &results.exceptions[index];
+                let simple = simple_name(&exception.type_name).to_string();
+                if let Some(test) = named(exception.test) {
+                    out.push(action(
+                        format!("Insert test reproducing {simple}"),
+                        CodeActionKind::QUICKFIX,
+                        Some(diagnostic.clone()),
+                        ActionData::Test {
+                            uri: uri.clone(),
+                            run,
+                            test,
+                        },
+                    ));
+                }
+                if exception.checked {
+                    out.push(action(
+                        format!("Add `throws {simple}` to the method signature"),
+                        CodeActionKind::QUICKFIX,
+                        Some(diagnostic.clone()),
+                        ActionData::Throws {
+                            uri: uri.clone(),
+                            run,
+                            exception: index,
+                        },
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // Covered branches under the cursor: their tests.
+    if out.is_empty() {
+        let view = View::new(input.file, results, input.encoding);
+        let index = input.file.document().line_index();
+        let start = index
+            .offset(
+                crate::lsp::from_proto::position(input.range.start),
+                input.encoding,
+            )
+            .ok();
+        let end = index
+            .offset(
+                crate::lsp::from_proto::position(input.range.end),
+                input.encoding,
+            )
+            .ok();
+        if let (Some(start), Some(end)) = (start, end) {
+            for decision in &results.decisions {
+                let Some(current) = view.decision(decision) else {
+                    continue;
+                };
+                let overlaps = current.span.start_byte <= end && start <= current.span.end_byte;
+                if !overlaps {
+                    continue;
+                }
+                for outcome in &decision.outcomes {
+                    if let Some(test) = named(outcome.covered_by) {
+                        out.push(action(
+                            format!(
+                                "Insert test covering the {} branch of `{}`",
+                                outcome.label, decision.condition
+                            ),
+                            CodeActionKind::QUICKFIX,
+                            None,
+                            ActionData::Test {
+                                uri: uri.clone(),
+                                run,
+                                test,
+                            },
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    if results.suite.is_some() {
+        out.push(action(
+            format!("Generate tests for class {}", simple_name(&results.class)),
+            CodeActionKind::new(GENERATE_TESTS_KIND),
+            None,
+            ActionData::Suite { uri, run },
+        ));
+    }
+    if let Some(only) = input.only {
+        out.retain(|a| {
+            let kind = a.kind.as_ref().map_or("", |k| k.as_str());
+            only.iter()
+                .any(|o| kind == o.as_str() || kind.starts_with(&format!("{}.", o.as_str())))
+        });
+    }
+    out
+}
+
+fn action(
+    title: String,
+    kind: CodeActionKind,
+    diagnostic: Option<Diagnostic>,
+    data: ActionData,
+) -> CodeAction {
+    CodeAction {
+        title,
+        kind: Some(kind),
+        diagnostics: diagnostic.map(|d| vec![d]),
+        data: serde_json::to_value(data).ok(),
+        ..CodeAction::default()
+    }
+}
+
+/// The generated test class file as the editor or the disk has it now.
+pub struct TestFileNow {
+    pub uri: Uri,
+    /// Text and, when open in the editor, its version.
+    pub existing: Option<(String, Option<i32>)>,
+}
+
+/// The edit that inserts test `test` (or the whole class when `None`).
+pub fn test_edit(
+    results: &ClassResults,
+    suite: &Suite,
+    test: Option<usize>,
+    file: &TestFileNow,
+    support: EditSupport,
+    encoding: PositionEncoding,
+) -> Result<WorkspaceEdit, String> {
+    let methods = test_file::method_names(&suite.source);
+    let chosen: Vec<(String, String)> = match test {
+        Some(index) => {
+            let info = results
+                .tests
+                .get(index)
+                .ok_or_else(|| "the test is gone; ask for code actions again".to_string())?;
+            match (&info.name, &info.source) {
+                (Some(name), Some(source)) => vec![(name.clone(), source.clone())],
+                _ => return Err("this test did not pass verification".into()),
+            }
+        }
+        None => {
+            let sources = crate::lsp::results::test_methods(&suite.source);
+            methods
+                .iter()
+                .filter_map(|name| sources.get(name).map(|s| (name.clone(), s.clone())))
+                .collect()
+        }
+    };
+    match &file.existing {
+        None => {
+            let text = match test {
+                Some(_) => {
+                    let keep: Vec<&str> = chosen.iter().map(|(n, _)| n.as_str()).collect();
+                    test_file::keep_only(&suite.source, &keep)
+                }
+                None => suite.source.clone(),
+            };
+            Ok(create_with_text(&file.uri, text, support))
+        }
+        Some((existing, version)) => {
+            let ours = existing.starts_with("// Generated by ctgls");
+            let edits: Vec<(Range<usize>, String)> = if test.is_none() && ours {
+                vec![(0..existing.len(), suite.source.clone())]
+            } else {
+                test_file::insertion_edits(existing, &chosen, &test_file::imports(&suite.source))
+                    .ok_or_else(|| {
+                        format!("{} has no class to insert the test into", file.uri.as_str())
+                    })?
+            };
+            let document = Document::new(existing, version.unwrap_or(0));
+            let index = document.line_index();
+            let text_edits = edits
+                .into_iter()
+                .map(|(range, text)| {
+                    index
+                        .text_range(range, encoding)
+                        .map(|r| TextEdit::new(to_proto::range(r), text))
+                        .map_err(|e| e.to_string())
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(edit_document(&file.uri, *version, text_edits, support))
+        }
+    }
+}
+
+fn create_with_text(uri: &Uri, text: String, support: EditSupport) -> WorkspaceEdit {
+    let insert = TextEdit::new(LspRange::default(), text);
+    if support.document_changes && support.create_files {
+        WorkspaceEdit {
+            document_changes: Some(DocumentChanges::Operations(vec![
+                DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
+                    uri: uri.clone(),
+                    options: Some(CreateFileOptions {
+                        overwrite: Some(false),
+                        ignore_if_exists: Some(true),
+                    }),
+                    annotation_id: None,
+                })),
+                DocumentChangeOperation::Edit(TextDocumentEdit {
+                    text_document: OptionalVersionedTextDocumentIdentifier {
+                        uri: uri.clone(),
+                        version: None,
+                    },
+                    edits: vec![OneOf::Left(insert)],
+                }),
+            ])),
+            ..WorkspaceEdit::default()
+        }
+    } else {
+        // Clients that cannot create files get plain text edits on the new file's URI (most
+        // open an unsaved buffer for it).
+        WorkspaceEdit {
+            changes: Some(HashMap::from([(uri.clone(), vec![insert])])),
+            ..WorkspaceEdit::default()
+        }
+    }
+}
+
+pub fn edit_document(
+    uri: &Uri,
+    version: Option<i32>,
+    edits: Vec<TextEdit>,
+    support: EditSupport,
+) -> WorkspaceEdit {
+    if support.document_changes {
+        WorkspaceEdit {
+            document_changes: Some(DocumentChanges::Edits(vec![TextDocumentEdit {
+                text_document: OptionalVersionedTextDocumentIdentifier {
+                    uri: uri.clone(),
+                    version,
+                },
+                edits: edits.into_iter().map(OneOf::Left).collect(),
+            }])),
+            ..WorkspaceEdit::default()
+        }
+    } else {
+        WorkspaceEdit {
+            changes: Some(HashMap::from([(uri.clone(), edits)])),
+            ..WorkspaceEdit::default()
+        }
+    }
+}
+
+/// The edits that add `throws <exception>` to `member`'s declaration (and its import), in
+/// byte ranges of the file's current text.
+pub fn throws_edits(
+    file: &OpenFile,
+    member_key: &str,
+    exception: &str,
+) -> Result<Vec<(Range<usize>, String)>, String> {
+    let model = file.model();
+    let (_, member) = model
+        .member_by_key(member_key)
+        .ok_or_else(|| format!("{member_key} is no longer in the file"))?;
+    let tree = file.document().tree();
+    let mut node = tree
+        .root_node()
+        .descendant_for_byte_range(member.span.start_byte, member.span.start_byte)
+        .ok_or("the declaration was not found")?;
+    while !matches!(
+        node.kind(),
+        "method_declaration" | "constructor_declaration"
+    ) || node.start_byte() != member.span.start_byte
+    {
+        node = node.parent().ok_or("the declaration was not found")?;
+    }
+    let text = model.text();
+    let qualified = exception.replace('$', ".");
+    let simple = simple_name(exception).to_string();
+    let mut cursor = node.walk();
+    let throws = node.children(&mut cursor).find(|c| c.kind() == "throws");
+    let mut edits = Vec::new();
+    match throws {
+        Some(throws) => {
+            let existing = &text[throws.byte_range()];
+            if existing
+                .trim_start_matches("throws")
+                .split(',')
+                .any(|t| t.trim() == simple || t.trim() == qualified)
+            {
+                return Err(format!("{simple} is already declared"));
+            }
+            edits.push((throws.end_byte()..throws.end_byte(), format!(", {simple}")));
+        }
+        None => {
+            let after = node
+                .child_by_field_name("dimensions")
+                .or_else(|| node.child_by_field_name("parameters"))
+                .ok_or("the declaration has no parameter list")?;
+            edits.push((
+                after.end_byte()..after.end_byte(),
+                format!(" throws {simple}"),
+            ));
+        }
+    }
+    // An import, unless the name is visible already.
+    let package = qualified.rsplit_once('.').map_or("", |(p, _)| p);
+    let own_package = model.package.as_ref().map_or("", |p| p.name.as_str());
+    let imported = model
+        .imports
+        .iter()
+        .any(|i| !i.is_static && (i.path == qualified || (i.on_demand && i.path == package)));
+    if package != "java.lang" && package != own_package && !imported && !package.is_empty() {
+        let at = model
+            .imports
+            .last()
+            .map(|i| (i.span.end_byte, format!("\nimport {qualified};")))
+            .or_else(|| {
+                model
+                    .package
+                    .as_ref()
+                    .map(|p| (p.span.end_byte, format!("\n\nimport {qualified};")))
+            })
+            .unwrap_or((0, format!("import {qualified};\n\n")));
+        edits.insert(0, (at.0..at.0, at.1));
+    }
+    Ok(edits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(text: &str) -> OpenFile {
+        OpenFile::open(text, 1)
+    }
+
+    #[test]
+    fn throws_is_added_after_the_parameters_with_an_import() {
+        let text =
+            "package p;\n\nimport java.util.List;\n\nclass A {\n    void read(int n) {\n    }\n}\n";
+        let file = open(text);
+        let edits = throws_edits(&file, "p.A#read(int)", "java.io.IOException").unwrap();
+        assert_eq!(
+            test_file::apply(text, &edits),
+            "package p;\n\nimport java.util.List;\nimport java.io.IOException;\n\nclass A {\n    void read(int n) throws IOException {\n    }\n}\n"
+        );
+    }
+
+    #[test]
+    fn throws_extends_an_existing_clause() {
+        let text = "package p;\nclass A {\n    A(int n) throws java.io.IOException {}\n}\n";
+        let file = open(text);
+        let edits = throws_edits(&file, "p.A#<init>(int)", "p.CheckedThing").unwrap();
+        assert_eq!(
+            test_file::apply(text, &edits),
+            "package p;\nclass A {\n    A(int n) throws java.io.IOException, CheckedThing {}\n}\n"
+        );
+        assert!(throws_edits(&file, "p.A#<init>(int)", "java.io.IOException").is_err());
+    }
+}

@@ -1,0 +1,213 @@
+//! The diagnostics of an open file: uncovered branches, undeclared exceptions, and why
+//! generation cannot run (codes and shapes in `docs/lsp-extensions.md`). Computed from the
+//! results placed on the current text, so they are always for the version they are published
+//! with.
+
+use serde_json::json;
+use syntax::PositionEncoding;
+use tower_lsp_server::ls_types::{
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range,
+    Uri,
+};
+
+use crate::lsp::engine::Tracked;
+use crate::lsp::results::{member_display, simple_name, ClassResults, Origin, OutcomeResult};
+use crate::lsp::runner::FailureKind;
+use crate::lsp::view::View;
+use crate::lsp::workspace::{primary_type, uri_path};
+use crate::open_file::OpenFile;
+
+pub const SOURCE: &str = "ctgls";
+pub const UNCOVERED_BRANCH: &str = "uncovered-branch";
+pub const UNDECLARED_EXCEPTION: &str = "undeclared-exception";
+pub const GENERATION_UNAVAILABLE: &str = "generation-unavailable";
+
+pub fn compute(
+    uri: &Uri,
+    file: &OpenFile,
+    tracked: &Tracked,
+    unavailable: Option<&str>,
+    encoding: PositionEncoding,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let path = uri_path(uri);
+    let class_range = primary_type(file.model(), path.as_deref()).and_then(|ty| {
+        let span = ty.name_span.as_ref().unwrap_or(&ty.span);
+        file.document()
+            .line_index()
+            .text_range(span.start_byte..span.end_byte, encoding)
+            .ok()
+            .map(crate::lsp::to_proto::range)
+    });
+    let class_range = class_range.unwrap_or_default();
+    if let Some(reason) = unavailable {
+        out.push(diagnostic(
+            class_range,
+            DiagnosticSeverity::INFORMATION,
+            GENERATION_UNAVAILABLE,
+            reason.to_string(),
+            json!({}),
+        ));
+    } else if let Some(problem) = &tracked.problem {
+        let severity = if problem.kind == FailureKind::DoesNotCompile {
+            DiagnosticSeverity::WARNING
+        } else {
+            DiagnosticSeverity::INFORMATION
+        };
+        out.push(diagnostic(
+            class_range,
+            severity,
+            GENERATION_UNAVAILABLE,
+            problem.message.clone(),
+            json!({}),
+        ));
+    }
+    if let Some(results) = &tracked.results {
+        let view = View::new(file, results, encoding);
+        uncovered_branches(uri, &view, &mut out);
+        undeclared_exceptions(uri, &view, &mut out);
+    }
+    out
+}
+
+fn uncovered_branches(uri: &Uri, view: &View, out: &mut Vec<Diagnostic>) {
+    let results = view.results;
+    for decision in &results.decisions {
+        let Some(current) = view.decision(decision) else {
+            continue;
+        };
+        let Some(range) = view.span_range(&current.span) else {
+            continue;
+        };
+        for outcome in &decision.outcomes {
+            if results.is_covered(outcome) {
+                continue;
+            }
+            let goal = format!("{}.{}", decision.key, outcome.outcome);
+            out.push(diagnostic(
+                range,
+                DiagnosticSeverity::INFORMATION,
+                UNCOVERED_BRANCH,
+                uncovered_message(results, current.kind, outcome),
+                json!({ "uri": uri.as_str(), "class": results.class, "goal": goal, "run": results.run }),
+            ));
+        }
+    }
+}
+
+/// "true branch not covered; closest: amount == 99 (needs > 100)".
+pub fn uncovered_message(
+    results: &ClassResults,
+    kind: javamodel::DecisionKind,
+    outcome: &OutcomeResult,
+) -> String {
+    use javamodel::DecisionKind as K;
+    let what = match (kind, outcome.label.as_str()) {
+        (K::MethodEntry, _) => "never called".to_string(),
+        (K::Catch, _) => "catch block never entered".to_string(),
+        (K::ForEach, "true") => "loop body never ran".to_string(),
+        (K::ForEach, "false") => "loop never finished".to_string(),
+        (_, "true" | "false") => format!("{} branch not covered", outcome.label),
+        (_, label) => format!("{label} not covered"),
+    };
+    match results.origin {
+        Origin::Interim => format!("{what} yet (search running)"),
+        Origin::Stored => format!("{what} (last session)"),
+        Origin::Final => match (&outcome.closest, outcome.reached) {
+            (Some(closest), _) => format!("{what}; closest: {closest}"),
+            (None, false) if kind != K::MethodEntry => format!("{what} (never reached)"),
+            (None, _) => what,
+        },
+    }
+}
+
+fn undeclared_exceptions(uri: &Uri, view: &View, out: &mut Vec<Diagnostic>) {
+    let results = view.results;
+    for (index, exception) in results.exceptions.iter().enumerate() {
+        // A runtime exception thrown on purpose (`throw new IllegalArgumentException(...)`)
+        // is the method's contract, not a finding; checked ones are findings either way.
+        if exception.explicit && !exception.checked {
+            continue;
+        }
+        // On the throwing line when its member is unchanged, else not at all.
+        let Some((member, offset)) = &exception.at else {
+            continue;
+        };
+        let Some(row) = view.row(member, *offset) else {
+            continue;
+        };
+        let Some(range) = view.line_range(row) else {
+            continue;
+        };
+        let related = view
+            .member(&exception.called)
+            .filter(|_| view.live(&exception.called))
+            .and_then(|m| view.span_range(m.name_span.as_ref().unwrap_or(&m.span)))
+            .map(|range| {
+                vec![DiagnosticRelatedInformation {
+                    location: Location::new(uri.clone(), range),
+                    message: format!(
+                        "the test calls {}{}",
+                        member_display(&exception.called),
+                        test_name(results, exception.test)
+                            .map(|n| format!(" ({n})"))
+                            .unwrap_or_default()
+                    ),
+                }]
+            });
+        let mut diagnostic = diagnostic(
+            range,
+            DiagnosticSeverity::WARNING,
+            UNDECLARED_EXCEPTION,
+            exception_message(exception),
+            json!({
+                "uri": uri.as_str(),
+                "class": results.class,
+                "exception": exception.type_name,
+                "member": exception.called,
+                "index": index,
+                "run": results.run,
+            }),
+        );
+        diagnostic.related_information = related;
+        out.push(diagnostic);
+    }
+}
+
+/// "ArithmeticException (/ by zero) escapes interest(int) when ratePerUnit = 0".
+pub fn exception_message(exception: &crate::lsp::results::ExceptionResult) -> String {
+    let mut message = simple_name(&exception.type_name).to_string();
+    if let Some(text) = exception.message.as_deref().filter(|m| !m.is_empty()) {
+        message.push_str(&format!(" ({text})"));
+    }
+    message.push_str(&format!(
+        " escapes {} without being declared",
+        member_display(&exception.called)
+    ));
+    if !exception.inputs.is_empty() {
+        message.push_str(&format!(" when {}", exception.inputs));
+    }
+    message
+}
+
+fn test_name(results: &ClassResults, test: Option<usize>) -> Option<&str> {
+    results.tests.get(test?)?.name.as_deref()
+}
+
+fn diagnostic(
+    range: Range,
+    severity: DiagnosticSeverity,
+    code: &str,
+    message: String,
+    data: serde_json::Value,
+) -> Diagnostic {
+    Diagnostic {
+        range,
+        severity: Some(severity),
+        code: Some(NumberOrString::String(code.to_string())),
+        source: Some(SOURCE.to_string()),
+        message,
+        data: Some(data),
+        ..Diagnostic::default()
+    }
+}

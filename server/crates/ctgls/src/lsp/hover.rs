@@ -1,0 +1,215 @@
+//! Hover on a method, a branch or a line: what the generated tests cover there, which test and
+//! with which inputs, or why nothing is covered (Markdown).
+
+use std::collections::BTreeSet;
+
+use syntax::{PositionEncoding, TextPosition};
+
+use crate::lsp::diagnostics::{exception_message, uncovered_message};
+use crate::lsp::engine::Tracked;
+use crate::lsp::results::{member_display, ClassResults, Origin};
+use crate::lsp::view::View;
+use crate::open_file::OpenFile;
+
+/// Where the hover is, what there is to say; `None` when ctgls has nothing to say there.
+pub struct HoverInput<'a> {
+    pub file: &'a OpenFile,
+    pub tracked: &'a Tracked,
+    pub position: TextPosition,
+    pub encoding: PositionEncoding,
+    /// Why generation cannot run at all.
+    pub unavailable: Option<&'a str>,
+    /// A run of this file is in progress: its phase.
+    pub running: Option<&'a str>,
+}
+
+pub fn hover(input: &HoverInput) -> Option<String> {
+    let document = input.file.document();
+    let offset = document
+        .line_index()
+        .offset(input.position, input.encoding)
+        .ok()?;
+    let model = input.file.model();
+    let member = crate::lsp::results::innermost_member_at(model, offset)?;
+    let mut out = String::new();
+    let status = status_note(input);
+
+    let Some(results) = input.tracked.results.as_deref() else {
+        // Nothing to show but why.
+        if member
+            .name_span
+            .as_ref()
+            .is_some_and(|s| s.contains_byte(offset))
+            || status.is_some()
+        {
+            return Some(format!(
+                "**ctgls** · {}",
+                status.unwrap_or_else(|| "no generation run yet".into())
+            ));
+        }
+        return None;
+    };
+    let view = View::new(input.file, results, input.encoding);
+    if !view.live(&member.key) {
+        let on_name = member
+            .name_span
+            .as_ref()
+            .is_some_and(|s| s.contains_byte(offset));
+        let on_decision = member
+            .body
+            .as_ref()
+            .is_some_and(|b| b.decisions.iter().any(|d| d.span.contains_byte(offset)));
+        if on_name || on_decision {
+            return Some(format!(
+                "**ctgls** · {}: edited since the last run; its coverage comes with the next run{}",
+                member_display(&member.key),
+                status.map(|s| format!(" ({s})")).unwrap_or_default()
+            ));
+        }
+        return None;
+    }
+
+    // A branch under the cursor: the innermost decision of the member.
+    let decision = results
+        .decisions
+        .iter()
+        .filter(|d| d.key.member == member.key)
+        .filter_map(|d| view.decision(d).map(|current| (d, current)))
+        .filter(|(_, current)| current.span.contains_byte(offset))
+        .min_by_key(|(_, current)| current.span.end_byte - current.span.start_byte);
+    if let Some((decision, current)) = decision {
+        out.push_str(&format!("**ctgls** · `{}`\n\n", decision.condition));
+        for outcome in &decision.outcomes {
+            if results.is_covered(outcome) {
+                out.push_str(&format!("- ✓ **{}**", outcome.label));
+                if let Some(test) = outcome.covered_by.and_then(|i| results.tests.get(i)) {
+                    if let Some(name) = &test.name {
+                        out.push_str(&format!(" covered by `{name}`"));
+                    } else {
+                        out.push_str(" covered");
+                    }
+                    if !test.calls.is_empty() {
+                        out.push_str(&format!(": `{}`", test.calls));
+                    }
+                } else {
+                    out.push_str(" covered");
+                }
+                out.push('\n');
+            } else {
+                out.push_str(&format!(
+                    "- ✗ **{}** {}\n",
+                    outcome.label,
+                    uncovered_message(results, current.kind, outcome)
+                        .trim_start_matches(&format!("{} ", outcome.label))
+                ));
+            }
+        }
+        push_footer(&mut out, results, status);
+        return Some(out);
+    }
+
+    // The member's name: its summary.
+    let on_name = member
+        .name_span
+        .as_ref()
+        .is_some_and(|s| s.contains_byte(offset));
+    if on_name {
+        let (covered, total, tests) = member_summary(results, &member.key);
+        out.push_str(&format!(
+            "**ctgls** · `{}`: {covered}/{total} branches covered by {} generated test{}\n",
+            member_display(&member.key),
+            tests.len(),
+            if tests.len() == 1 { "" } else { "s" }
+        ));
+        for name in tests.iter().take(8) {
+            out.push_str(&format!("- `{name}`\n"));
+        }
+        if tests.len() > 8 {
+            out.push_str(&format!("- … and {} more\n", tests.len() - 8));
+        }
+        for exception in results.exceptions.iter().filter(|e| e.called == member.key) {
+            out.push_str(&format!("\n⚠ {}\n", exception_message(exception)));
+        }
+        push_footer(&mut out, results, status);
+        return Some(out);
+    }
+
+    // A line.
+    let row = input.position.line;
+    let line = results
+        .lines
+        .iter()
+        .find(|l| l.member == member.key && view.row(&l.member, l.offset) == Some(row))?;
+    if line.covered {
+        out.push_str(&format!("**ctgls** · line {} is run", row + 1));
+        if let Some(test) = line.covered_by.and_then(|i| results.tests.get(i)) {
+            if let Some(name) = &test.name {
+                out.push_str(&format!(" by `{name}`"));
+            }
+            if !test.calls.is_empty() {
+                out.push_str(&format!(": `{}`", test.calls));
+            }
+        }
+        out.push('\n');
+    } else {
+        out.push_str(&format!(
+            "**ctgls** · line {} is not run by any generated test\n",
+            row + 1
+        ));
+    }
+    push_footer(&mut out, results, status);
+    Some(out)
+}
+
+/// Covered and total outcomes of a member, and the names of the tests that cover any of them.
+pub fn member_summary(results: &ClassResults, member: &str) -> (usize, usize, Vec<String>) {
+    let mut covered = 0;
+    let mut total = 0;
+    let mut tests = BTreeSet::new();
+    let prefix = format!("{member}/");
+    for decision in results.decisions.iter().filter(|d| d.key.member == member) {
+        for outcome in &decision.outcomes {
+            total += 1;
+            covered += usize::from(results.is_covered(outcome));
+        }
+    }
+    for test in &results.tests {
+        if let Some(name) = &test.name {
+            if test.goals.iter().any(|g| g.starts_with(&prefix)) {
+                tests.insert(name.clone());
+            }
+        }
+    }
+    (covered, total, tests.into_iter().collect())
+}
+
+fn status_note(input: &HoverInput) -> Option<String> {
+    if let Some(reason) = input.unavailable {
+        return Some(reason.to_string());
+    }
+    if let Some(problem) = &input.tracked.problem {
+        return Some(problem.message.clone());
+    }
+    if !input.file.model().problems.is_empty() {
+        return Some("the file has syntax errors; generation waits until they are fixed".into());
+    }
+    input
+        .running
+        .map(|phase| format!("generating tests: {phase}"))
+}
+
+fn push_footer(out: &mut String, results: &ClassResults, status: Option<String>) {
+    let origin = match results.origin {
+        Origin::Final => None,
+        Origin::Interim => Some("search still running"),
+        Origin::Stored => Some("from the last session"),
+    };
+    let notes: Vec<String> = origin
+        .map(str::to_string)
+        .into_iter()
+        .chain(status)
+        .collect();
+    if !notes.is_empty() {
+        out.push_str(&format!("\n_{}_\n", notes.join(" · ")));
+    }
+}

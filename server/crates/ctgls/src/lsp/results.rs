@@ -1,0 +1,816 @@
+//! What a run found for one class, in terms that survive editing.
+//!
+//! A run happens on a snapshot of the text; by the time its results are shown the user may
+//! have typed more. So nothing here is stored as a file position: decisions are kept by their
+//! stable keys (`member#signature/B<n>`, unchanged by edits elsewhere), and lines and
+//! exceptions by their member and their line offset inside it. With each member goes a
+//! fingerprint of its text at run time. [`ClassResults::is_live`] says whether a member still
+//! has that text: results of live members are shown at their moved positions, those of edited
+//! (or removed) members are withdrawn until the next run.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::PathBuf;
+
+use ctg::job::{GenerationResult, UndeclaredException};
+use ctg::pipeline::{ClassOutcome, Verification};
+use ctg::project::JUnitVersion;
+use javamodel::{ComparisonOp, ConditionShape, Decision, DecisionKey, JavaModel, Member, Outcome};
+use syntax::tree_sitter::Node;
+use testcase::junit::primitive_literal;
+use testcase::{CallableKind, Statement, TestCase};
+
+/// Where results came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Coverage so far of a run that is still searching: no tests yet.
+    Interim,
+    /// A finished run: coverage of the tests that passed verification, and those tests.
+    Final,
+    /// The `.ctgls/` store's record of an earlier session, for the same source text.
+    Stored,
+}
+
+#[derive(Debug, Clone)]
+pub struct ClassResults {
+    /// Binary name of the class under test.
+    pub class: String,
+    /// The run that produced these results (0 for stored ones).
+    pub run: u64,
+    pub origin: Origin,
+    /// Every member of the class's file at run time, by key.
+    pub members: HashMap<String, MemberSnapshot>,
+    pub decisions: Vec<DecisionResult>,
+    pub lines: Vec<LineResult>,
+    pub exceptions: Vec<ExceptionResult>,
+    pub tests: Vec<TestInfo>,
+    /// The verified test class, for code actions.
+    pub suite: Option<Suite>,
+    /// Things the user should know about the run (weaker sandbox, unverified tests, ...).
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemberSnapshot {
+    pub fingerprint: u64,
+    /// 0-based line of the member's first line at run time.
+    pub start_line: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct DecisionResult {
+    pub key: DecisionKey,
+    /// The condition as written, e.g. `amount > balance + overdraftLimit`.
+    pub condition: String,
+    pub outcomes: Vec<OutcomeResult>,
+}
+
+#[derive(Debug, Clone)]
+pub struct OutcomeResult {
+    pub outcome: Outcome,
+    /// `true`, `false`, `case 3`, `default`, `catch`, `entry`.
+    pub label: String,
+    /// Index into [`ClassResults::tests`].
+    pub covered_by: Option<usize>,
+    /// Only for uncovered outcomes: how close the search got, in words
+    /// (`amount == 99 (needs > 100)`), or `None` when the decision was never reached.
+    pub closest: Option<String>,
+    /// The decision ran during the search (only meaningful for uncovered outcomes).
+    pub reached: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct LineResult {
+    pub member: String,
+    /// Line offset from the member's first line.
+    pub offset: u32,
+    /// The first test that ran the line.
+    pub covered_by: Option<usize>,
+    pub covered: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct ExceptionResult {
+    /// The member of the class under test the test called (`…#interest(int)`).
+    pub called: String,
+    /// The member holding the throwing line, and the line's offset in it.
+    pub at: Option<(String, u32)>,
+    /// Binary name (`java.lang.ArithmeticException`).
+    pub type_name: String,
+    pub message: Option<String>,
+    pub checked: bool,
+    /// Thrown by a `throw` statement of the class (an argument check, on purpose) rather
+    /// than by an operation that failed.
+    pub explicit: bool,
+    /// The inputs of the call that threw, in words (`ratePerUnit = 0`).
+    pub inputs: String,
+    pub test: Option<usize>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TestInfo {
+    /// The test method's name in the verified class; `None` when verification dropped it.
+    pub name: Option<String>,
+    /// The test method's source (annotations included), as verified.
+    pub source: Option<String>,
+    /// The calls the test makes, in words.
+    pub calls: String,
+    /// Branch goals (`…/B1.T`) it covers.
+    pub goals: BTreeSet<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Suite {
+    pub source: String,
+    pub junit: JUnitVersion,
+    /// Where the test class goes.
+    pub path: PathBuf,
+    /// Why the tests were not checked with JUnit, when they were not.
+    pub unverified: Option<String>,
+}
+
+impl ClassResults {
+    /// Whether `member` (a key) has the text it had in the run, in `model`.
+    pub fn is_live(&self, model: &JavaModel, member: &str) -> bool {
+        let Some(snapshot) = self.members.get(member) else {
+            return false;
+        };
+        model
+            .member_by_key(member)
+            .is_some_and(|(_, current)| fingerprint(model.text(), current) == snapshot.fingerprint)
+    }
+
+    /// The test covering each goal, by goal key.
+    pub fn covered_goals(&self) -> usize {
+        self.decisions
+            .iter()
+            .flat_map(|d| &d.outcomes)
+            .filter(|o| o.covered_by.is_some() || (self.origin != Origin::Final && o.reached))
+            .count()
+    }
+
+    /// Results of a finished run. `model` is the model of the text the run saw.
+    pub fn from_outcome(run: u64, outcome: &ClassOutcome, model: &JavaModel) -> ClassResults {
+        let generation = &outcome.generation;
+        let emission = &outcome.emission;
+        let names = test_methods(&emission.suite.source);
+        let mut tests: Vec<TestInfo> = generation
+            .tests
+            .iter()
+            .map(|test| TestInfo {
+                name: None,
+                source: None,
+                calls: describe_calls(&test.test, model),
+                goals: test.covered_goals.iter().cloned().collect(),
+            })
+            .collect();
+        for (name, &index) in emission.suite.kept.iter().zip(&emission.suite.kept_tests) {
+            if let Some(test) = tests.get_mut(index) {
+                test.name = Some(name.clone());
+                test.source = names.get(name).cloned();
+            }
+        }
+        let kept: BTreeSet<usize> = emission.suite.kept_tests.iter().copied().collect();
+        let mut results = ClassResults::skeleton(run, Origin::Final, &generation.class, model);
+        results.fill_decisions(model, |key, outcome| {
+            let covering = generation
+                .decisions
+                .iter()
+                .find(|d| &d.key == key)
+                .and_then(|d| d.outcomes.iter().find(|o| o.outcome == outcome));
+            match covering {
+                Some(o) => (o.covered_by, o.closest_distance),
+                None => (None, None),
+            }
+        });
+        let line_tests = first_test_per_line(generation, &kept);
+        let covered: BTreeSet<u32> = generation.lines.covered.iter().copied().collect();
+        for &line in &generation.lines.lines {
+            let is_covered = covered.contains(&line);
+            results.add_line(
+                model,
+                line,
+                is_covered,
+                line_tests.get(&line).copied().filter(|_| is_covered),
+            );
+        }
+        results.exceptions = generation
+            .exceptions
+            .iter()
+            .map(|e| exception_result(e, generation, model, &results.members))
+            .collect();
+        results.tests = std::mem::take(&mut tests);
+        results.suite = (!emission.suite.kept.is_empty()).then(|| Suite {
+            source: emission.suite.source.clone(),
+            junit: emission.junit,
+            path: emission.path.clone(),
+            unverified: match &emission.verification {
+                Verification::JUnit => None,
+                Verification::WorkerOnly { reason } => Some(reason.clone()),
+            },
+        });
+        if let Verification::WorkerOnly { reason } = &emission.verification {
+            results
+                .notes
+                .push(format!("tests not verified with JUnit: {reason}"));
+        }
+        results.notes.extend(generation.warnings.iter().cloned());
+        results
+    }
+
+    /// Coverage so far of a run that is still searching: `covered` holds goal descriptions
+    /// (`…/B1.T`, `line 12`) as the search reports them.
+    pub fn interim(
+        run: u64,
+        class: &str,
+        model: &JavaModel,
+        covered: &BTreeSet<String>,
+    ) -> ClassResults {
+        let mut results = ClassResults::skeleton(run, Origin::Interim, class, model);
+        results.fill_decisions(model, |key, outcome| {
+            let goal = format!("{key}.{outcome}");
+            // Covered outcomes have no final test yet; `reached` says "covered" for interim
+            // results (see `is_covered`).
+            (None, covered.contains(&goal).then_some(0.0))
+        });
+        for outcome in results.decisions.iter_mut().flat_map(|d| &mut d.outcomes) {
+            outcome.closest = None;
+        }
+        for goal in covered {
+            if let Some(line) = goal.strip_prefix("line ").and_then(|l| l.parse().ok()) {
+                results.add_line(model, line, true, None);
+            }
+        }
+        results
+    }
+
+    /// The store's record of an earlier run on the same text.
+    pub fn stored(class: &str, record: &ctg::store::ClassRecord, model: &JavaModel) -> Self {
+        let mut results = ClassResults::skeleton(0, Origin::Stored, class, model);
+        results.fill_decisions(model, |key, outcome| {
+            let covered = record
+                .coverage
+                .goals
+                .get(&format!("{key}.{outcome}"))
+                .copied()
+                .unwrap_or(false);
+            (None, covered.then_some(0.0))
+        });
+        for outcome in results.decisions.iter_mut().flat_map(|d| &mut d.outcomes) {
+            outcome.closest = None;
+        }
+        for &line in &record.coverage.covered_lines {
+            results.add_line(model, line, true, None);
+        }
+        for &line in &record.coverage.uncovered_lines {
+            results.add_line(model, line, false, None);
+        }
+        results.exceptions = record
+            .coverage
+            .undeclared_exceptions
+            .iter()
+            .map(|e| ExceptionResult {
+                called: e.member.clone(),
+                at: e
+                    .line
+                    .and_then(|line| member_offset(model, &results.members, line)),
+                type_name: e.exception.clone(),
+                message: None,
+                checked: false,
+                explicit: false,
+                inputs: String::new(),
+                test: None,
+            })
+            .collect();
+        results
+            .notes
+            .push("coverage from the last session (.ctgls/); tests come with the next run".into());
+        results
+    }
+
+    /// Whether an outcome counts as covered: by a final test, or (interim and stored results,
+    /// which have no tests) as recorded.
+    pub fn is_covered(&self, outcome: &OutcomeResult) -> bool {
+        match self.origin {
+            Origin::Final => outcome.covered_by.is_some(),
+            Origin::Interim | Origin::Stored => outcome.reached,
+        }
+    }
+
+    fn skeleton(run: u64, origin: Origin, class: &str, model: &JavaModel) -> ClassResults {
+        let mut members = HashMap::new();
+        for ty in model.all_types() {
+            for member in &ty.members {
+                members.insert(
+                    member.key.clone(),
+                    MemberSnapshot {
+                        fingerprint: fingerprint(model.text(), member),
+                        start_line: member.span.start.row as u32,
+                    },
+                );
+            }
+        }
+        ClassResults {
+            class: class.to_string(),
+            run,
+            origin,
+            members,
+            decisions: Vec::new(),
+            lines: Vec::new(),
+            exceptions: Vec::new(),
+            tests: Vec::new(),
+            suite: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// One entry per decision of the class (nested types included), with the covering test
+    /// and closest distance `lookup` gives for each outcome.
+    fn fill_decisions(
+        &mut self,
+        model: &JavaModel,
+        lookup: impl Fn(&DecisionKey, Outcome) -> (Option<usize>, Option<f64>),
+    ) {
+        let class = self.class.clone();
+        let nested = format!("{class}$");
+        for (ty, member, decision) in model.decisions() {
+            if ty.binary_name != class && !ty.binary_name.starts_with(&nested) {
+                continue;
+            }
+            let key = member.decision_key(decision);
+            let outcomes = decision
+                .outcomes
+                .iter()
+                .map(|&outcome| {
+                    let (covered_by, distance) = lookup(&key, outcome);
+                    OutcomeResult {
+                        outcome,
+                        label: outcome_label(decision, outcome),
+                        covered_by,
+                        closest: distance
+                            .filter(|_| covered_by.is_none())
+                            .and_then(|d| closest_in_words(model.text(), decision, outcome, d)),
+                        reached: distance.is_some(),
+                    }
+                })
+                .collect();
+            self.decisions.push(DecisionResult {
+                condition: condition_text(model.text(), decision),
+                key,
+                outcomes,
+            });
+        }
+    }
+
+    /// Adds a 1-based line of the run's text.
+    fn add_line(&mut self, model: &JavaModel, line: u32, covered: bool, test: Option<usize>) {
+        if let Some((member, offset)) = member_offset(model, &self.members, line) {
+            self.lines.push(LineResult {
+                member,
+                offset,
+                covered_by: test,
+                covered,
+            });
+        }
+    }
+}
+
+/// A stable hash of a member's text (all its pieces, for initializer pseudo-members).
+pub fn fingerprint(text: &str, member: &Member) -> u64 {
+    let mut bytes = Vec::new();
+    for piece in &member.pieces {
+        if let Some(slice) = text.get(piece.start_byte..piece.end_byte) {
+            bytes.extend_from_slice(slice.as_bytes());
+            bytes.push(0);
+        }
+    }
+    ctg::store::fnv1a64(&bytes)
+}
+
+/// The innermost member whose declaration holds the 1-based `line`, and the line's offset
+/// from the member's first line.
+fn member_offset(
+    model: &JavaModel,
+    members: &HashMap<String, MemberSnapshot>,
+    line: u32,
+) -> Option<(String, u32)> {
+    let row = line.checked_sub(1)? as usize;
+    let member = innermost_member_at_row(model, row)?;
+    let start = members.get(&member.key)?.start_line;
+    Some((member.key.clone(), line - 1 - start))
+}
+
+/// The innermost member (methods of local and anonymous classes are inside their enclosing
+/// member) whose span covers the 0-based `row`.
+pub fn innermost_member_at_row(model: &JavaModel, row: usize) -> Option<&Member> {
+    model
+        .all_types()
+        .into_iter()
+        .flat_map(|ty| ty.members.iter())
+        .filter(|m| m.span.start.row <= row && row <= m.span.end.row)
+        .min_by_key(|m| m.span.end_byte - m.span.start_byte)
+}
+
+/// The innermost member whose span holds the byte offset.
+pub fn innermost_member_at(model: &JavaModel, byte: usize) -> Option<&Member> {
+    model
+        .all_types()
+        .into_iter()
+        .flat_map(|ty| ty.members.iter())
+        .filter(|m| m.pieces.iter().any(|p| p.contains_byte(byte)))
+        .min_by_key(|m| m.span.end_byte - m.span.start_byte)
+}
+
+pub fn outcome_label(decision: &Decision, outcome: Outcome) -> String {
+    match outcome {
+        Outcome::True => "true".into(),
+        Outcome::False => "false".into(),
+        Outcome::Case(index) => match decision.cases.get(index as usize) {
+            Some(case) if case.is_default => "default".into(),
+            Some(case) => format!("case {}", case.label.trim_start_matches("case ")),
+            None => format!("case #{index}"),
+        },
+        Outcome::Entered => match decision.kind {
+            javamodel::DecisionKind::Catch => "catch".into(),
+            _ => "entry".into(),
+        },
+    }
+}
+
+/// The condition as written, whitespace collapsed, at most 80 characters.
+fn condition_text(text: &str, decision: &Decision) -> String {
+    let raw = text
+        .get(decision.span.start_byte..decision.span.end_byte)
+        .unwrap_or("");
+    let collapsed = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    if collapsed.chars().count() > 80 {
+        let cut: String = collapsed.chars().take(77).collect();
+        format!("{cut}...")
+    } else {
+        collapsed
+    }
+}
+
+/// "How close did the search get" for an uncovered outcome of an integral comparison with
+/// one literal side, worked back from the probe's branch distance (seed 001 III-C with
+/// `K = 1`, as `ctgls.rt.Probe` computes it: `d = left - right`). For other shapes the
+/// distance itself.
+fn closest_in_words(
+    text: &str,
+    decision: &Decision,
+    outcome: Outcome,
+    distance: f64,
+) -> Option<String> {
+    let wants_true = match outcome {
+        Outcome::True => true,
+        Outcome::False => false,
+        _ => return None,
+    };
+    if let ConditionShape::Comparison { op, left, right } = &decision.shape {
+        let source =
+            |span: &javamodel::Span| text.get(span.start_byte..span.end_byte).unwrap_or("");
+        let literal = |o: &javamodel::Operand| {
+            if o.node_kind == "decimal_integer_literal" {
+                source(&o.span)
+                    .trim_end_matches(['l', 'L'])
+                    .replace('_', "")
+                    .parse::<i64>()
+                    .ok()
+            } else {
+                None
+            }
+        };
+        let exact = distance.fract() == 0.0 && distance.abs() < 1e15;
+        if exact {
+            let dist = distance as i64;
+            // The value of d = left - right at the closest execution.
+            let d = match (op, wants_true) {
+                (ComparisonOp::Gt, true) | (ComparisonOp::Le, false) => Some(1 - dist),
+                (ComparisonOp::Gt, false) | (ComparisonOp::Le, true) => Some(dist),
+                (ComparisonOp::Lt, true) | (ComparisonOp::Ge, false) => Some(dist - 1),
+                (ComparisonOp::Lt, false) | (ComparisonOp::Ge, true) => Some(-dist),
+                (ComparisonOp::Ne, true) | (ComparisonOp::Eq, false) => Some(0),
+                // |d| only: the sign is unknown.
+                (ComparisonOp::Eq, true) | (ComparisonOp::Ne, false) => None,
+            };
+            let needed = if wants_true { *op } else { negate(*op) };
+            match (literal(left), literal(right), d) {
+                (None, Some(r), Some(d)) => {
+                    return Some(format!(
+                        "{} == {} (needs {} {r})",
+                        source(&left.span),
+                        r + d,
+                        needed.as_str()
+                    ))
+                }
+                (Some(l), None, Some(d)) => {
+                    return Some(format!(
+                        "{} == {} (needs {} {l})",
+                        source(&right.span),
+                        l - d,
+                        flip(needed).as_str()
+                    ))
+                }
+                (None, Some(r), None) => {
+                    return Some(format!(
+                        "{} was {dist} away from {r} (needs {} {r})",
+                        source(&left.span),
+                        needed.as_str()
+                    ))
+                }
+                _ => {}
+            }
+        }
+        return Some(format!("branch distance {}", trim_float(distance)));
+    }
+    Some(format!("branch distance {}", trim_float(distance)))
+}
+
+fn trim_float(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}", value as i64)
+    } else {
+        format!("{value:.3}")
+    }
+}
+
+fn negate(op: ComparisonOp) -> ComparisonOp {
+    match op {
+        ComparisonOp::Lt => ComparisonOp::Ge,
+        ComparisonOp::Le => ComparisonOp::Gt,
+        ComparisonOp::Gt => ComparisonOp::Le,
+        ComparisonOp::Ge => ComparisonOp::Lt,
+        ComparisonOp::Eq => ComparisonOp::Ne,
+        ComparisonOp::Ne => ComparisonOp::Eq,
+    }
+}
+
+/// `l op x` as `x op' l`.
+fn flip(op: ComparisonOp) -> ComparisonOp {
+    match op {
+        ComparisonOp::Lt => ComparisonOp::Gt,
+        ComparisonOp::Le => ComparisonOp::Ge,
+        ComparisonOp::Gt => ComparisonOp::Lt,
+        ComparisonOp::Ge => ComparisonOp::Le,
+        other => other,
+    }
+}
+
+/// For each line, the first kept test that runs it.
+fn first_test_per_line(
+    generation: &GenerationResult,
+    kept: &BTreeSet<usize>,
+) -> BTreeMap<u32, usize> {
+    let mut out = BTreeMap::new();
+    for &index in kept {
+        for &line in &generation.tests[index].covered_lines {
+            out.entry(line).or_insert(index);
+        }
+    }
+    out
+}
+
+fn exception_result(
+    exception: &UndeclaredException,
+    generation: &GenerationResult,
+    model: &JavaModel,
+    members: &HashMap<String, MemberSnapshot>,
+) -> ExceptionResult {
+    let test = generation.tests.get(exception.test);
+    let thrown = test.and_then(|t| t.result.exception.as_ref());
+    let inputs = test
+        .and_then(|t| {
+            let at = t.result.failed_at?;
+            t.test
+                .statements()
+                .get(at)
+                .map(|s| describe_arguments(&t.test, s, model))
+        })
+        .unwrap_or_default();
+    ExceptionResult {
+        called: exception.member.clone(),
+        at: exception
+            .line
+            .and_then(|line| member_offset(model, members, line)),
+        type_name: exception.type_name.clone(),
+        message: exception.message.clone(),
+        checked: thrown.is_some_and(|t| t.checked),
+        explicit: exception.thrown_explicitly,
+        inputs,
+        test: Some(exception.test),
+    }
+}
+
+/// The calls of a test in words: `new Account("x", 0L) · withdraw(amount = 150L)`.
+pub fn describe_calls(test: &TestCase, model: &JavaModel) -> String {
+    test.statements()
+        .iter()
+        .filter_map(|statement| {
+            let callable = statement.callable()?;
+            let name = match &callable.kind {
+                CallableKind::Constructor => {
+                    format!("new {}", simple_name(&callable.owner))
+                }
+                CallableKind::Method { name, .. } => name.clone(),
+                _ => return None,
+            };
+            Some(format!(
+                "{name}({})",
+                describe_arguments(test, statement, model)
+            ))
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// A call's arguments as `name = value` (parameter names from the model when it has the
+/// member), values as Java literals where they are literals.
+fn describe_arguments(test: &TestCase, statement: &Statement, model: &JavaModel) -> String {
+    let (callable, args) = match statement {
+        Statement::Constructor { callable, args, .. }
+        | Statement::Method { callable, args, .. } => (callable, args),
+        _ => return String::new(),
+    };
+    let member_name = match &callable.kind {
+        CallableKind::Constructor => "<init>".to_string(),
+        CallableKind::Method { name, .. } => name.clone(),
+        _ => String::new(),
+    };
+    let params: Vec<String> = model
+        .type_by_binary_name(&callable.declaring_class)
+        .and_then(|ty| {
+            ty.members
+                .iter()
+                .find(|m| m.name == member_name && m.params.len() == args.len())
+        })
+        .map(|m| m.params.iter().map(|p| p.name.clone()).collect())
+        .unwrap_or_default();
+    args.iter()
+        .enumerate()
+        .map(|(i, arg)| {
+            let value = match test.statements().get(arg.index()) {
+                Some(Statement::Primitive(v)) => primitive_literal(v),
+                Some(Statement::Null(_)) => "null".into(),
+                Some(Statement::EnumConstant { ty, name }) => {
+                    format!("{}.{name}", simple_name(&ty.to_string()))
+                }
+                Some(Statement::Constructor { ty, .. }) => {
+                    format!("a new {}", simple_name(&ty.to_string()))
+                }
+                Some(other) => other
+                    .value_type()
+                    .map(|t| format!("a {}", simple_name(&t.to_string())))
+                    .unwrap_or_else(|| "?".into()),
+                None => "?".into(),
+            };
+            match params.get(i) {
+                Some(name) => format!("{name} = {value}"),
+                None => value,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn simple_name(binary: &str) -> &str {
+    let base = binary.split('<').next().unwrap_or(binary);
+    base.rsplit(['.', '$']).next().unwrap_or(base)
+}
+
+/// A member key's display form: `interest(int)`, `Account(String,long)` for constructors.
+pub fn member_display(key: &str) -> String {
+    let Some((class, signature)) = key.split_once('#') else {
+        return key.to_string();
+    };
+    match signature.strip_prefix("<init>") {
+        Some(params) => format!("{}{params}", simple_name(class)),
+        None => signature.to_string(),
+    }
+}
+
+/// The test methods of a printed test class by name, each with its annotations.
+pub fn test_methods(source: &str) -> HashMap<String, String> {
+    let tree = syntax::parse_java(source, None);
+    let mut out = HashMap::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "method_declaration" {
+            if let Some(name) = node.child_by_field_name("name") {
+                let name = &source[name.byte_range()];
+                out.insert(name.to_string(), node_text_from_line_start(source, node));
+            }
+            continue;
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    out
+}
+
+/// A node's text, starting at the beginning of its first line (so indentation is kept).
+fn node_text_from_line_start(source: &str, node: Node) -> String {
+    let start = source[..node.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+    let start = if source[start..node.start_byte()].trim().is_empty() {
+        start
+    } else {
+        node.start_byte()
+    };
+    source[start..node.end_byte()].to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(text: &str) -> JavaModel {
+        JavaModel::build(text, &syntax::parse_java(text, None))
+    }
+
+    fn decision<'m>(model: &'m JavaModel, ordinal: u32) -> &'m Decision {
+        model
+            .decisions()
+            .into_iter()
+            .map(|(_, _, d)| d)
+            .find(|d| d.ordinal == ordinal)
+            .unwrap()
+    }
+
+    #[test]
+    fn closest_distance_is_told_as_the_value_the_search_reached() {
+        let text = "class A { boolean f(int amount) { if (amount > 100) return true; if (5 <= amount) return true; return false; } }";
+        let m = model(text);
+        // `amount > 100` true needs d > 0; distance 2 means d = -1: amount == 99.
+        assert_eq!(
+            closest_in_words(text, decision(&m, 0), Outcome::True, 2.0).unwrap(),
+            "amount == 99 (needs > 100)"
+        );
+        // false needs d <= 0; distance 3 means d = 3: amount == 103.
+        assert_eq!(
+            closest_in_words(text, decision(&m, 0), Outcome::False, 3.0).unwrap(),
+            "amount == 103 (needs <= 100)"
+        );
+        // `5 <= amount` true needs left - right <= 0; distance 2 means d = 2: amount == 3.
+        assert_eq!(
+            closest_in_words(text, decision(&m, 1), Outcome::True, 2.0).unwrap(),
+            "amount == 3 (needs >= 5)"
+        );
+    }
+
+    #[test]
+    fn other_shapes_report_the_distance() {
+        let text =
+            "class A { boolean f(String s) { if (s.isEmpty()) return true; return false; } }";
+        let m = model(text);
+        assert_eq!(
+            closest_in_words(text, decision(&m, 0), Outcome::True, 1.0).unwrap(),
+            "branch distance 1"
+        );
+    }
+
+    #[test]
+    fn members_are_live_until_their_text_changes() {
+        let before =
+            "class A {\n  int f(int x) { return x > 0 ? 1 : 2; }\n  int g() { return 1; }\n}\n";
+        let results = ClassResults::interim(1, "A", &model(before), &BTreeSet::new());
+        let after = "class A {\n  // moved\n\n  int f(int x) { return x > 0 ? 1 : 2; }\n  int g() { return 2; }\n}\n";
+        let m = model(after);
+        assert!(results.is_live(&m, "A#f(int)"), "moved but unchanged");
+        assert!(!results.is_live(&m, "A#g()"), "edited");
+        assert!(!results.is_live(&m, "A#h()"), "unknown");
+        assert_eq!(results.decisions.len(), 2, "f's ternary and g's entry");
+    }
+
+    #[test]
+    fn lines_are_kept_relative_to_their_member() {
+        let text = "class A {\n  int f(int x) {\n    return x;\n  }\n}\n";
+        let covered = BTreeSet::from(["line 3".to_string()]);
+        let results = ClassResults::interim(1, "A", &model(text), &covered);
+        assert_eq!(results.lines.len(), 1);
+        assert_eq!(
+            (results.lines[0].member.as_str(), results.lines[0].offset),
+            ("A#f(int)", 1)
+        );
+    }
+
+    #[test]
+    fn test_methods_are_extracted_with_their_annotations() {
+        let source = "package p;\nclass ATest {\n\n    @Test\n    void one() {\n        a();\n    }\n\n    @Test\n    void two() {}\n}\n";
+        let methods = test_methods(source);
+        assert_eq!(
+            methods["one"],
+            "    @Test\n    void one() {\n        a();\n    }"
+        );
+        assert_eq!(methods["two"], "    @Test\n    void two() {}");
+    }
+
+    #[test]
+    fn member_keys_display_like_java() {
+        assert_eq!(
+            member_display("com.x.Account#<init>(String,long)"),
+            "Account(String,long)"
+        );
+        assert_eq!(
+            member_display("com.x.Account#interest(int)"),
+            "interest(int)"
+        );
+    }
+}

@@ -1,0 +1,347 @@
+//! The generation thread: runs one class's pipeline at a time (job, emission, verification,
+//! store) off the async runtime, since it blocks on the JVM worker for seconds. It owns the
+//! JVM workers (one per project, started on the first run and kept warm) and reports back to
+//! the owner task as `Event::Run` messages: phases, interim coverage while the search runs,
+//! and the final results or the reason there are none.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use ctg::job::{GenerationError, GenerationObserver, GenerationRequest, Phase, SourceDiagnostic};
+use ctg::pipeline::{self, PipelineError, PipelineOptions};
+use ctg::project::{JUnitVersion, ProjectLayout, SourceOverlays};
+use ctg::store::Store;
+use javamodel::JavaModel;
+use jvm::{JvmError, Supervisor, WorkerConfig};
+use search::{Algorithm, CancelToken, Progress};
+use tower_lsp_server::ls_types::Uri;
+
+use crate::lsp::results::ClassResults;
+use crate::lsp::state::{Event, EventSender};
+
+/// How often interim coverage is sent while the search runs.
+const INTERIM_EVERY: Duration = Duration::from_millis(700);
+
+/// One run, as the owner asks for it.
+pub struct RunJob {
+    pub run: u64,
+    pub uri: Uri,
+    pub class: String,
+    pub layout: ProjectLayout,
+    /// Unsaved buffers of the project's open files.
+    pub overlays: SourceOverlays,
+    /// The text of the class's file the run works on.
+    pub text: String,
+    pub budget: Duration,
+    pub algorithm: Algorithm,
+    pub junit: Option<JUnitVersion>,
+    pub java_home: Option<PathBuf>,
+    pub cancel: CancelToken,
+    /// The project's `.ctgls/` store: warm start and history.
+    pub store: Option<Store>,
+    /// Send interim coverage while searching.
+    pub interim: bool,
+}
+
+/// What the runner tells the owner.
+#[derive(Debug)]
+pub enum RunUpdate {
+    Phase {
+        run: u64,
+        phase: Phase,
+        /// Branch goals covered / total so far, once the search reports.
+        branches: Option<(usize, usize)>,
+    },
+    Interim {
+        run: u64,
+        results: Arc<ClassResults>,
+    },
+    Finished {
+        run: u64,
+        outcome: Result<Arc<ClassResults>, RunFailure>,
+        wall: Duration,
+    },
+}
+
+/// Why a run produced nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunFailure {
+    pub kind: FailureKind,
+    pub message: String,
+    /// javac's errors when the project does not compile.
+    pub diagnostics: Vec<SourceDiagnostic>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FailureKind {
+    /// No usable JDK (not found, too old, the worker does not build).
+    NoJdk,
+    ExecutionDisabled,
+    DoesNotCompile,
+    NotInstantiable,
+    NotFound,
+    Cancelled,
+    /// Anything else (the worker broke, verification failed, IO).
+    Other,
+}
+
+impl FailureKind {
+    /// Failures of the environment rather than of one class: no class can be run until the
+    /// settings change.
+    pub fn is_global(self) -> bool {
+        matches!(self, FailureKind::NoJdk | FailureKind::ExecutionDisabled)
+    }
+}
+
+/// The owner's handle on the generation thread. Dropping it ends the thread after its
+/// current run (workers are shut down with it).
+pub struct Runner {
+    jobs: mpsc::Sender<RunJob>,
+}
+
+impl Runner {
+    pub fn spawn(events: EventSender) -> Runner {
+        let (jobs, receiver) = mpsc::channel::<RunJob>();
+        std::thread::Builder::new()
+            .name("ctgls-generation".into())
+            .spawn(move || run_loop(receiver, events))
+            .expect("spawning the generation thread");
+        Runner { jobs }
+    }
+
+    pub fn submit(&self, job: RunJob) {
+        if self.jobs.send(job).is_err() {
+            tracing::error!("the generation thread has stopped");
+        }
+    }
+}
+
+/// Workers by project root and JDK.
+type Workers = HashMap<(PathBuf, Option<PathBuf>), Supervisor>;
+
+fn run_loop(jobs: mpsc::Receiver<RunJob>, events: EventSender) {
+    let mut workers: Workers = HashMap::new();
+    while let Ok(job) = jobs.recv() {
+        let started = Instant::now();
+        let run = job.run;
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_one(&job, &mut workers, &events)
+        }))
+        .unwrap_or_else(|panic| {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            tracing::error!("generation for {} panicked: {message}", job.class);
+            // The worker may be in any state: start afresh next time.
+            workers.clear();
+            Err(RunFailure {
+                kind: FailureKind::Other,
+                message: format!(
+                    "internal error while generating for {}: {message}",
+                    job.class
+                ),
+                diagnostics: Vec::new(),
+            })
+        });
+        let update = RunUpdate::Finished {
+            run,
+            outcome,
+            wall: started.elapsed(),
+        };
+        if events.send(Event::Run(update)).is_err() {
+            break;
+        }
+    }
+    for (_, mut worker) in workers {
+        worker.shutdown();
+    }
+}
+
+fn run_one(
+    job: &RunJob,
+    workers: &mut Workers,
+    events: &EventSender,
+) -> Result<Arc<ClassResults>, RunFailure> {
+    let key = (job.layout.root.clone(), job.java_home.clone());
+    // One worker per project: a JDK change replaces the project's worker.
+    let stale: Vec<_> = workers
+        .keys()
+        .filter(|(root, home)| *root == key.0 && *home != key.1)
+        .cloned()
+        .collect();
+    for stale in stale {
+        if let Some(mut worker) = workers.remove(&stale) {
+            worker.shutdown();
+        }
+    }
+    if !workers.contains_key(&key) {
+        let config = WorkerConfig {
+            java_home: job.java_home.clone(),
+            ..WorkerConfig::default()
+        };
+        let supervisor = Supervisor::new(config).map_err(|e| jvm_failure(&job.class, e))?;
+        workers.insert(key.clone(), supervisor);
+    }
+    let supervisor = workers.get_mut(&key).expect("inserted above");
+
+    let mut request = GenerationRequest::new(job.layout.clone(), job.class.clone());
+    request.overlays = job.overlays.clone();
+    request.budget = job.budget;
+    request.algorithm = job.algorithm;
+    request.cancel = job.cancel.clone();
+    request.seed = job.run;
+    let options = PipelineOptions {
+        junit: job.junit,
+        store: job.store.clone(),
+        write: false,
+        timestamp_ms: SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64),
+        abandon_when_cancelled: true,
+        ..PipelineOptions::default()
+    };
+    let tree = syntax::parse_java(&job.text, None);
+    let model = JavaModel::build(&job.text, &tree);
+    let mut observer = Observer {
+        job,
+        model: &model,
+        events,
+        covered: BTreeSet::new(),
+        last_interim: None,
+        changed: false,
+    };
+    let outcome = pipeline::generate_tests(&request, &options, supervisor, &mut observer)
+        .map_err(|e| pipeline_failure(&job.class, e))?;
+    for warning in &outcome.store_warnings {
+        tracing::warn!("{}: {warning}", job.class);
+    }
+    Ok(Arc::new(ClassResults::from_outcome(
+        job.run, &outcome, &model,
+    )))
+}
+
+/// Forwards a run's phases and coverage to the owner.
+struct Observer<'a> {
+    job: &'a RunJob,
+    model: &'a JavaModel,
+    events: &'a EventSender,
+    covered: BTreeSet<String>,
+    last_interim: Option<Instant>,
+    /// Goals were covered since the last interim results.
+    changed: bool,
+}
+
+impl GenerationObserver for Observer<'_> {
+    fn on_phase(&mut self, phase: Phase, _elapsed: Duration) {
+        let _ = self.events.send(Event::Run(RunUpdate::Phase {
+            run: self.job.run,
+            phase,
+            branches: None,
+        }));
+    }
+
+    fn on_progress(&mut self, progress: &Progress) {
+        let branches = progress
+            .coverage
+            .iter()
+            .find(|c| c.criterion == search::Criterion::Branch)
+            .map(|c| (c.covered, c.total));
+        let _ = self.events.send(Event::Run(RunUpdate::Phase {
+            run: self.job.run,
+            phase: Phase::Searching,
+            branches,
+        }));
+        let due = self
+            .last_interim
+            .is_none_or(|last| last.elapsed() >= INTERIM_EVERY);
+        if self.job.interim && due && (self.changed || self.last_interim.is_none()) {
+            self.last_interim = Some(Instant::now());
+            self.changed = false;
+            let results =
+                ClassResults::interim(self.job.run, &self.job.class, self.model, &self.covered);
+            let _ = self.events.send(Event::Run(RunUpdate::Interim {
+                run: self.job.run,
+                results: Arc::new(results),
+            }));
+        }
+    }
+
+    fn on_goal_covered(&mut self, description: &str) {
+        self.changed |= self.covered.insert(description.to_string());
+    }
+}
+
+fn jvm_failure(class: &str, error: JvmError) -> RunFailure {
+    let kind = match &error {
+        JvmError::ExecutionDisabled => FailureKind::ExecutionDisabled,
+        JvmError::Jdk(_) | JvmError::WorkerBuild(_) => FailureKind::NoJdk,
+        _ => FailureKind::Other,
+    };
+    let message = match kind {
+        FailureKind::NoJdk => format!(
+            "ctgls cannot run tests: {error}. Install a JDK 11 or newer, or set `ctgls.javaHome`"
+        ),
+        FailureKind::ExecutionDisabled => {
+            "test generation is off: `ctgls.executionEnabled` is false".to_string()
+        }
+        _ => format!("ctgls could not run {class}: {error}"),
+    };
+    RunFailure {
+        kind,
+        message,
+        diagnostics: Vec::new(),
+    }
+}
+
+fn pipeline_failure(class: &str, error: PipelineError) -> RunFailure {
+    let simple = crate::lsp::results::simple_name(class).to_string();
+    match error {
+        PipelineError::Generation(GenerationError::Jvm(e)) => jvm_failure(class, e),
+        PipelineError::Generation(GenerationError::DoesNotCompile { diagnostics, .. }) => {
+            let first = diagnostics
+                .first()
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default();
+            RunFailure {
+                kind: FailureKind::DoesNotCompile,
+                message: format!(
+                    "ctgls cannot generate tests for {simple}: the project does not compile{first}"
+                ),
+                diagnostics,
+            }
+        }
+        PipelineError::Generation(GenerationError::NothingInstantiable { reason, .. }) => {
+            RunFailure {
+                kind: FailureKind::NotInstantiable,
+                message: format!(
+                    "ctgls cannot generate tests for {simple}: tests can neither create an \
+                     instance nor call a static member ({reason})"
+                ),
+                diagnostics: Vec::new(),
+            }
+        }
+        PipelineError::Generation(GenerationError::ClassNotFound { .. }) => RunFailure {
+            kind: FailureKind::NotFound,
+            message: format!(
+                "ctgls cannot generate tests for {simple}: its file is not under a source root \
+                 of the project"
+            ),
+            diagnostics: Vec::new(),
+        },
+        PipelineError::Generation(GenerationError::Cancelled { .. }) => RunFailure {
+            kind: FailureKind::Cancelled,
+            message: format!("generation for {simple} was cancelled"),
+            diagnostics: Vec::new(),
+        },
+        other => RunFailure {
+            kind: FailureKind::Other,
+            message: format!("ctgls could not generate tests for {simple}: {other}"),
+            diagnostics: Vec::new(),
+        },
+    }
+}
