@@ -78,7 +78,7 @@ describe('toFileCoverage', () => {
 
   it('counts a method as executed when one of its lines is covered, even without branches', () => {
     const file: FileCoverageEntry = {
-      ...accountCoverage.files[0],
+      ...accountCoverage.files[0]!,
       lines: [{ line: 5, covered: true }],
       branches: [],
       methods: [
