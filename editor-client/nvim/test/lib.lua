@@ -329,9 +329,20 @@ function T.apply_action_like_a_user(bufnr, diagnostic)
     vim.ui.select = original
     on_choice(nil, nil)
   end
-  vim.lsp.buf.code_action()
+  -- With no actions Neovim only says so through vim.notify: stop waiting then.
+  local nothing_offered = false
+  local notify = vim.notify
+  vim.notify = function(message, ...)
+    if type(message) == 'string' and message:find('No code actions available', 1, true) then
+      nothing_offered = true
+    end
+    return notify(message, ...)
+  end
+  local ok, err = pcall(vim.lsp.buf.code_action)
   local path = T.env.project .. '/' .. T.test_path
-  T.wait('the code action to insert a @Test into ' .. T.test_path, 60000, function()
+  local waited, wait_err = pcall(T.wait, 'the code action to insert a @Test into ' .. T.test_path, 60000, function()
+    T.assert(ok, 'vim.lsp.buf.code_action() failed: ' .. tostring(err))
+    T.assert(not nothing_offered, 'vim.lsp.buf.code_action() says "No code actions available"')
     if offered and not vim.tbl_contains(offered, T.action_title) then
       T.fail(('vim.lsp.buf.code_action offered no %q: %s'):format(T.action_title, vim.inspect(offered)))
     end
@@ -343,6 +354,10 @@ function T.apply_action_like_a_user(bufnr, diagnostic)
     return text:find('@Test', 1, true) ~= nil
   end)
   vim.ui.select = original
+  vim.notify = notify
+  if not waited then
+    error(wait_err, 0)
+  end
 end
 
 --- Saves the test file the action edited and checks what is on disk.
@@ -406,53 +421,134 @@ local function hover_text(client, bufnr, line, character)
   return #lines > 0 and lines or { '(empty hover)' }
 end
 
---- Writes a plain-text picture of Account.java with ctgls's diagnostics where Neovim shows
---- them as virtual text, and the hover on the line that throws.
+--- Writes a plain-text picture of Account.java as Neovim shows it with default diagnostic
+--- settings (a sign column with the severity letter, virtual text four spaces after the
+--- line), then the hovers (K) on `interest` and on the division, and the diagnostics list.
+--- Waits for the server to go idle first, so the picture is of settled results.
 function T.write_capture(client, bufnr, path)
+  vim.wait(60000, function()
+    local status = require('ctgls.status').by_client[client.id]
+    return status and status.state ~= 'running'
+  end, 100)
   local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
   local by_line = {}
   for _, d in ipairs(T.ctgls_diagnostics(bufnr)) do
     by_line[d.lnum] = by_line[d.lnum] or {}
     table.insert(by_line[d.lnum], d)
   end
-  local width = 0
-  for _, line in ipairs(lines) do
-    width = math.max(width, vim.fn.strdisplaywidth(line))
-  end
-  local out_lines = {
-    ('Neovim %s, ctgls %s: %s with ctgls diagnostics as virtual text'):format(
+  local picture = {
+    ('Neovim %s, ctgls %s: %s'):format(
       T.version(), client.server_info and client.server_info.version or '?', T.account_path),
     '',
   }
   for i, line in ipairs(lines) do
-    -- A sign column with the first diagnostic's severity, as `signcolumn=yes` shows it.
     local diagnostics = by_line[i - 1]
     local sign = diagnostics and (severity_names[diagnostics[1].severity] or '?') or ' '
     local text = ('%s %3d  %s'):format(sign, i, line)
     if diagnostics then
-      text = text .. string.rep(' ', width - vim.fn.strdisplaywidth(line) + 2)
       local notes = {}
       for _, d in ipairs(diagnostics) do
-        table.insert(notes, ('■ %s [%s]'):format(d.message, d.code))
+        table.insert(notes, '■ ' .. d.message)
       end
-      text = text .. table.concat(notes, '  ')
+      text = text .. '    ' .. table.concat(notes, ' ')
     end
-    table.insert(out_lines, (text:gsub('%s+$', '')))
+    table.insert(picture, (text:gsub('%s+$', '')))
+  end
+  local function add_hover(line, column, what)
+    table.insert(picture, '')
+    table.insert(picture, ('K on %s (line %d, column %d):'):format(what, line + 1, column + 1))
+    for _, hover_line in ipairs(hover_text(client, bufnr, line, column)) do
+      table.insert(picture, (('  %s'):format(hover_line):gsub('%s+$', '')))
+    end
+  end
+  for i, line in ipairs(lines) do
+    local column = line:find('interest%(')
+    if column then
+      add_hover(i - 1, column - 1, '`interest`')
+      break
+    end
   end
   local division = T.division_line(bufnr)
-  local column = lines[division + 1]:find('/', 1, true) - 1
-  table.insert(out_lines, '')
-  table.insert(out_lines, ('Hover (K) at line %d, column %d:'):format(division + 1, column + 1))
-  for _, line in ipairs(hover_text(client, bufnr, division, column)) do
-    table.insert(out_lines, '  ' .. line)
-  end
-  table.insert(out_lines, '')
-  table.insert(out_lines, 'vim.diagnostic.get() for the buffer:')
+  add_hover(division, lines[division + 1]:find('/', 1, true) - 1, 'the division')
+  table.insert(picture, '')
+  table.insert(picture, ':lua vim.diagnostic.setloclist()')
   for _, d in ipairs(T.ctgls_diagnostics(bufnr)) do
-    table.insert(out_lines, ('  %s %s'):format(severity_names[d.severity] or '?', describe(d)))
+    table.insert(picture, ('  Account.java|%d col %d %s| %s [%s]'):format(
+      d.lnum + 1, d.col + 1, ({ 'error', 'warning', 'info', 'note' })[d.severity] or '?', d.message, tostring(d.code)))
   end
   vim.fn.mkdir(vim.fn.fnamemodify(path, ':h'), 'p')
-  vim.fn.writefile(out_lines, path)
+  vim.fn.writefile(picture, path)
+end
+
+-- Server output ---------------------------------------------------------------------------
+
+-- Neovim logs the server's stderr to its LSP log in chunks, one log line per chunk; the log
+-- may hold earlier sessions (0.7 keeps it in ~/.cache/nvim), so only what this run appended
+-- is read.
+local log_path = vim.lsp.get_log_path()
+local log_start = (vim.loop.fs_stat(log_path) or { size = 0 }).size
+
+--- The server's stderr during this run, reassembled from the LSP log.
+function T.server_stderr()
+  local file = io.open(log_path, 'r')
+  if not file then
+    return ''
+  end
+  file:seek('set', log_start)
+  local chunks = {}
+  for line in file:lines() do
+    local quoted = line:match('"stderr"%s+(".*")%s*$')
+    local literal = quoted and (loadstring or load)('return ' .. quoted)
+    local ok, chunk = pcall(literal or error)
+    if ok and type(chunk) == 'string' then
+      table.insert(chunks, chunk)
+    end
+  end
+  file:close()
+  return table.concat(chunks)
+end
+
+--- After a failure: the server's panics, if any, and the last lines of its stderr that are
+--- not backtrace frames.
+function T.print_server_stderr()
+  local lines = vim.split(T.server_stderr(), '\n', { plain = true })
+  local shown = {}
+  for i, line in ipairs(lines) do
+    if line:find('panicked at', 1, true) then
+      table.insert(shown, line)
+      table.insert(shown, lines[i + 1])
+      -- The first frames in the server's own crates say where.
+      local frames = 0
+      for j = i + 2, math.min(#lines, i + 200) do
+        if frames == 3 or lines[j]:find('panicked at', 1, true) then
+          break
+        end
+        if lines[j]:match('^%s+%d+: ctg') then
+          frames = frames + 1
+          table.insert(shown, lines[j])
+          table.insert(shown, lines[j + 1])
+        end
+      end
+    end
+  end
+  local tail = {}
+  for i = #lines, 1, -1 do
+    local line = lines[i]
+    if #tail == 12 then
+      break
+    end
+    if line ~= '' and not line:match('^%s+%d+: ') and not line:match('^%s+at ') then
+      table.insert(tail, 1, line)
+    end
+  end
+  vim.list_extend(shown, tail)
+  if #shown == 0 then
+    return
+  end
+  out('-- the server\'s stderr (from ' .. log_path .. '):')
+  for _, line in ipairs(shown) do
+    out('   | ' .. line:sub(1, 400))
+  end
 end
 
 -- End -------------------------------------------------------------------------------------
@@ -478,15 +574,7 @@ function T.finish()
     return #(T.has('0.10') and vim.lsp.get_clients() or vim.lsp.get_active_clients()) == 0
   end, 50)
   if T.failed > 0 then
-    -- The server's stderr is in Neovim's LSP log.
-    local log_path = vim.lsp.get_log_path()
-    local ok, lines = pcall(vim.fn.readfile, log_path, '', -25)
-    if ok and #lines > 0 then
-      out('-- last lines of ' .. log_path .. ':')
-      for _, line in ipairs(lines) do
-        out('   | ' .. line:sub(1, 300))
-      end
-    end
+    T.print_server_stderr()
   end
   out(('%d passed, %d failed'):format(T.passed, T.failed))
   local code = T.failed == 0 and 0 or 1
