@@ -168,6 +168,15 @@ function T.expect_no_foreign_features(client, bufnr)
   end
 end
 
+--- Runs `:checkhealth ctgls` and returns the report's text.
+function T.checkhealth_text()
+  vim.cmd('checkhealth ctgls')
+  local bufnr = vim.api.nvim_get_current_buf()
+  local text = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n')
+  vim.cmd('bwipeout ' .. bufnr)
+  return text
+end
+
 -- Diagnostics ----------------------------------------------------------------------------
 
 function T.ctgls_diagnostics(bufnr)

@@ -78,7 +78,7 @@ T.run(function()
     if client then
       client:stop()
       vim.wait(5000, function()
-        return client:is_stopped()
+        return #vim.lsp.get_clients({ name = 'ctgls' }) == 0
       end, 50)
     end
     pcall(vim.api.nvim_del_augroup_by_name, 'ctgls_setup')
@@ -87,6 +87,17 @@ T.run(function()
       vim.cmd('bwipeout! ' .. bufnr)
     end
   end
+
+  T.check(':checkhealth ctgls looks for javac in the javaHome setting', function()
+    T.assert(#vim.lsp.get_clients({ name = 'ctgls' }) == 0, 'a ctgls client is still running')
+    require('ctgls').client_config = require('ctgls.config').build({
+      cmd = { env.bin },
+      settings = { ctgls = { javaHome = '/nonexistent-jdk' } },
+    })
+    local text = T.checkhealth_text()
+    require('ctgls').client_config = nil
+    T.assert(text:find('no javac in /nonexistent-jdk (the javaHome setting)', 1, true), 'javaHome not checked:\n' .. text)
+  end)
 
   -- vim.lsp.enable('ctgls') with lsp/ctgls.lua, the 0.11 path.
   local account = env.project .. '/' .. T.account_path
@@ -125,11 +136,7 @@ T.run(function()
 
   T.check(':checkhealth ctgls reports the binary and its version', function()
     local version = vim.trim(vim.fn.system({ env.bin, '--version' }))
-    vim.cmd('checkhealth ctgls')
-    local health_bufnr = vim.api.nvim_get_current_buf()
-    T.assert(vim.bo[health_bufnr].filetype == 'checkhealth', 'no checkhealth buffer opened')
-    local text = table.concat(vim.api.nvim_buf_get_lines(health_bufnr, 0, -1, false), '\n')
-    vim.cmd('bwipeout')
+    local text = T.checkhealth_text()
     T.assert(text:find('OK server binary: ' .. env.bin .. ' (' .. version .. ')', 1, true), 'no OK line for the binary:\n' .. text)
     T.assert(text:find('OK JDK: javac', 1, true), 'no OK line for the JDK:\n' .. text)
     T.assert(not text:find('ERROR', 1, true), 'the health check reports an error:\n' .. text)
