@@ -129,3 +129,333 @@ fn opening_a_class_publishes_coverage_diagnostics() {
     assert!(codes(&published["diagnostics"]).contains(&"undeclared-exception".to_string()));
     server.shutdown_and_exit();
 }
+
+/// Applies LSP text edits (ASCII text: characters are bytes) to a text.
+fn apply_edits(text: &str, edits: &[Value]) -> String {
+    let offset = |position: &Value| {
+        let line = position["line"].as_u64().unwrap() as usize;
+        let character = position["character"].as_u64().unwrap() as usize;
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        start + character
+    };
+    let mut sorted: Vec<&Value> = edits.iter().collect();
+    sorted.sort_by_key(|e| std::cmp::Reverse(offset(&e["range"]["start"])));
+    let mut out = text.to_string();
+    for edit in sorted {
+        let range = offset(&edit["range"]["start"])..offset(&edit["range"]["end"]);
+        out.replace_range(range, edit["newText"].as_str().unwrap());
+    }
+    out
+}
+
+/// Applies a workspace edit to files on disk (what an editor does, then saves).
+fn apply_workspace_edit(edit: &Value) {
+    let path = |uri: &Value| PathBuf::from(uri.as_str().unwrap().strip_prefix("file://").unwrap());
+    for change in edit["documentChanges"].as_array().expect("documentChanges") {
+        if change["kind"] == "create" {
+            let file = path(&change["uri"]);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            if !file.exists() {
+                std::fs::write(&file, "").unwrap();
+            }
+        } else {
+            let file = path(&change["textDocument"]["uri"]);
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            let edits = change["edits"].as_array().unwrap();
+            std::fs::write(&file, apply_edits(&text, edits)).unwrap();
+        }
+    }
+}
+
+/// Compiles a test class against the project and runs it with the real JUnit 5 launcher.
+fn assert_test_class_passes(project: &Project, class: &str, expected_tests: usize) {
+    use ctg::verify::{run_test_class, JUnitSetup, ProjectClasses, VerifyOptions};
+    let source = std::fs::read_to_string(project.test_file(class)).unwrap();
+    let sources = ProjectClasses {
+        sources: ["Account", "Bank", "AmountParser"]
+            .iter()
+            .map(|c| project.file(c))
+            .collect(),
+        classpath: Vec::new(),
+        overlays: Default::default(),
+    };
+    let junit = JUnitSetup::locate(testcase::junit::JUnit::Five, &[])
+        .expect("Debian's junit5 (tests/run.sh installs it)");
+    let runs = run_test_class(
+        &source,
+        &format!("com.example.bank.{class}GeneratedTest"),
+        &sources,
+        &junit,
+        &VerifyOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("the test class compiles and runs: {e}\n{source}"));
+    for run in &runs {
+        assert!(run.passed(), "{run:?}\n{source}");
+        assert_eq!(run.executed.len(), expected_tests, "{run:?}\n{source}");
+    }
+}
+
+fn diagnostic_with<'a>(diagnostics: &'a Value, code: &str, needle: &str) -> Option<&'a Value> {
+    diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == code && d["message"].as_str().is_some_and(|m| m.contains(needle)))
+}
+
+fn resolve(server: &mut TestServer, action: &Value) -> Value {
+    server
+        .request("codeAction/resolve", action.clone())
+        .unwrap_or_else(|e| panic!("resolve failed: {e}"))
+}
+
+#[test]
+fn a_session_diagnostics_hover_lens_coverage_actions_and_edits() {
+    if !e2e_enabled() {
+        return;
+    }
+    let project = Project::copy("session");
+    let mut server = start(&project, json!({ "budgetSeconds": 8, "idleDelayMs": 300 }));
+    let uri = open(&mut server, &project, "Account");
+
+    // Interim coverage while the search runs, then the final diagnostics.
+    server.wait_for_notification_within("textDocument/publishDiagnostics", RUN_TIMEOUT, |p| {
+        p["uri"] == uri && p["diagnostics"].as_array().is_some_and(|d| !d.is_empty())
+    });
+    let published = final_diagnostics(&mut server, &uri);
+    assert_eq!(published["version"], 1);
+    let diagnostics = &published["diagnostics"];
+    for d in diagnostics.as_array().unwrap() {
+        assert_eq!(d["source"], "ctgls", "{d}");
+    }
+    let arithmetic = diagnostic_with(diagnostics, "undeclared-exception", "ArithmeticException")
+        .expect("the / by zero in interest(int) is found")
+        .clone();
+    assert_eq!(arithmetic["severity"], 2);
+    assert!(
+        arithmetic["message"]
+            .as_str()
+            .unwrap()
+            .contains("interest(int)")
+            && arithmetic["message"]
+                .as_str()
+                .unwrap()
+                .contains("ratePerUnit = 0"),
+        "{arithmetic}"
+    );
+    assert_eq!(
+        arithmetic["range"]["start"]["line"], 54,
+        "the division's line"
+    );
+    assert!(
+        diagnostic_with(
+            diagnostics,
+            "undeclared-exception",
+            "IllegalArgumentException"
+        )
+        .is_none(),
+        "argument checks thrown on purpose are not findings: {diagnostics}"
+    );
+
+    // Progress: begun and ended for the run.
+    server.wait_for_notification("$/progress", |p| p["value"]["kind"] == "end");
+    let progress: Vec<&Value> = server
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "$/progress")
+        .collect();
+    assert!(progress
+        .iter()
+        .any(|n| n["params"]["value"]["kind"] == "begin"
+            && n["params"]["value"]["title"] == "ctgls: Account"
+            && n["params"]["value"]["cancellable"] == true));
+    assert!(progress
+        .iter()
+        .any(|n| n["params"]["value"]["kind"] == "end"));
+    assert!(server
+        .server_requests
+        .iter()
+        .any(|(method, _)| method == "window/workDoneProgress/create"));
+
+    // Hover on a method name, on a branch, on a line.
+    let hover = |server: &mut TestServer, line: u32, character: u32| {
+        server
+            .request(
+                "textDocument/hover",
+                json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } }),
+            )
+            .unwrap()
+    };
+    let on_withdraw = hover(&mut server, 35, 20);
+    let text = on_withdraw["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        text.contains("withdraw(long)") && text.contains("branches covered by"),
+        "{on_withdraw}"
+    );
+    let on_branch = hover(&mut server, 36, 14);
+    let text = on_branch["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("amount <= 0") && text.contains("**true**"),
+        "{on_branch}"
+    );
+    assert!(
+        text.contains("covered by `"),
+        "names the covering test: {on_branch}"
+    );
+
+    // Code lens per method.
+    let lenses = server
+        .request(
+            "textDocument/codeLens",
+            json!({ "textDocument": { "uri": uri } }),
+        )
+        .unwrap();
+    let titles: Vec<&str> = lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["command"]["title"].as_str().unwrap())
+        .collect();
+    assert!(
+        titles
+            .iter()
+            .any(|t| t.contains(" branches · ") && t.ends_with("tests")),
+        "{titles:?}"
+    );
+
+    // ctgls/coverage.
+    let coverage = server
+        .request("ctgls/coverage", json!({ "textDocument": { "uri": uri } }))
+        .unwrap();
+    let file = &coverage["files"][0];
+    assert_eq!(file["class"], "com.example.bank.Account");
+    assert!(file["lines"].as_array().unwrap().len() > 10, "{file}");
+    assert!(
+        file["summary"]["branches"]["covered"].as_u64().unwrap() > 10,
+        "{file}"
+    );
+
+    // Quick fix: insert the test reproducing the exception; the file is created.
+    let actions = server
+        .request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": { "uri": uri },
+                "range": arithmetic["range"],
+                "context": { "diagnostics": [arithmetic] }
+            }),
+        )
+        .unwrap();
+    let insert = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Insert test reproducing ArithmeticException")
+        .unwrap_or_else(|| panic!("{actions}"))
+        .clone();
+    assert!(insert.get("edit").is_none(), "edits are resolved lazily");
+    let resolved = resolve(&mut server, &insert);
+    assert_eq!(resolved["edit"]["documentChanges"][0]["kind"], "create");
+    apply_workspace_edit(&resolved["edit"]);
+    assert_test_class_passes(&project, "Account", 1);
+
+    // Source action: the whole class replaces the file ctgls made.
+    let actions = server
+        .request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": { "uri": uri },
+                "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 0 } },
+                "context": { "diagnostics": [], "only": ["source"] }
+            }),
+        )
+        .unwrap();
+    let generate = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Generate tests for class Account")
+        .unwrap_or_else(|| panic!("{actions}"))
+        .clone();
+    let resolved = resolve(&mut server, &generate);
+    apply_workspace_edit(&resolved["edit"]);
+    let written = std::fs::read_to_string(project.test_file("Account")).unwrap();
+    assert_test_class_passes(&project, "Account", written.matches("@Test").count());
+
+    // Edit interest(int): its results are withdrawn at once, the others move with the text.
+    server.forget_notifications();
+    server.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [
+                { "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 0 } },
+                  "text": "// a comment\n" },
+                { "range": { "start": { "line": 55, "character": 0 }, "end": { "line": 55, "character": 0 } },
+                  "text": "        int unused = 0;\n" }
+            ]
+        }),
+    );
+    let edited = server.wait_for_notification("textDocument/publishDiagnostics", |p| {
+        p["uri"] == uri && p["version"] == 2
+    });
+    assert!(
+        diagnostic_with(
+            &edited["diagnostics"],
+            "undeclared-exception",
+            "ArithmeticException"
+        )
+        .is_none(),
+        "interest(int) changed: its exception is withdrawn: {edited}"
+    );
+    let moved = edited["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "uncovered-branch")
+        .count();
+    let before = diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| {
+            d["code"] == "uncovered-branch" && d["range"]["start"]["line"].as_u64().unwrap() < 50
+        })
+        .count();
+    assert!(
+        moved >= before,
+        "unchanged members keep their results ({moved} < {before})"
+    );
+    // After the idle delay, a new run brings the exception back, for the new version.
+    let rerun = final_diagnostics(&mut server, &uri);
+    assert_eq!(rerun["version"], 2);
+    let back = diagnostic_with(
+        &rerun["diagnostics"],
+        "undeclared-exception",
+        "ArithmeticException",
+    )
+    .expect("found again");
+    assert_eq!(back["range"]["start"]["line"], 56, "two lines lower");
+
+    let status = server
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "ctgls.status", "arguments": [] }),
+        )
+        .unwrap();
+    assert_eq!(
+        status["classes"][0]["class"], "com.example.bank.Account",
+        "{status}"
+    );
+    assert!(
+        status["classes"][0]["runs"].as_u64().unwrap() >= 2,
+        "{status}"
+    );
+    assert!(server
+        .notifications
+        .iter()
+        .any(|n| n["method"] == "ctgls/coverageChanged"));
+    server.shutdown_and_exit();
+}

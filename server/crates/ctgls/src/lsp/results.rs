@@ -276,7 +276,14 @@ impl ClassResults {
                 type_name: e.exception.clone(),
                 message: None,
                 checked: false,
-                explicit: false,
+                // The store does not say; the line does (the text is the run's own).
+                explicit: e.line.is_some_and(|line| {
+                    model
+                        .text()
+                        .lines()
+                        .nth(line.saturating_sub(1) as usize)
+                        .is_some_and(|l| l.trim_start().starts_with("throw "))
+                }),
                 inputs: String::new(),
                 test: None,
             })

@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
+use futures::FutureExt;
 use serde_json::{json, Value};
 use syntax::{Document, PositionEncoding, TextChange, TextPosition};
 
@@ -125,6 +126,33 @@ pub enum Event {
     },
 }
 
+impl Event {
+    /// The event's name, for logs.
+    fn name(&self) -> &'static str {
+        match self {
+            Event::Initialize { .. } => "initialize",
+            Event::Initialized => "initialized",
+            Event::Idle { .. } => "an idle timer",
+            Event::Run(_) => "a generation update",
+            Event::Hover { .. } => "textDocument/hover",
+            Event::CodeLens { .. } => "textDocument/codeLens",
+            Event::CodeActions { .. } => "textDocument/codeAction",
+            Event::ResolveAction { .. } => "codeAction/resolve",
+            Event::Coverage { .. } => "ctgls/coverage",
+            Event::Command { .. } => "workspace/executeCommand",
+            Event::CancelProgress { .. } => "window/workDoneProgress/cancel",
+            Event::DidOpen { .. } => "textDocument/didOpen",
+            Event::DidChange { .. } => "textDocument/didChange",
+            Event::DidSave { .. } => "textDocument/didSave",
+            Event::DidClose { .. } => "textDocument/didClose",
+            Event::Settings { .. } => "settings",
+            Event::DocumentSnapshot { .. } => "a document snapshot",
+            Event::ConfigSnapshot { .. } => "a configuration snapshot",
+            Event::Shutdown { .. } => "shutdown",
+        }
+    }
+}
+
 /// Where settings came from, for messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SettingsOrigin {
@@ -196,9 +224,28 @@ impl State {
     /// Applies events until `Shutdown` arrives or every sender is gone.
     pub async fn run(mut self, mut events: mpsc::UnboundedReceiver<Event>) {
         while let Some(event) = events.recv().await {
-            if self.handle(event).await.is_break() {
-                tracing::debug!("owner task: shut down");
-                return;
+            let what = event.name();
+            // A bug in one handler must not take the server down with it: the event is
+            // dropped (a request waiting for its answer gets an error), the state stays.
+            match std::panic::AssertUnwindSafe(self.handle(event))
+                .catch_unwind()
+                .await
+            {
+                Ok(flow) if flow.is_break() => {
+                    tracing::debug!("owner task: shut down");
+                    return;
+                }
+                Ok(_) => {}
+                Err(panic) => {
+                    let message = panic
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_else(|| "unknown panic".into());
+                    let message = format!("ctgls: internal error while handling {what}: {message}");
+                    tracing::error!("{message}");
+                    self.client.log_message(MessageType::ERROR, message).await;
+                }
             }
         }
         tracing::debug!("owner task: all senders gone");

@@ -26,6 +26,7 @@ pub fn keep_only(source: &str, keep: &[&str]) -> String {
             if !keep.contains(&name) {
                 let start = previous_end.unwrap_or(child.start_byte());
                 removals.push(start..child.end_byte());
+                previous_end = Some(child.end_byte());
                 continue;
             }
         }
@@ -172,6 +173,13 @@ mod tests {
 
     #[test]
     fn keeping_one_test_drops_the_others_and_their_blank_lines() {
+        let three = SUITE.replace(
+            "    @Test\n    void two()",
+            "    @Test\n    void zero() {}\n\n    @Test\n    void two()",
+        );
+        let kept = keep_only(&three, &["one"]);
+        assert!(!kept.contains("zero") && !kept.contains("two"), "{kept}");
+        assert!(kept.contains("void one()"));
         let kept = keep_only(SUITE, &["two"]);
         assert!(!kept.contains("void one()"));
         assert!(
