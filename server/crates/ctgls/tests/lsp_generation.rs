@@ -459,3 +459,207 @@ fn a_session_diagnostics_hover_lens_coverage_actions_and_edits() {
         .any(|n| n["method"] == "ctgls/coverageChanged"));
     server.shutdown_and_exit();
 }
+
+#[test]
+fn cancelling_a_run_and_restarting_with_the_store() {
+    if !e2e_enabled() {
+        return;
+    }
+    let project = Project::copy("restart");
+    let mut server = start(&project, json!({ "budgetSeconds": 30, "idleDelayMs": 100 }));
+    let uri = open(&mut server, &project, "Bank");
+    // The cancel button of the progress: the run ends early, saying so.
+    let begin = server.wait_for_notification_within("$/progress", RUN_TIMEOUT, |p| {
+        p["value"]["kind"] == "report"
+            && p["value"]["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("searching"))
+    });
+    let token = begin["token"].clone();
+    server.notify("window/workDoneProgress/cancel", json!({ "token": token }));
+    let end = server.wait_for_notification("$/progress", |p| {
+        p["token"] == token && p["value"]["kind"] == "end"
+    });
+    assert!(
+        end["value"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cancelled"),
+        "{end}"
+    );
+    // Cancelled means: not again until the text changes or the user asks.
+    let status = server
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "ctgls.status", "arguments": [] }),
+        )
+        .unwrap();
+    assert_eq!(status["state"], "idle", "{status}");
+    assert!(status["running"].is_null(), "{status}");
+
+    // ctgls.generate runs it now; a shorter budget through didChangeConfiguration.
+    server.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "ctgls": { "budgetSeconds": 6, "idleDelayMs": 100 } } }),
+    );
+    server.poll_request("ctgls/debugConfig", Value::Null, |c| {
+        c["budgetSeconds"] == 6.0
+    });
+    let scheduled = server
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "ctgls.generate", "arguments": [{ "uri": uri }] }),
+        )
+        .unwrap();
+    assert_eq!(scheduled["scheduled"], 1);
+    let first = server.wait_for_notification_within("ctgls/status", RUN_TIMEOUT, |s| {
+        s["classes"][0]["runs"] == 1
+    });
+    let covered = first["classes"][0]["branches"]["covered"].as_u64().unwrap();
+    assert!(covered > 0, "{first}");
+    server.shutdown_and_exit();
+    let record = project.0.join(".ctgls/classes");
+    assert!(
+        std::fs::read_dir(&record).map(|d| d.count()).unwrap_or(0) == 1,
+        "the run is in the store"
+    );
+
+    // A new server shows the stored coverage at once, before any run, then runs warm.
+    let mut server = start(&project, json!({ "budgetSeconds": 6, "idleDelayMs": 100 }));
+    let uri = open(&mut server, &project, "Bank");
+    let stored =
+        server.wait_for_notification("ctgls/status", |s| s["classes"][0]["origin"] == "stored");
+    assert_eq!(
+        stored["classes"][0]["branches"]["covered"]
+            .as_u64()
+            .unwrap(),
+        covered,
+        "{stored}"
+    );
+    let hover = server
+        .request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri }, "position": { "line": 20, "character": 20 } }),
+        )
+        .unwrap();
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.contains("from the last session"), "{hover}");
+    let after = server.wait_for_notification_within("ctgls/status", RUN_TIMEOUT, |s| {
+        s["classes"][0]["origin"] == "run"
+    });
+    assert!(
+        after["classes"][0]["branches"]["covered"].as_u64().unwrap() >= covered,
+        "a warm start does not lose coverage: {after}"
+    );
+    assert!(
+        server.stderr().contains("warm start"),
+        "the run says it started warm:\n{}",
+        server.stderr()
+    );
+    server.shutdown_and_exit();
+}
+
+#[test]
+fn bad_inputs_are_reported_and_nothing_is_lost() {
+    if !e2e_enabled() {
+        return;
+    }
+    let project = Project::copy("bad");
+
+    // Execution disabled: a message once, a diagnostic on the class, no run.
+    let mut server = start(&project, json!({ "executionEnabled": false }));
+    server.wait_for_message("window/showMessage", "executionEnabled");
+    let uri = open(&mut server, &project, "Account");
+    let published =
+        server.wait_for_notification("textDocument/publishDiagnostics", |p| p["uri"] == uri);
+    assert_eq!(
+        codes(&published["diagnostics"]),
+        ["generation-unavailable"],
+        "{published}"
+    );
+    let denied = server.request(
+        "workspace/executeCommand",
+        json!({ "command": "ctgls.generate", "arguments": [{ "uri": uri }] }),
+    );
+    assert!(denied.is_err(), "{denied:?}");
+    server.shutdown_and_exit();
+
+    // A JDK that is not there.
+    let mut server = start(
+        &project,
+        json!({ "javaHome": "/nonexistent/jdk", "idleDelayMs": 50 }),
+    );
+    let uri = open(&mut server, &project, "Account");
+    let message = server.wait_for_notification_within("window/showMessage", RUN_TIMEOUT, |p| {
+        p["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("JDK") || m.contains("javaHome"))
+    });
+    assert_eq!(message["type"], 1, "an error: {message}");
+    let published = server.wait_for_notification("textDocument/publishDiagnostics", |p| {
+        p["uri"] == uri && !p["diagnostics"].as_array().unwrap().is_empty()
+    });
+    assert_eq!(codes(&published["diagnostics"]), ["generation-unavailable"]);
+    let status = server
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "ctgls.status", "arguments": [] }),
+        )
+        .unwrap();
+    assert_eq!(status["state"], "unavailable", "{status}");
+    server.shutdown_and_exit();
+
+    // Broken Java: no run while the file does not parse; the earlier results stay.
+    let mut server = start(&project, json!({ "budgetSeconds": 6, "idleDelayMs": 100 }));
+    let uri = open(&mut server, &project, "Account");
+    let good = final_diagnostics(&mut server, &uri);
+    let runs_before = server
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == "begin")
+        .count();
+    server.forget_notifications();
+    server.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "range": { "start": { "line": 36, "character": 0 }, "end": { "line": 36, "character": 0 } },
+                                 "text": "        if (amount <= \n" }]
+        }),
+    );
+    let broken = server.wait_for_notification("textDocument/publishDiagnostics", |p| {
+        p["uri"] == uri && p["version"] == 2
+    });
+    let kept = diagnostic_with(
+        &broken["diagnostics"],
+        "undeclared-exception",
+        "ArithmeticException",
+    );
+    assert!(kept.is_some(), "interest(int) did not change: {broken}");
+    std::thread::sleep(Duration::from_millis(1500));
+    let status = server
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "ctgls.status", "arguments": [] }),
+        )
+        .unwrap();
+    assert!(
+        status["running"].is_null(),
+        "no run on broken Java: {status}"
+    );
+    assert!(
+        status["classes"][0]["problem"]
+            .as_str()
+            .unwrap()
+            .contains("syntax errors"),
+        "{status}"
+    );
+    let runs_after = server
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == "begin")
+        .count();
+    assert_eq!(runs_before, runs_after);
+    assert_eq!(good["version"], 1);
+    server.shutdown_and_exit();
+}

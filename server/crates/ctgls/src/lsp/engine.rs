@@ -64,6 +64,12 @@ pub struct Tracked {
     pub paused_hash: Option<String>,
 }
 
+impl Default for Tracked {
+    fn default() -> Tracked {
+        Tracked::new()
+    }
+}
+
 impl Tracked {
     pub fn new() -> Tracked {
         Tracked {

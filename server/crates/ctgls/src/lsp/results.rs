@@ -732,7 +732,7 @@ mod tests {
         JavaModel::build(text, &syntax::parse_java(text, None))
     }
 
-    fn decision<'m>(model: &'m JavaModel, ordinal: u32) -> &'m Decision {
+    fn decision(model: &JavaModel, ordinal: u32) -> &Decision {
         model
             .decisions()
             .into_iter()

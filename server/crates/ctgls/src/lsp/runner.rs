@@ -217,6 +217,15 @@ fn run_one(
     };
     let outcome = pipeline::generate_tests(&request, &options, supervisor, &mut observer)
         .map_err(|e| pipeline_failure(&job.class, e))?;
+    let warm = outcome.generation.warm_start;
+    if warm.offered > 0 {
+        tracing::info!(
+            "{}: warm start from the store kept {} of {} earlier tests",
+            job.class,
+            warm.kept,
+            warm.offered
+        );
+    }
     for warning in &outcome.store_warnings {
         tracing::warn!("{}: {warning}", job.class);
     }

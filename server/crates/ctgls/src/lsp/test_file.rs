@@ -118,7 +118,7 @@ pub fn insertion_edits(
     if existing[line_start..close].trim().is_empty() {
         edits.push((line_start..line_start, text));
     } else {
-        edits.push((close..close, format!("{text}")));
+        edits.push((close..close, text));
     }
 
     let present: BTreeSet<String> = imports(existing).into_iter().collect();
