@@ -435,9 +435,14 @@ end
 --- line), then the hovers (K) on `interest` and on the division, and the diagnostics list.
 --- Waits for the server to go idle first, so the picture is of settled results.
 function T.write_capture(client, bufnr, path)
+  -- Settled: idle, nothing queued, for a second and a half in a row.
+  local idle_since
   vim.wait(60000, function()
     local status = require('ctgls.status').by_client[client.id]
-    return status and status.state ~= 'running'
+    local idle = status and status.state == 'idle' and type(status.running) ~= 'table'
+      and (type(status.queued) ~= 'table' or #status.queued == 0)
+    idle_since = idle and (idle_since or vim.loop.now()) or nil
+    return idle_since ~= nil and vim.loop.now() - idle_since >= 1500
   end, 100)
   local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
   local by_line = {}
@@ -486,6 +491,18 @@ function T.write_capture(client, bufnr, path)
       d.lnum + 1, d.col + 1, ({ 'error', 'warning', 'info', 'note' })[d.severity] or '?', d.message, tostring(d.code)))
   end
   vim.fn.mkdir(vim.fn.fnamemodify(path, ':h'), 'p')
+  vim.fn.writefile(picture, path)
+end
+
+--- Appends the test file the code action wrote to the capture.
+function T.append_test_file_to_capture(path)
+  local text = T.read_file(T.env.project .. '/' .. T.test_path)
+  if not text then
+    return
+  end
+  local picture = vim.fn.readfile(path)
+  vim.list_extend(picture, { '', ('%s after "%s" and :w'):format(T.test_path, T.action_title), '' })
+  vim.list_extend(picture, vim.split(text, '\n', { plain = true, trimempty = true }))
   vim.fn.writefile(picture, path)
 end
 

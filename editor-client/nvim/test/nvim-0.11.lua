@@ -196,6 +196,9 @@ T.run(function()
 
   T.check(T.test_path .. ' is written with a @Test method', function()
     T.expect_test_file_on_disk()
+    if env.capture then
+      T.append_test_file_to_capture(env.capture)
+    end
   end, { applied })
 
   T.check(':CtglsStatus prints the status with per-class coverage', function()

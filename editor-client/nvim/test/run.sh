@@ -87,12 +87,15 @@ trap 'rm -rf "$work"' EXIT
 out="${CTGLS_TEST_OUT:-${CARGO_TARGET_DIR:-$repo/target}/nvim-test}"
 mkdir -p "$out"
 
-# A copy of the fixture project without its generated tests (the code action must create
-# AccountGeneratedTest.java) and with a `.git` directory as its root marker.
+# A copy of the fixture project as a fresh checkout has it: without the generated tests and
+# the server's stored results (.ctgls/) that runs in the working tree leave behind (the code
+# action must create AccountGeneratedTest.java; diagnostics must come from this run), and with
+# a `.git` directory as its root marker.
 fixture() {
   local dest="$1"
   mkdir -p "$(dirname "$dest")"
   cp -r "$repo/tests/projects/bank" "$dest"
+  rm -rf "$dest/.ctgls"
   rm -f "$dest"/src/test/java/com/example/bank/*GeneratedTest.java
   mkdir -p "$dest/.git"
 }
