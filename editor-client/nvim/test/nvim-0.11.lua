@@ -53,6 +53,15 @@ T.run(function()
     T.assert(vim.json.encode(empty.initializationOptions) == '{}', 'no settings encode as ' .. vim.json.encode(empty.initializationOptions))
   end)
 
+  T.check('on_init drops the capabilities that belong to jdtls', function()
+    local capabilities = { completionProvider = {}, documentFormattingProvider = true, definitionProvider = true,
+      hoverProvider = true, codeActionProvider = { resolveProvider = true } }
+    require('ctgls.config').build().on_init({ server_capabilities = capabilities })
+    T.assert(vim.deep_equal(vim.tbl_keys(capabilities), { 'hoverProvider', 'codeActionProvider' })
+      or vim.deep_equal(vim.tbl_keys(capabilities), { 'codeActionProvider', 'hoverProvider' }),
+      'left: ' .. vim.inspect(capabilities))
+  end)
+
   -- setup(): the path for Neovim 0.8-0.10, exercised here on 0.11. Execution is off on this
   -- project, so its server never runs Java; the check is that the settings reach it.
   local setup_account = env.setup_project .. '/' .. T.account_path

@@ -8,7 +8,8 @@
 #   CTGLS_E2E=1 bash editor-client/nvim/test/run.sh  # also diagnostics, code action, test file, status
 #
 # Environment:
-#   CTGLS_BIN        the server binary (default: `cargo build -p ctgls`, then target/debug/ctgls)
+#   CTGLS_BIN        the server binary (default: `cargo build --locked -p ctgls`, then
+#                    target/debug/ctgls, or $CARGO_TARGET_DIR/debug/ctgls)
 #   CTGLS_E2E        1 for the full run
 #   CTGLS_NVIM       which Neovims to run, of "0.11 debian" (default: both)
 #   CTGLS_TEST_OUT   where each version's output and the 0.11 capture (capture.txt) go
@@ -69,7 +70,7 @@ if [ -n "${CTGLS_BIN:-}" ]; then
   bin="$CTGLS_BIN"
 else
   log "building the server (cargo build -p ctgls)"
-  (cd "$repo" && cargo build -q -p ctgls)
+  (cd "$repo" && cargo build -q --locked -p ctgls)
   bin="${CARGO_TARGET_DIR:-$repo/target}/debug/ctgls"
 fi
 [ -x "$bin" ] || { log "no server binary at $bin"; exit 1; }

@@ -21,8 +21,8 @@ local function pick_client(bufnr, attached_only)
 end
 
 --- Sends `workspace/executeCommand` and calls `on_result(err, result)` with the answer, or
---- with an error at once when no client can take it.
---- @param opts { bufnr: integer?, all: boolean?, on_result: fun(err, result)? }
+--- with an error at once when no client can take it. `attached_only`: only the client
+--- attached to `bufnr` may take it (the command is about that buffer's file).
 local function execute(command, arguments, bufnr, attached_only, on_result)
   local client = pick_client(bufnr, attached_only)
   if not client then
