@@ -402,13 +402,13 @@ function T.expect_status_printed()
   -- head line (`ctgls 0.1.0: idle ...`) or the command's failure.
   local text = T.wait(':CtglsStatus to print a status', 20000, function()
     local messages = '\n' .. vim.fn.execute('messages')
-    local printed = messages:find('\nctgls [%w.+-]*: %a') or messages:find('status request failed', 1, true)
+    local printed = messages:find('\nctgls[%w.+ -]*: %a') or messages:find('status request failed', 1, true)
     return printed and messages
   end)
   T.assert(not text:find('status request failed', 1, true), vim.trim(text))
   T.assert(text:find('com.example.bank.Account', 1, true), 'the status does not list Account:\n' .. text)
   T.assert(text:find('branches %d+/%d+'), 'the status shows no branch coverage:\n' .. text)
-  local head = text:find('\nctgls [%w.+-]*: %a')
+  local head = text:find('\nctgls[%w.+ -]*: %a')
   for _, line in ipairs(vim.split(text:sub(head + 1), '\n', { plain = true })) do
     out('     > ' .. line)
   end

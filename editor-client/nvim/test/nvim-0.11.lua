@@ -53,6 +53,31 @@ T.run(function()
     T.assert(vim.json.encode(empty.initializationOptions) == '{}', 'no settings encode as ' .. vim.json.encode(empty.initializationOptions))
   end)
 
+  T.check('the status summary of the contract example, and of one full of nulls', function()
+    local format = require('ctgls.status').format
+    local lines = format({
+      state = 'running', message = 'Account: searching (5/18 branches)', version = '0.1.0',
+      running = { uri = 'file:///p/Account.java', class = 'com.example.bank.Account', phase = 'searching' },
+      queued = { 'com.example.bank.Bank' },
+      classes = {
+        { class = 'com.example.bank.Account', branches = { covered = 16, total = 18 },
+          lines = { covered = 30, total = 31 }, tests = 7, runs = 2, problem = vim.NIL },
+        { class = 'com.example.bank.Bank', branches = vim.NIL, lines = vim.NIL, tests = 0, runs = 0,
+          problem = 'the project does not compile' },
+      },
+    })
+    local expected = {
+      'ctgls 0.1.0: running - Account: searching (5/18 branches)',
+      '  running: com.example.bank.Account (searching)',
+      '  queued: com.example.bank.Bank',
+      '  com.example.bank.Account  branches 16/18  lines 30/31  tests 7  runs 2',
+      '  com.example.bank.Bank     problem: the project does not compile',
+    }
+    T.assert(vim.deep_equal(lines, expected), vim.inspect(lines))
+    local nulls = format({ state = 'idle', message = vim.NIL, version = vim.NIL, running = vim.NIL, queued = vim.NIL, classes = vim.NIL })
+    T.assert(vim.deep_equal(nulls, { 'ctgls: idle', '  no results yet' }), vim.inspect(nulls))
+  end)
+
   T.check('on_init drops the capabilities that belong to jdtls', function()
     local capabilities = { completionProvider = {}, documentFormattingProvider = true, definitionProvider = true,
       hoverProvider = true, codeActionProvider = { resolveProvider = true } }

@@ -39,6 +39,15 @@ function M.forget(client_id)
   pcall(vim.cmd, 'redrawstatus')
 end
 
+--- JSON null arrives as `vim.NIL`.
+local function present(value)
+  return value ~= nil and value ~= vim.NIL and value ~= ''
+end
+
+local function text(value, fallback)
+  return present(value) and tostring(value) or fallback
+end
+
 local function simple_name(class)
   return type(class) == 'string' and (class:match('([^.]+)$') or class) or '?'
 end
@@ -50,24 +59,21 @@ local function fraction(pair)
   return ('%s/%s'):format(pair.covered or 0, pair.total)
 end
 
-local function present(value)
-  return value ~= nil and value ~= vim.NIL and value ~= ''
-end
-
 --- The status as lines of text for `:CtglsStatus`: state and message, the running class and
 --- its phase, the queue, and per class its branches and lines covered and its tests.
 function M.format(status)
   local lines = {}
-  local head = ('ctgls %s: %s'):format(status.version or '', status.state or 'unknown')
+  local name = present(status.version) and ('ctgls ' .. tostring(status.version)) or 'ctgls'
+  local head = ('%s: %s'):format(name, text(status.state, 'unknown'))
   if present(status.message) then
     head = head .. ' - ' .. status.message
   end
-  table.insert(lines, (head:gsub('  +', ' ')))
+  table.insert(lines, head)
   local running = status.running
   if type(running) == 'table' then
     table.insert(
       lines,
-      ('  running: %s (%s)'):format(running.class or running.uri or '?', running.phase or '?')
+      ('  running: %s (%s)'):format(text(running.class, text(running.uri, '?')), text(running.phase, '?'))
     )
   end
   if type(status.queued) == 'table' and #status.queued > 0 then
@@ -79,13 +85,13 @@ function M.format(status)
   end
   local width = 0
   for _, class in ipairs(classes) do
-    width = math.max(width, #(class.class or '?'))
+    width = math.max(width, #text(class.class, '?'))
   end
   for _, class in ipairs(classes) do
-    local name = class.class or '?'
+    local name = text(class.class, '?')
     local padded = name .. string.rep(' ', width - #name)
     if present(class.problem) then
-      table.insert(lines, ('  %s  problem: %s'):format(padded, class.problem))
+      table.insert(lines, ('  %s  problem: %s'):format(padded, text(class.problem, '')))
     else
       table.insert(
         lines,
@@ -93,8 +99,8 @@ function M.format(status)
           padded,
           fraction(class.branches),
           fraction(class.lines),
-          class.tests or 0,
-          class.runs or 0
+          text(class.tests, '0'),
+          text(class.runs, '0')
         )
       )
     end
@@ -121,7 +127,7 @@ function M.statusline(bufnr)
     return 'ctgls'
   end
   if status.state == 'running' and type(status.running) == 'table' then
-    return ('ctgls: %s %s'):format(simple_name(status.running.class), status.running.phase or '')
+    return ('ctgls: %s %s'):format(simple_name(status.running.class), text(status.running.phase, ''))
   end
   if status.state == 'unavailable' then
     return 'ctgls: unavailable'
@@ -135,7 +141,7 @@ function M.statusline(bufnr)
       return ('ctgls: %s branches'):format(fraction(class.branches))
     end
   end
-  return 'ctgls: ' .. (status.state or 'idle')
+  return 'ctgls: ' .. text(status.state, 'idle')
 end
 
 return M
