@@ -264,6 +264,20 @@ local function lsp_diagnostics_on(bufnr, lnum)
   return diagnostics
 end
 
+--- The code lenses Neovim holds for `bufnr` from the ctgls client.
+function T.ctgls_lenses(client, bufnr)
+  local found = {}
+  for _, lens in ipairs(vim.lsp.codelens.get(bufnr) or {}) do
+    if lens.command and (lens.client_id == nil or lens.client_id == client.id) then
+      table.insert(found, lens)
+    end
+  end
+  table.sort(found, function(a, b)
+    return a.range.start.line < b.range.start.line
+  end)
+  return found
+end
+
 -- Code actions ----------------------------------------------------------------------------
 
 T.action_title = 'Insert test reproducing ArithmeticException'
@@ -439,7 +453,8 @@ end
 
 --- Writes a plain-text picture of Account.java as Neovim shows it with default diagnostic
 --- settings (a sign column with the severity letter, virtual text four spaces after the
---- line), then the hovers (K) on `interest` and on the division, and the diagnostics list.
+--- line) and code lenses (at the end of their line), then the hovers (K) on `interest` and
+--- on the division, and the diagnostics list.
 --- Waits for the server to go idle first, so the picture is of settled results.
 function T.write_capture(client, bufnr, path)
   -- Settled: idle, nothing queued, for a second and a half in a row.
@@ -457,8 +472,13 @@ function T.write_capture(client, bufnr, path)
     by_line[d.lnum] = by_line[d.lnum] or {}
     table.insert(by_line[d.lnum], d)
   end
+  local lens_titles = {}
+  for _, lens in ipairs(T.ctgls_lenses(client, bufnr)) do
+    local line = lens.range.start.line
+    lens_titles[line] = lens_titles[line] and (lens_titles[line] .. ' | ' .. lens.command.title) or lens.command.title
+  end
   local picture = {
-    ('Neovim %s, ctgls %s: %s'):format(
+    ('Neovim %s, ctgls %s: %s (code lenses on: vim.g.ctgls_codelens = true)'):format(
       T.version(), client.server_info and client.server_info.version or '?', T.account_path),
     '',
   }
@@ -466,6 +486,9 @@ function T.write_capture(client, bufnr, path)
     local diagnostics = by_line[i - 1]
     local sign = diagnostics and (severity_names[diagnostics[1].severity] or '?') or ' '
     local text = ('%s %3d  %s'):format(sign, i, line)
+    if lens_titles[i - 1] then
+      text = text .. '    ' .. lens_titles[i - 1]
+    end
     if diagnostics then
       local notes = {}
       for _, d in ipairs(diagnostics) do

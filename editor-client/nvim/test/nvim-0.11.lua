@@ -10,6 +10,7 @@ T.run(function()
   vim.opt.runtimepath:prepend(env.plugin)
   vim.cmd('filetype on')
   vim.cmd('runtime plugin/ctgls.lua')
+  vim.g.ctgls_codelens = true
   T.out(('-- Neovim %s, server %s, %s'):format(T.version(), env.bin, env.e2e and 'full run' or 'fast checks (CTGLS_E2E=1 for all)'))
 
   -- Progress events, recorded from the start: a run may begin as soon as the file opens.
@@ -210,6 +211,14 @@ T.run(function()
     local line = require('ctgls').statusline()
     T.assert(line:match('^ctgls: '), 'statusline() is ' .. vim.inspect(line))
   end, { attached })
+
+  T.check('code lenses (vim.g.ctgls_codelens) show coverage on the methods', function()
+    local lenses = T.wait('ctgls code lenses on Account.java', 20000, function()
+      local found = T.ctgls_lenses(client, bufnr)
+      return #found > 0 and found
+    end)
+    T.assert(lenses[1].command and lenses[1].command.title ~= '', 'a lens without a title: ' .. vim.inspect(lenses[1]))
+  end, { diagnosed })
 
   if env.capture then
     T.check('a capture of the buffer with diagnostics is written', function()

@@ -102,6 +102,7 @@ local function on_init(client)
   end
   require('ctgls.commands').create()
   require('ctgls.progress').enable()
+  require('ctgls.codelens').enable()
 end
 
 local function on_exit(_, _, client_id)

@@ -62,6 +62,7 @@ function M.setup(opts)
   M.client_config = config.build(opts)
   commands.create()
   require('ctgls.progress').enable()
+  require('ctgls.codelens').enable()
   local filetypes = M.client_config.filetypes
   vim.api.nvim_create_autocmd('FileType', {
     group = vim.api.nvim_create_augroup('ctgls_setup', { clear = true }),

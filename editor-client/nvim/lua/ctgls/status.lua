@@ -32,6 +32,7 @@ end
 --- listen to `User CtglsCoverageChanged` (`data` is `{ uri }`) and ask `ctgls/coverage` again.
 function M.coverage_changed(_, params)
   fire('CtglsCoverageChanged', params)
+  require('ctgls.codelens').coverage_changed(type(params) == 'table' and params.uri or nil)
 end
 
 function M.forget(client_id)
