@@ -463,8 +463,8 @@ function T.write_capture(client, bufnr, path)
     local status = require('ctgls.status').by_client[client.id]
     local idle = status and status.state == 'idle' and type(status.running) ~= 'table'
       and (type(status.queued) ~= 'table' or #status.queued == 0)
-    idle_since = idle and (idle_since or vim.loop.now()) or nil
-    return idle_since ~= nil and vim.loop.now() - idle_since >= 1500
+    idle_since = idle and (idle_since or (vim.uv or vim.loop).now()) or nil
+    return idle_since ~= nil and (vim.uv or vim.loop).now() - idle_since >= 1500
   end, 100)
   local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
   local by_line = {}
@@ -542,7 +542,7 @@ end
 -- may hold earlier sessions (0.7 keeps it in ~/.cache/nvim), so only what this run appended
 -- is read.
 local log_path = vim.lsp.get_log_path()
-local log_start = (vim.loop.fs_stat(log_path) or { size = 0 }).size
+local log_start = ((vim.uv or vim.loop).fs_stat(log_path) or { size = 0 }).size
 
 --- The server's stderr during this run, reassembled from the LSP log.
 function T.server_stderr()

@@ -71,7 +71,7 @@ local function check_binary(health, client_config, origin, clients)
     local info = client.server_info
     if type(info) == 'table' and info.version and not version:find(info.version, 1, true) then
       health.warn(
-        ('client %d talks to ctgls %s, but %s is %s: restart it (:lsp restart / :LspRestart)'):format(
+        ('client %d talks to ctgls %s, but %s is %s: restart the client to use the new binary'):format(
           client.id,
           info.version,
           path,
