@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['out/', 'node_modules/', '*.vsix'] },
+  { ignores: ['out/', 'node_modules/', 'e2e/node_modules/', '*.vsix'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -41,5 +41,14 @@ export default tseslint.config(
   {
     files: ['eslint.config.mjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // The code-server smoke test is plain JavaScript run by Node (its dependencies live in e2e/).
+    files: ['e2e/**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { process: 'readonly', console: 'readonly', fetch: 'readonly', setTimeout: 'readonly' },
+    },
   },
 );

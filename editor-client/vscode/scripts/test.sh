@@ -25,31 +25,12 @@ if [ "$node_major" -lt 20 ]; then
   exit 1
 fi
 
-# npm ci rewrites node_modules/.package-lock.json; when it matches package-lock.json (same
-# packages, same versions), node_modules is current and the install is skipped.
-lock_is_current() {
-  [ -f node_modules/.package-lock.json ] || return 1
-  node -e '
-    const fs = require("fs");
-    const wanted = JSON.parse(fs.readFileSync("package-lock.json", "utf8")).packages;
-    const have = JSON.parse(fs.readFileSync("node_modules/.package-lock.json", "utf8")).packages;
-    for (const [path, meta] of Object.entries(wanted)) {
-      if (path === "") continue;
-      if (meta.optional && !have[path]) continue; // optional packages for other platforms
-      if (!have[path] || have[path].version !== meta.version) process.exit(1);
-    }
-  '
-}
 step "dependencies"
-if lock_is_current; then
+deps=$(bash scripts/npm-ci-if-stale.sh .)
+if [ "$deps" = current ]; then
   echo "node_modules matches package-lock.json: npm ci skipped"
-  summary+=("dependencies: current")
-else
-  # No install scripts are needed (the only one, @vscode/vsce-sign's, fetches a signing tool
-  # that packaging does not use).
-  npm ci --ignore-scripts --no-audit --no-fund
-  summary+=("dependencies: npm ci")
 fi
+summary+=("dependencies: $deps")
 
 step "compile (tsc)"
 rm -rf out
@@ -71,10 +52,10 @@ rm -f ctgls.vsix
 npm run --silent package
 summary+=("package: ctgls.vsix, $(du -k ctgls.vsix | cut -f1) KiB")
 
-if [ "${CTGLS_E2E:-0}" = "1" ] && [ -f scripts/e2e.sh ]; then
+if [ "${CTGLS_E2E:-0}" = "1" ]; then
   step "end-to-end smoke test (code-server)"
   bash scripts/e2e.sh
-  summary+=("e2e: ok")
+  summary+=("e2e (code-server): ok")
 fi
 
 printf '\n== editor-client/vscode summary\n'
