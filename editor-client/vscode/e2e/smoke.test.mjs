@@ -65,7 +65,9 @@ test('code-server shows ctgls status, diagnostics and coverage for the bank fixt
   // A config file of its own, so that code-server writes none into the home directory.
   fs.writeFileSync(config, 'auth: none\ncert: false\n');
   const common = ['--config', config, '--user-data-dir', data, '--extensions-dir', extensions];
-  execFileSync(process.execPath, [entry, ...common, '--install-extension', vsix], { stdio: 'pipe' });
+  // code-server keeps logs and a heartbeat under the XDG folders: in tmp, not the home directory.
+  const env = { ...process.env, XDG_DATA_HOME: path.join(tmp, 'xdg-data'), XDG_CONFIG_HOME: path.join(tmp, 'xdg-config') };
+  execFileSync(process.execPath, [entry, ...common, '--install-extension', vsix], { stdio: 'pipe', env });
 
   const port = await freePort();
   const log = fs.openSync(serverLog, 'w');
@@ -84,7 +86,11 @@ test('code-server shows ctgls status, diagnostics and coverage for the bank fixt
       '--disable-workspace-trust',
       project,
     ],
-    { detached: true, stdio: ['ignore', log, log] },
+    {
+      detached: true,
+      stdio: ['ignore', log, log],
+      env,
+    },
   );
   await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
 
