@@ -50,6 +50,10 @@ prepared="$code_server/.ctgls-prepared"
 if [ ! -f "$prepared" ]; then
   echo "preparing code-server (native modules; a few minutes the first time)"
   export npm_config_yes=true # node-pty's build runs `npx node-gyp`
+  # node-gyp builds against the installed Node's headers instead of downloading them.
+  if [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node_version.h ]; then
+    export npm_config_nodedir=/usr
+  fi
   (cd e2e && npm rebuild --build-from-source argon2 >/dev/null)
   (
     cd "$code_server/lib/vscode"
