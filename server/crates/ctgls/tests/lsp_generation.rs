@@ -360,6 +360,20 @@ fn a_session_diagnostics_hover_lens_coverage_actions_and_edits() {
     assert_eq!(resolved["edit"]["documentChanges"][0]["kind"], "create");
     apply_workspace_edit(&resolved["edit"]);
     assert_test_class_passes(&project, "Account", 1);
+    // Opening the generated test class does not make it a class to generate tests for.
+    let test_uri = format!("file://{}", project.test_file("Account").display());
+    let test_text = std::fs::read_to_string(project.test_file("Account")).unwrap();
+    server.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": test_uri, "languageId": "java", "version": 1, "text": test_text } }),
+    );
+    let status = server
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "ctgls.status", "arguments": [] }),
+        )
+        .unwrap();
+    assert_eq!(status["classes"].as_array().unwrap().len(), 1, "{status}");
 
     // Source action: the whole class replaces the file ctgls made.
     let actions = server

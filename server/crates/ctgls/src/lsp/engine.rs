@@ -100,6 +100,8 @@ pub struct Running {
     pub started: Instant,
     pub progress: Option<tokio_mpsc::UnboundedSender<ProgressMessage>>,
     pub token: Option<ProgressToken>,
+    /// A re-run of an unchanged class, which gives way to the user's classes.
+    pub background: bool,
 }
 
 pub enum ProgressMessage {
@@ -135,6 +137,11 @@ impl State {
 
     pub(super) fn idle(&mut self, uri: &Uri, seq: u64) {
         if let Some(tracked) = self.tracked.get_mut(uri) {
+            tracing::debug!(
+                "idle: {} (edit {seq}, latest {})",
+                uri.as_str(),
+                tracked.edit_seq
+            );
             if tracked.edit_seq == seq {
                 tracked.ready = true;
                 self.dispatch();
@@ -144,7 +151,19 @@ impl State {
 
     /// Starts the next run if none is running and one is due.
     pub(super) fn dispatch(&mut self) {
-        if self.running.is_some() || !self.initialized {
+        if !self.initialized {
+            return;
+        }
+        if let Some(running) = &self.running {
+            // A background re-run gives way to a class the user just opened, edited or asked
+            // for; it is tried again later.
+            if running.background && !running.cancel.is_cancelled() {
+                let urgent = self.urgent_candidate();
+                if let Some(running) = self.running.as_ref().filter(|_| urgent) {
+                    tracing::debug!("run {} gives way to a class the user works on", running.run);
+                    running.cancel.cancel();
+                }
+            }
             return;
         }
         if !self.config.execution_enabled {
@@ -157,14 +176,20 @@ impl State {
         {
             return;
         }
-        let Some((uri, budget_factor)) = self.next_candidate() else {
+        let Some((uri, budget_factor)) = self.next_candidate(false) else {
             return;
         };
         self.start_run(uri, budget_factor);
     }
 
-    /// The next class to run and its budget factor.
-    fn next_candidate(&mut self) -> Option<(Uri, f64)> {
+    /// Whether a class the user works on waits (ranks 1 and 2 below).
+    fn urgent_candidate(&mut self) -> bool {
+        self.next_candidate(true).is_some()
+    }
+
+    /// The next class to run and its budget factor (factor 1 for the user's classes, 0.5 for
+    /// background re-runs); with `urgent_only`, background re-runs are not considered.
+    fn next_candidate(&mut self, urgent_only: bool) -> Option<(Uri, f64)> {
         let mut candidates: Vec<(u8, Instant, Uri, f64)> = Vec::new();
         let typing = self.tracked.values().any(|t| !t.ready);
         for (uri, tracked) in &self.tracked {
@@ -189,7 +214,14 @@ impl State {
             let changed = tracked.last_run_hash.as_deref() != Some(hash.as_str());
             if changed && tracked.ready {
                 candidates.push((1, tracked.last_activity, uri.clone(), 1.0));
-            } else if !changed && !typing && !tracked.settled && tracked.runs > 0 {
+            } else if !changed
+                && !typing
+                && !tracked.settled
+                && tracked.runs > 0
+                && tracked.problem.is_none()
+            {
+                // (A class whose last run failed waits for a change: the same text fails
+                // the same way.)
                 candidates.push((2, tracked.last_activity, uri.clone(), 0.5));
             }
         }
@@ -198,6 +230,9 @@ impl State {
         for (rank, _, uri, factor) in candidates {
             if rank < 2 {
                 return Some((uri, factor));
+            }
+            if urgent_only {
+                return None;
             }
             // Unchanged classes: only while the history says a re-run can still help.
             let (class, hash, store) = {
@@ -238,10 +273,14 @@ impl State {
         let text = file.document().text();
         let hash = ctg::pipeline::source_hash(&text);
         let layout = self.workspace.layout_for(&path, &self.config.classpath);
-        // Every open Java file of the project runs as the editor holds it.
+        // Every open source file of the project runs as the editor holds it (open test
+        // classes are not part of the classes under test).
         let overlays = SourceOverlays::new(self.files.iter().filter_map(|(uri, file)| {
             let path = uri_path(uri)?;
-            (path.starts_with(&layout.root) && path.extension().is_some_and(|e| e == "java"))
+            let in_sources = layout.source_roots.iter().any(|r| path.starts_with(r))
+                && !(path.starts_with(&layout.test_root)
+                    && !layout.source_roots.contains(&layout.test_root));
+            (in_sources && path.extension().is_some_and(|e| e == "java"))
                 .then(|| (path, file.document().text()))
         }));
         self.next_run += 1;
@@ -272,6 +311,7 @@ impl State {
             started: Instant::now(),
             progress,
             token,
+            background: budget_factor < 1.0,
         });
         let job = RunJob {
             run,

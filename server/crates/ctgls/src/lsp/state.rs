@@ -281,7 +281,7 @@ impl State {
                     ))
                     .await;
                 }
-                if is_java(&uri) {
+                if self.is_generation_target(&uri) {
                     self.tracked.insert(uri.clone(), Tracked::new());
                     self.load_stored(&uri);
                     self.publish_diagnostics(&uri).await;
@@ -475,6 +475,27 @@ impl State {
                     .await;
             }
         }
+    }
+
+    /// A Java file under a source root of its project, not under its test root: generated
+    /// and hand-written tests are open for reading and editing, not for generating tests of.
+    fn is_generation_target(&self, uri: &Uri) -> bool {
+        if !is_java(uri) {
+            return false;
+        }
+        let Some(path) = uri_path(uri) else {
+            // Not a file (an unsaved buffer, a jar entry): no project, no run.
+            return false;
+        };
+        let layout = self.workspace.layout_for(&path, &self.config.classpath);
+        let in_tests = layout.test_root != layout.root
+            && !layout.source_roots.contains(&layout.test_root)
+            && path.starts_with(&layout.test_root);
+        !in_tests
+            && layout
+                .source_roots
+                .iter()
+                .any(|root| path.starts_with(root))
     }
 
     fn hover(&self, uri: &Uri, position: TextPosition) -> Option<String> {
