@@ -37,3 +37,9 @@ export RUST_BACKTRACE=1
 
 cargo fmt --all -- --check
 cargo test --workspace --locked
+
+# The editor clients against the server just built: Neovim 0.11 and 0.7 headless (each prints
+# "N passed, N failed"), and the VS Code extension (compile, lint, unit tests, .vsix; with
+# CTGLS_E2E=1 also a code-server smoke test). Each installs what it needs idempotently.
+bash editor-client/nvim/test/run.sh
+bash editor-client/vscode/scripts/test.sh
