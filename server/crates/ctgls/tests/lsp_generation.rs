@@ -511,14 +511,7 @@ fn cancelling_a_run_and_restarting_with_the_store() {
     assert_eq!(status["state"], "idle", "{status}");
     assert!(status["running"].is_null(), "{status}");
 
-    // ctgls.generate runs it now; a shorter budget through didChangeConfiguration.
-    server.notify(
-        "workspace/didChangeConfiguration",
-        json!({ "settings": { "ctgls": { "budgetSeconds": 6, "idleDelayMs": 100 } } }),
-    );
-    server.poll_request("ctgls/debugConfig", Value::Null, |c| {
-        c["budgetSeconds"] == 6.0
-    });
+    // An edit during a run cancels it; the class runs again, on the new text, once quiet.
     let scheduled = server
         .request(
             "workspace/executeCommand",
@@ -526,9 +519,67 @@ fn cancelling_a_run_and_restarting_with_the_store() {
         )
         .unwrap();
     assert_eq!(scheduled["scheduled"], 1);
-    let first = server.wait_for_notification_within("ctgls/status", RUN_TIMEOUT, |s| {
-        s["classes"][0]["runs"] == 1
+    let running = server.wait_for_notification_within("$/progress", RUN_TIMEOUT, |p| {
+        p["token"] != token
+            && p["value"]["kind"] == "report"
+            && p["value"]["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("searching"))
     });
+    let second = running["token"].clone();
+    server.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 0 } },
+                                 "text": "// edited\n" }]
+        }),
+    );
+    let end = server.wait_for_notification("$/progress", |p| {
+        p["token"] == second && p["value"]["kind"] == "end"
+    });
+    assert!(
+        end["value"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cancelled"),
+        "{end}"
+    );
+    server.wait_for_notification("$/progress", |p| {
+        p["token"] != second && p["token"] != token && p["value"]["kind"] == "begin"
+    });
+    server
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "ctgls.cancel", "arguments": [] }),
+        )
+        .unwrap();
+
+    // A shorter budget through didChangeConfiguration; then the text goes back to what is on
+    // disk (which the restarted server below opens), and that edit makes the class due again.
+    server.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "ctgls": { "budgetSeconds": 6, "idleDelayMs": 100 } } }),
+    );
+    server.poll_request("ctgls/debugConfig", Value::Null, |c| {
+        c["budgetSeconds"] == 6.0
+    });
+    server.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 3 },
+            "contentChanges": [{ "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 1, "character": 0 } },
+                                 "text": "" }]
+        }),
+    );
+    let first = server.wait_for_notification_within("ctgls/status", RUN_TIMEOUT, |s| {
+        s["classes"][0]["runs"] == 1 && s["running"].is_null()
+    });
+    assert!(
+        server.stderr().contains("budget 6.0 s"),
+        "the new budget applies:\n{}",
+        server.stderr()
+    );
     let covered = first["classes"][0]["branches"]["covered"].as_u64().unwrap();
     assert!(covered > 0, "{first}");
     server.shutdown_and_exit();
@@ -597,6 +648,36 @@ fn bad_inputs_are_reported_and_nothing_is_lost() {
     );
     assert!(denied.is_err(), "{denied:?}");
     server.shutdown_and_exit();
+
+    // A class nothing can instantiate: said once, and on the class name.
+    std::fs::write(
+        project.0.join("src/main/java/com/example/bank/Sealed.java"),
+        "package com.example.bank;\n\npublic class Sealed {\n    private Sealed() {}\n\n    public int value(int x) {\n        return x > 0 ? 1 : 2;\n    }\n}\n",
+    )
+    .unwrap();
+    let mut server = start(&project, json!({ "idleDelayMs": 50, "budgetSeconds": 5 }));
+    let uri = open(&mut server, &project, "Sealed");
+    let message = server.wait_for_notification_within("window/showMessage", RUN_TIMEOUT, |p| {
+        p["message"].as_str().is_some_and(|m| m.contains("Sealed"))
+    });
+    assert!(
+        message["message"].as_str().unwrap().contains("instance"),
+        "{message}"
+    );
+    let published = server.wait_for_notification("textDocument/publishDiagnostics", |p| {
+        p["uri"] == uri && !p["diagnostics"].as_array().unwrap().is_empty()
+    });
+    assert_eq!(
+        codes(&published["diagnostics"]),
+        ["generation-unavailable"],
+        "{published}"
+    );
+    assert_eq!(
+        published["diagnostics"][0]["range"]["start"]["line"], 2,
+        "on the class name"
+    );
+    server.shutdown_and_exit();
+    std::fs::remove_file(project.0.join("src/main/java/com/example/bank/Sealed.java")).unwrap();
 
     // A JDK that is not there.
     let mut server = start(
