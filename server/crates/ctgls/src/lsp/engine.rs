@@ -39,7 +39,7 @@ use crate::lsp::results::{simple_name, ClassResults, Origin};
 use crate::lsp::runner::{FailureKind, RunFailure, RunJob, RunUpdate, Runner};
 use crate::lsp::state::{Event, State};
 use crate::lsp::status;
-use crate::lsp::workspace::{primary_type, uri_path};
+use crate::lsp::workspace::{is_source_file, primary_type, uri_path};
 
 /// Generation state of one open file.
 #[derive(Debug)]
@@ -277,11 +277,7 @@ impl State {
         // classes are not part of the classes under test).
         let overlays = SourceOverlays::new(self.files.iter().filter_map(|(uri, file)| {
             let path = uri_path(uri)?;
-            let in_sources = layout.source_roots.iter().any(|r| path.starts_with(r))
-                && !(path.starts_with(&layout.test_root)
-                    && !layout.source_roots.contains(&layout.test_root));
-            (in_sources && path.extension().is_some_and(|e| e == "java"))
-                .then(|| (path, file.document().text()))
+            is_source_file(&layout, &path).then(|| (path, file.document().text()))
         }));
         self.next_run += 1;
         let run = self.next_run;

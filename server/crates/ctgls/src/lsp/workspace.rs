@@ -38,6 +38,16 @@ impl Workspace {
     }
 }
 
+/// A Java file under a source root of the layout and not under its test root (when the test
+/// root is not itself a source root): a class under test, not a test.
+pub fn is_source_file(layout: &ProjectLayout, path: &Path) -> bool {
+    let java = path.extension().is_some_and(|e| e == "java");
+    let in_tests = layout.test_root != layout.root
+        && !layout.source_roots.contains(&layout.test_root)
+        && path.starts_with(&layout.test_root);
+    java && !in_tests && layout.source_roots.iter().any(|root| path.starts_with(root))
+}
+
 /// A `file:` URI's path.
 pub fn uri_path(uri: &Uri) -> Option<PathBuf> {
     uri.to_file_path().map(|path| path.into_owned())
