@@ -11,23 +11,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use support::TestServer;
+use support::{copy_dir, TestServer};
 
 const ROUNDS: usize = 3;
 const HOVERS: usize = 2000;
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).unwrap();
-        }
-    }
-}
 
 fn project(round: usize) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ctgls-bench-lsp-{}-{round}", std::process::id()));

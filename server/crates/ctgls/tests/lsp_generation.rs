@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use support::TestServer;
+use support::{copy_dir, TestServer};
 
 const RUN_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -51,19 +51,6 @@ impl Drop for Project {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).unwrap();
-        }
-    }
-}
-
 fn start(project: &Project, settings: Value) -> TestServer {
     let mut server = TestServer::start();
     server.initialize(json!({
@@ -89,6 +76,16 @@ fn open(server: &mut TestServer, project: &Project, class: &str) -> String {
         json!({ "textDocument": { "uri": uri, "languageId": "java", "version": 1, "text": text } }),
     );
     uri
+}
+
+/// The `ctgls.status` command's answer.
+fn ask_status(server: &mut TestServer) -> Value {
+    server
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "ctgls.status", "arguments": [] }),
+        )
+        .unwrap()
 }
 
 fn codes(diagnostics: &Value) -> Vec<String> {
@@ -367,12 +364,7 @@ fn a_session_diagnostics_hover_lens_coverage_actions_and_edits() {
         "textDocument/didOpen",
         json!({ "textDocument": { "uri": test_uri, "languageId": "java", "version": 1, "text": test_text } }),
     );
-    let status = server
-        .request(
-            "workspace/executeCommand",
-            json!({ "command": "ctgls.status", "arguments": [] }),
-        )
-        .unwrap();
+    let status = ask_status(&mut server);
     assert_eq!(status["classes"].as_array().unwrap().len(), 1, "{status}");
 
     // Source action: the whole class replaces the file ctgls made.
@@ -453,12 +445,7 @@ fn a_session_diagnostics_hover_lens_coverage_actions_and_edits() {
     .expect("found again");
     assert_eq!(back["range"]["start"]["line"], 56, "two lines lower");
 
-    let status = server
-        .request(
-            "workspace/executeCommand",
-            json!({ "command": "ctgls.status", "arguments": [] }),
-        )
-        .unwrap();
+    let status = ask_status(&mut server);
     assert_eq!(
         status["classes"][0]["class"], "com.example.bank.Account",
         "{status}"
@@ -502,12 +489,7 @@ fn cancelling_a_run_and_restarting_with_the_store() {
         "{end}"
     );
     // Cancelled means: not again until the text changes or the user asks.
-    let status = server
-        .request(
-            "workspace/executeCommand",
-            json!({ "command": "ctgls.status", "arguments": [] }),
-        )
-        .unwrap();
+    let status = ask_status(&mut server);
     assert_eq!(status["state"], "idle", "{status}");
     assert!(status["running"].is_null(), "{status}");
 
@@ -695,12 +677,7 @@ fn bad_inputs_are_reported_and_nothing_is_lost() {
         p["uri"] == uri && !p["diagnostics"].as_array().unwrap().is_empty()
     });
     assert_eq!(codes(&published["diagnostics"]), ["generation-unavailable"]);
-    let status = server
-        .request(
-            "workspace/executeCommand",
-            json!({ "command": "ctgls.status", "arguments": [] }),
-        )
-        .unwrap();
+    let status = ask_status(&mut server);
     assert_eq!(status["state"], "unavailable", "{status}");
     server.shutdown_and_exit();
 
@@ -732,12 +709,7 @@ fn bad_inputs_are_reported_and_nothing_is_lost() {
     );
     assert!(kept.is_some(), "interest(int) did not change: {broken}");
     std::thread::sleep(Duration::from_millis(1500));
-    let status = server
-        .request(
-            "workspace/executeCommand",
-            json!({ "command": "ctgls.status", "arguments": [] }),
-        )
-        .unwrap();
+    let status = ask_status(&mut server);
     assert!(
         status["running"].is_null(),
         "no run on broken Java: {status}"

@@ -71,6 +71,18 @@ impl Default for Tracked {
 }
 
 impl Tracked {
+    /// Forgets interim results (of a run that ended without results); whether there were any.
+    pub fn drop_interim(&mut self) -> bool {
+        let interim = self
+            .results
+            .as_ref()
+            .is_some_and(|r| r.origin == Origin::Interim);
+        if interim {
+            self.results = None;
+        }
+        interim
+    }
+
     pub fn new() -> Tracked {
         Tracked {
             edit_seq: 0,
@@ -497,15 +509,12 @@ impl State {
             }
             Err(failure) if failure.kind == FailureKind::Cancelled => {
                 // The text changed, or the user cancelled: nothing to show.
-                if let Some(tracked) = self.tracked.get_mut(&uri) {
-                    if tracked
-                        .results
-                        .as_ref()
-                        .is_some_and(|r| r.origin == Origin::Interim)
-                    {
-                        tracked.results = None;
-                        self.results_changed(&uri).await;
-                    }
+                if self
+                    .tracked
+                    .get_mut(&uri)
+                    .is_some_and(Tracked::drop_interim)
+                {
+                    self.results_changed(&uri).await;
                 }
             }
             Err(failure) if failure.kind.is_global() => {
@@ -524,14 +533,7 @@ impl State {
                 };
                 self.show_once(kind, &failure.message).await;
                 if let Some(tracked) = self.tracked.get_mut(&uri) {
-                    // Interim results of a run that failed are not results.
-                    if tracked
-                        .results
-                        .as_ref()
-                        .is_some_and(|r| r.origin == Origin::Interim)
-                    {
-                        tracked.results = None;
-                    }
+                    tracked.drop_interim();
                     tracked.problem = Some(failure);
                     tracked.last_run_hash = Some(running.hash);
                 }

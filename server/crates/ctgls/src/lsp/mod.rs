@@ -39,6 +39,15 @@ use crate::logging::LogLevelControl;
 use server::Backend;
 use state::State;
 
+/// The text of a caught panic.
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
 /// How long the owner task may take to drain its queue after the connection ended.
 const OWNER_DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 

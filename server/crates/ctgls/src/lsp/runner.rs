@@ -131,11 +131,7 @@ fn run_loop(jobs: mpsc::Receiver<RunJob>, events: EventSender) {
             run_one(&job, &mut workers, &events)
         }))
         .unwrap_or_else(|panic| {
-            let message = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "unknown panic".into());
+            let message = super::panic_message(panic.as_ref());
             tracing::error!("generation for {} panicked: {message}", job.class);
             // The worker may be in any state: start afresh next time.
             workers.clear();

@@ -237,11 +237,7 @@ impl State {
                 }
                 Ok(_) => {}
                 Err(panic) => {
-                    let message = panic
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_else(|| "unknown panic".into());
+                    let message = super::panic_message(panic.as_ref());
                     let message = format!("ctgls: internal error while handling {what}: {message}");
                     tracing::error!("{message}");
                     self.client.log_message(MessageType::ERROR, message).await;
@@ -569,7 +565,11 @@ impl State {
             .ok_or("the results changed since; ask for code actions again")?;
         let support = self.client_features.edits;
         let edit = match &data {
-            ActionData::Test { test, .. } => {
+            ActionData::Test { .. } | ActionData::Suite { .. } => {
+                let test = match &data {
+                    ActionData::Test { test, .. } => Some(*test),
+                    _ => None,
+                };
                 let suite = results
                     .suite
                     .as_ref()
@@ -577,21 +577,7 @@ impl State {
                 actions::test_edit(
                     results,
                     suite,
-                    Some(*test),
-                    &self.test_file_now(&suite.path)?,
-                    support,
-                    self.encoding,
-                )?
-            }
-            ActionData::Suite { .. } => {
-                let suite = results
-                    .suite
-                    .as_ref()
-                    .ok_or("no test passed verification")?;
-                actions::test_edit(
-                    results,
-                    suite,
-                    None,
+                    test,
                     &self.test_file_now(&suite.path)?,
                     support,
                     self.encoding,

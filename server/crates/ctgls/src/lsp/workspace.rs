@@ -45,7 +45,11 @@ pub fn is_source_file(layout: &ProjectLayout, path: &Path) -> bool {
     let in_tests = layout.test_root != layout.root
         && !layout.source_roots.contains(&layout.test_root)
         && path.starts_with(&layout.test_root);
-    java && !in_tests && layout.source_roots.iter().any(|root| path.starts_with(root))
+    java && !in_tests
+        && layout
+            .source_roots
+            .iter()
+            .any(|root| path.starts_with(root))
 }
 
 /// A `file:` URI's path.

@@ -15,6 +15,20 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+/// Copies a directory tree (test fixtures into scratch directories).
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
 /// How long to wait for any single answer from the server.
 pub const TIMEOUT: Duration = Duration::from_secs(20);
 
