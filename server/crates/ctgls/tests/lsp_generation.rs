@@ -603,7 +603,18 @@ fn cancelling_a_run_and_restarting_with_the_store() {
         "the run says it started warm:\n{}",
         server.stderr()
     );
+    // The warm JVM worker ends with the server.
+    let workers = server.children();
+    assert!(!workers.is_empty(), "a worker runs");
     server.shutdown_and_exit();
+    for pid in workers {
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists()
+                || std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                    .is_ok_and(|stat| stat.contains(") Z ")),
+            "worker {pid} outlived the server"
+        );
+    }
 }
 
 #[test]

@@ -143,7 +143,7 @@ impl State {
         let uri = uri.clone();
         tokio::spawn(async move {
             tokio::time::sleep(delay).await;
-            let _ = events.send(Event::Idle { uri, seq });
+            events.send(Event::Idle { uri, seq });
         });
     }
 

@@ -61,7 +61,7 @@ where
     let (events, receiver) = mpsc::unbounded_channel();
     let shutdown_requested = Arc::new(AtomicBool::new(false));
     let mut owner = None;
-    let owner_events = events.clone();
+    let owner_events = state::WeakEventSender::new(&events);
     let (service, socket) = LspService::build(|client| {
         owner = Some(tokio::spawn(
             State::new(client.clone(), log_level, owner_events).run(receiver),

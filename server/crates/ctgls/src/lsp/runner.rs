@@ -20,7 +20,7 @@ use search::{Algorithm, CancelToken, Progress};
 use tower_lsp_server::ls_types::Uri;
 
 use crate::lsp::results::ClassResults;
-use crate::lsp::state::{Event, EventSender};
+use crate::lsp::state::{Event, WeakEventSender};
 
 /// How often interim coverage is sent while the search runs.
 const INTERIM_EVERY: Duration = Duration::from_millis(700);
@@ -96,25 +96,55 @@ impl FailureKind {
     }
 }
 
+/// How long dropping the runner waits for the generation thread to shut its workers down.
+const STOP_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// The owner's handle on the generation thread. Dropping it ends the thread after its
-/// current run (workers are shut down with it).
+/// current run (cancel that first) and waits a bounded time for the JVM workers to be shut
+/// down, so none outlives the server.
 pub struct Runner {
-    jobs: mpsc::Sender<RunJob>,
+    jobs: Option<mpsc::Sender<RunJob>>,
+    /// Answered when the thread ends. (In a mutex only so that `Runner` is `Sync`.)
+    stopped: std::sync::Mutex<mpsc::Receiver<()>>,
 }
 
 impl Runner {
-    pub fn spawn(events: EventSender) -> Runner {
+    pub fn spawn(events: WeakEventSender) -> Runner {
         let (jobs, receiver) = mpsc::channel::<RunJob>();
+        let (stopped_sender, stopped) = mpsc::channel();
         std::thread::Builder::new()
             .name("ctgls-generation".into())
-            .spawn(move || run_loop(receiver, events))
+            .spawn(move || {
+                run_loop(receiver, events);
+                let _ = stopped_sender.send(());
+            })
             .expect("spawning the generation thread");
-        Runner { jobs }
+        Runner {
+            jobs: Some(jobs),
+            stopped: std::sync::Mutex::new(stopped),
+        }
     }
 
     pub fn submit(&self, job: RunJob) {
-        if self.jobs.send(job).is_err() {
+        let sent = self
+            .jobs
+            .as_ref()
+            .is_some_and(|jobs| jobs.send(job).is_ok());
+        if !sent {
             tracing::error!("the generation thread has stopped");
+        }
+    }
+}
+
+impl Drop for Runner {
+    fn drop(&mut self) {
+        self.jobs.take();
+        let stopped = match self.stopped.lock() {
+            Ok(receiver) => receiver.recv_timeout(STOP_TIMEOUT).is_ok(),
+            Err(_) => false,
+        };
+        if !stopped {
+            tracing::warn!("the generation thread did not stop in time");
         }
     }
 }
@@ -122,7 +152,7 @@ impl Runner {
 /// Workers by project root and JDK.
 type Workers = HashMap<(PathBuf, Option<PathBuf>), Supervisor>;
 
-fn run_loop(jobs: mpsc::Receiver<RunJob>, events: EventSender) {
+fn run_loop(jobs: mpsc::Receiver<RunJob>, events: WeakEventSender) {
     let mut workers: Workers = HashMap::new();
     while let Ok(job) = jobs.recv() {
         let started = Instant::now();
@@ -149,7 +179,7 @@ fn run_loop(jobs: mpsc::Receiver<RunJob>, events: EventSender) {
             outcome,
             wall: started.elapsed(),
         };
-        if events.send(Event::Run(update)).is_err() {
+        if !events.send(Event::Run(update)) {
             break;
         }
     }
@@ -161,7 +191,7 @@ fn run_loop(jobs: mpsc::Receiver<RunJob>, events: EventSender) {
 fn run_one(
     job: &RunJob,
     workers: &mut Workers,
-    events: &EventSender,
+    events: &WeakEventSender,
 ) -> Result<Arc<ClassResults>, RunFailure> {
     let key = (job.layout.root.clone(), job.java_home.clone());
     // One worker per project: a JDK change replaces the project's worker.
@@ -234,7 +264,7 @@ fn run_one(
 struct Observer<'a> {
     job: &'a RunJob,
     model: &'a JavaModel,
-    events: &'a EventSender,
+    events: &'a WeakEventSender,
     covered: BTreeSet<String>,
     last_interim: Option<Instant>,
     /// Goals were covered since the last interim results.
@@ -243,7 +273,7 @@ struct Observer<'a> {
 
 impl GenerationObserver for Observer<'_> {
     fn on_phase(&mut self, phase: Phase, _elapsed: Duration) {
-        let _ = self.events.send(Event::Run(RunUpdate::Phase {
+        self.events.send(Event::Run(RunUpdate::Phase {
             run: self.job.run,
             phase,
             branches: None,
@@ -256,7 +286,7 @@ impl GenerationObserver for Observer<'_> {
             .iter()
             .find(|c| c.criterion == search::Criterion::Branch)
             .map(|c| (c.covered, c.total));
-        let _ = self.events.send(Event::Run(RunUpdate::Phase {
+        self.events.send(Event::Run(RunUpdate::Phase {
             run: self.job.run,
             phase: Phase::Searching,
             branches,
@@ -269,7 +299,7 @@ impl GenerationObserver for Observer<'_> {
             self.changed = false;
             let results =
                 ClassResults::interim(self.job.run, &self.job.class, self.model, &self.covered);
-            let _ = self.events.send(Event::Run(RunUpdate::Interim {
+            self.events.send(Event::Run(RunUpdate::Interim {
                 run: self.job.run,
                 results: Arc::new(results),
             }));

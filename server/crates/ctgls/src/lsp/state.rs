@@ -173,6 +173,25 @@ impl SettingsOrigin {
 
 pub type EventSender = mpsc::UnboundedSender<Event>;
 
+/// A sender of events to the owner that does not keep the owner alive: what the owner gives
+/// its own timers and the generation thread. When the client connection is gone (the backend
+/// and its sender dropped), the owner ends even though they still hold one of these.
+#[derive(Clone)]
+pub struct WeakEventSender(mpsc::WeakUnboundedSender<Event>);
+
+impl WeakEventSender {
+    pub fn new(sender: &EventSender) -> WeakEventSender {
+        WeakEventSender(sender.downgrade())
+    }
+
+    /// `false` when the owner is gone.
+    pub fn send(&self, event: Event) -> bool {
+        self.0
+            .upgrade()
+            .is_some_and(|sender| sender.send(event).is_ok())
+    }
+}
+
 pub struct State {
     pub(super) client: Client,
     log_level: LogLevelControl,
@@ -182,7 +201,7 @@ pub struct State {
     pub(super) config: Config,
     config_generation: u64,
     /// A sender to itself, for timers and the generation thread.
-    pub(super) events: EventSender,
+    pub(super) events: WeakEventSender,
     pub(super) client_features: ClientFeatures,
     pub(super) workspace: Workspace,
     /// `initialized` arrived.
@@ -200,7 +219,7 @@ pub struct State {
 }
 
 impl State {
-    pub fn new(client: Client, log_level: LogLevelControl, events: EventSender) -> Self {
+    pub fn new(client: Client, log_level: LogLevelControl, events: WeakEventSender) -> Self {
         Self {
             client,
             log_level,
@@ -245,6 +264,19 @@ impl State {
             }
         }
         tracing::debug!("owner task: all senders gone");
+        self.stop_generation();
+    }
+
+    /// Cancels the run in progress and waits (bounded) for the generation thread to shut the
+    /// JVM workers down. The server runs on a multi-threaded runtime, where blocking one worker
+    /// thread for that is allowed.
+    fn stop_generation(&mut self) {
+        if let Some(running) = &self.running {
+            running.cancel.cancel();
+        }
+        if let Some(runner) = self.runner.take() {
+            tokio::task::block_in_place(|| drop(runner));
+        }
     }
 
     async fn handle(&mut self, event: Event) -> ControlFlow<()> {
@@ -366,6 +398,8 @@ impl State {
                 let _ = reply.send(self.config.clone());
             }
             Event::Shutdown { done } => {
+                // Stop generating and shut the JVM workers down before answering.
+                self.stop_generation();
                 let _ = done.send(());
                 return ControlFlow::Break(());
             }

@@ -235,6 +235,28 @@ impl TestServer {
         );
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The server's child processes (JVM workers), from `/proc`.
+    pub fn children(&self) -> Vec<u32> {
+        let pid = self.child.id();
+        let mut out = Vec::new();
+        if let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) {
+            for task in tasks.flatten() {
+                if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
+                    out.extend(
+                        text.split_whitespace()
+                            .filter_map(|p| p.parse::<u32>().ok()),
+                    );
+                }
+            }
+        }
+        out
+    }
+
     /// What the server wrote to stderr so far.
     pub fn stderr(&self) -> String {
         self.stderr.lock().unwrap().clone()
