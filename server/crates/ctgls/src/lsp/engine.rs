@@ -62,6 +62,9 @@ pub struct Tracked {
     pub settled: bool,
     /// Not to be run again until the text changes (the user cancelled).
     pub paused_hash: Option<String>,
+    /// Background re-runs of the current text. Bounded by seed 000's three runs even when
+    /// the store cannot say (unwritable `.ctgls/`), so re-running never goes on for ever.
+    pub background_runs: u32,
 }
 
 impl Default for Tracked {
@@ -95,6 +98,7 @@ impl Tracked {
             last_run_hash: None,
             settled: false,
             paused_hash: None,
+            background_runs: 0,
         }
     }
 }
@@ -131,6 +135,7 @@ impl State {
         tracked.edit_seq += 1;
         tracked.ready = false;
         tracked.settled = false;
+        tracked.background_runs = 0;
         tracked.last_activity = Instant::now();
         let seq = tracked.edit_seq;
         if let Some(running) = &self.running {
@@ -194,7 +199,7 @@ impl State {
         self.start_run(uri, budget_factor);
     }
 
-    /// Whether a class the user works on waits (ranks 1 and 2 below).
+    /// Whether a class the user works on waits (ranks 0 and 1 below).
     fn urgent_candidate(&mut self) -> bool {
         self.next_candidate(true).is_some()
     }
@@ -231,6 +236,7 @@ impl State {
                 && !tracked.settled
                 && tracked.runs > 0
                 && tracked.problem.is_none()
+                && tracked.background_runs < ctg::store::RUNS_WITHOUT_IMPROVEMENT as u32
             {
                 // (A class whose last run failed waits for a change: the same text fails
                 // the same way.)
@@ -503,6 +509,7 @@ impl State {
                     tracked.results = Some(results);
                     tracked.problem = None;
                     tracked.runs += 1;
+                    tracked.background_runs += u32::from(running.background);
                     tracked.last_run_hash = Some(running.hash);
                 }
                 self.results_changed(&uri).await;

@@ -17,15 +17,25 @@ pub struct View<'a> {
     pub results: &'a ClassResults,
     pub encoding: PositionEncoding,
     live: RefCell<HashMap<String, bool>>,
+    /// Every member of the current text by key.
+    members: HashMap<&'a str, &'a Member>,
 }
 
 impl<'a> View<'a> {
     pub fn new(file: &'a OpenFile, results: &'a ClassResults, encoding: PositionEncoding) -> Self {
+        let members = file
+            .model()
+            .all_types()
+            .into_iter()
+            .flat_map(|ty| ty.members.iter())
+            .map(|m| (m.key.as_str(), m))
+            .collect();
         View {
             file,
             results,
             encoding,
             live: RefCell::new(HashMap::new()),
+            members,
         }
     }
 
@@ -34,13 +44,19 @@ impl<'a> View<'a> {
         if let Some(&live) = self.live.borrow().get(member) {
             return live;
         }
-        let live = self.results.is_live(self.file.model(), member);
+        let live = match (self.results.members.get(member), self.members.get(member)) {
+            (Some(snapshot), Some(current)) => {
+                crate::lsp::results::fingerprint(self.file.model().text(), current)
+                    == snapshot.fingerprint
+            }
+            _ => false,
+        };
         self.live.borrow_mut().insert(member.to_string(), live);
         live
     }
 
     pub fn member(&self, key: &str) -> Option<&'a Member> {
-        self.file.model().member_by_key(key).map(|(_, m)| m)
+        self.members.get(key).copied()
     }
 
     /// The decision as it is now, when its member is unchanged.
