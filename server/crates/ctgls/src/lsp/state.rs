@@ -657,7 +657,16 @@ impl State {
         }
         let existing = match std::fs::read_to_string(path) {
             Ok(text) => Some((text, None)),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                // Clients create the file (`CreateFile`, or a buffer for the new URI), but not
+                // all create its directories, and a fresh project has no test root yet: make
+                // them, so the user's save cannot fail. Directories only, never the file.
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(|error| format!("cannot create {}: {error}", parent.display()))?;
+                }
+                None
+            }
             Err(error) => return Err(format!("cannot read {}: {error}", path.display())),
         };
         Ok(TestFileNow { uri, existing })
