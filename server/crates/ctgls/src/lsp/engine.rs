@@ -220,7 +220,7 @@ impl State {
             if primary_type(file.model(), path.as_deref()).is_none() {
                 continue;
             }
-            let hash = ctg::pipeline::source_hash(&file.document().text());
+            let hash = ctg::pipeline::source_hash(file.model().text());
             if tracked.forced {
                 candidates.push((0, tracked.last_activity, uri.clone(), 1.0));
                 continue;
@@ -260,7 +260,7 @@ impl State {
                 let layout = self.workspace.layout_for(&path, &self.config.classpath);
                 (
                     class,
-                    ctg::pipeline::source_hash(&file.document().text()),
+                    ctg::pipeline::source_hash(file.model().text()),
                     Store::open(&layout.root),
                 )
             };
@@ -288,14 +288,14 @@ impl State {
         else {
             return;
         };
-        let text = file.document().text();
-        let hash = ctg::pipeline::source_hash(&text);
+        let model = file.model().clone();
+        let hash = ctg::pipeline::source_hash(model.text());
         let layout = self.workspace.layout_for(&path, &self.config.classpath);
         // Every open source file of the project runs as the editor holds it (open test
         // classes are not part of the classes under test).
         let overlays = SourceOverlays::new(self.files.iter().filter_map(|(uri, file)| {
             let path = uri_path(uri)?;
-            is_source_file(&layout, &path).then(|| (path, file.document().text()))
+            is_source_file(&layout, &path).then(|| (path, file.model().text().to_string()))
         }));
         self.next_run += 1;
         let run = self.next_run;
@@ -334,7 +334,7 @@ impl State {
             store: Some(Store::open(&layout.root)),
             layout,
             overlays,
-            text,
+            model,
             budget,
             algorithm: match self.config.algorithm {
                 Algorithm::Dynamosa => search::Algorithm::DynaMosa,
@@ -632,7 +632,7 @@ impl State {
             .files
             .iter()
             .filter(|(u, _)| uri.is_none_or(|wanted| wanted == *u))
-            .map(|(u, f)| (u.clone(), ctg::pipeline::source_hash(&f.document().text())))
+            .map(|(u, f)| (u.clone(), ctg::pipeline::source_hash(f.model().text())))
             .collect();
         for (u, hash) in hashes {
             if let Some(tracked) = self.tracked.get_mut(&u) {
@@ -690,8 +690,7 @@ impl State {
         };
         let layout = self.workspace.layout_for(&path, &self.config.classpath);
         let store = Store::open(&layout.root);
-        let text = file.document().text();
-        let hash = ctg::pipeline::source_hash(&text);
+        let hash = ctg::pipeline::source_hash(file.model().text());
         match store.load(&class) {
             Ok(Some(record)) if record.last_run().is_some_and(|r| r.run.source_hash == hash) => {
                 let results = ClassResults::stored(&class, &record, file.model());

@@ -131,20 +131,25 @@ pub struct Suite {
 impl ClassResults {
     /// Whether `member` (a key) has the text it had in the run, in `model`.
     pub fn is_live(&self, model: &JavaModel, member: &str) -> bool {
-        let Some(snapshot) = self.members.get(member) else {
-            return false;
-        };
-        model
-            .member_by_key(member)
-            .is_some_and(|(_, current)| fingerprint(model.text(), current) == snapshot.fingerprint)
+        let current = model.member_by_key(member).map(|(_, m)| m);
+        self.is_live_as(member, current, model.text())
     }
 
-    /// The test covering each goal, by goal key.
+    /// Whether `member` (a key), found as `current` in `text` (or not found), has the text it
+    /// had in the run.
+    pub fn is_live_as(&self, member: &str, current: Option<&Member>, text: &str) -> bool {
+        match (self.members.get(member), current) {
+            (Some(snapshot), Some(current)) => fingerprint(text, current) == snapshot.fingerprint,
+            _ => false,
+        }
+    }
+
+    /// The decision outcomes covered.
     pub fn covered_goals(&self) -> usize {
         self.decisions
             .iter()
             .flat_map(|d| &d.outcomes)
-            .filter(|o| o.covered_by.is_some() || (self.origin != Origin::Final && o.reached))
+            .filter(|o| self.is_covered(o))
             .count()
     }
 

@@ -33,8 +33,8 @@ pub struct RunJob {
     pub layout: ProjectLayout,
     /// Unsaved buffers of the project's open files.
     pub overlays: SourceOverlays,
-    /// The text of the class's file the run works on.
-    pub text: String,
+    /// The model of the class's file as the run sees it (the owner's, shared: no re-parse).
+    pub model: Arc<JavaModel>,
     pub budget: Duration,
     pub algorithm: Algorithm,
     pub junit: Option<JUnitVersion>,
@@ -231,11 +231,10 @@ fn run_one(
         abandon_when_cancelled: true,
         ..PipelineOptions::default()
     };
-    let tree = syntax::parse_java(&job.text, None);
-    let model = JavaModel::build(&job.text, &tree);
+    let model = &*job.model;
     let mut observer = Observer {
         job,
-        model: &model,
+        model,
         events,
         covered: BTreeSet::new(),
         last_interim: None,
@@ -256,7 +255,7 @@ fn run_one(
         tracing::warn!("{}: {warning}", job.class);
     }
     Ok(Arc::new(ClassResults::from_outcome(
-        job.run, &outcome, &model,
+        job.run, &outcome, model,
     )))
 }
 

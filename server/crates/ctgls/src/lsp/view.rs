@@ -44,13 +44,10 @@ impl<'a> View<'a> {
         if let Some(&live) = self.live.borrow().get(member) {
             return live;
         }
-        let live = match (self.results.members.get(member), self.members.get(member)) {
-            (Some(snapshot), Some(current)) => {
-                crate::lsp::results::fingerprint(self.file.model().text(), current)
-                    == snapshot.fingerprint
-            }
-            _ => false,
-        };
+        let current = self.members.get(member).copied();
+        let live = self
+            .results
+            .is_live_as(member, current, self.file.model().text());
         self.live.borrow_mut().insert(member.to_string(), live);
         live
     }
