@@ -15,6 +15,7 @@ use support::{copy_dir, TestServer};
 
 const ROUNDS: usize = 3;
 const HOVERS: usize = 2000;
+const EDITS: usize = 300;
 
 fn project(round: usize) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ctgls-bench-lsp-{}-{round}", std::process::id()));
@@ -60,6 +61,7 @@ fn main() {
     let mut cold = Vec::new();
     let mut warm = Vec::new();
     let mut hovers = Vec::new();
+    let mut edits = Vec::new();
     for round in 0..ROUNDS {
         let root = project(round);
         let mut server = TestServer::start_with_args(&["lsp"]);
@@ -104,10 +106,30 @@ fn main() {
                 .unwrap();
             hovers.push(started.elapsed());
         }
+        // Typing with results shown: each didChange republishes the diagnostics of the new
+        // version (unchanged members' results moved, edited ones withdrawn).
+        for i in 0..EDITS {
+            let version = 2 + i as i64;
+            let change = if i % 2 == 0 {
+                json!({ "range": { "start": { "line": 1, "character": 0 }, "end": { "line": 1, "character": 0 } }, "text": " " })
+            } else {
+                json!({ "range": { "start": { "line": 1, "character": 0 }, "end": { "line": 1, "character": 1 } }, "text": "" })
+            };
+            let started = Instant::now();
+            server.notify(
+                "textDocument/didChange",
+                json!({ "textDocument": { "uri": uri, "version": version }, "contentChanges": [change] }),
+            );
+            server.wait_for_notification("textDocument/publishDiagnostics", |p| {
+                p["uri"] == uri && p["version"] == version
+            });
+            edits.push(started.elapsed());
+        }
         server.shutdown_and_exit();
         let _ = std::fs::remove_dir_all(&root);
     }
     hovers.sort();
+    edits.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     let list = |v: &[Duration]| {
         v.iter()
@@ -129,5 +151,12 @@ fn main() {
         ms(percentile(&hovers, 0.5)),
         ms(percentile(&hovers, 0.99)),
         ms(*hovers.last().unwrap())
+    );
+    println!(
+        "didChange -> publishDiagnostics of the new version ({} edits): p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
+        edits.len(),
+        ms(percentile(&edits, 0.5)),
+        ms(percentile(&edits, 0.99)),
+        ms(*edits.last().unwrap())
     );
 }
