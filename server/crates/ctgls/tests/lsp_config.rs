@@ -94,3 +94,41 @@ fn pushed_settings_are_used_when_the_client_cannot_be_asked() {
     assert!(server.server_requests.is_empty());
     assert_eq!(server.shutdown_and_exit().code(), Some(0));
 }
+
+#[test]
+fn workspace_folders_follow_did_change_workspace_folders() {
+    let mut server = TestServer::start();
+    server.initialize(json!({
+        "processId": null,
+        "workspaceFolders": [{ "uri": "file:///tmp/ctgls-a", "name": "a" }],
+        "initializationOptions": { "executionEnabled": false },
+        "capabilities": {}
+    }));
+    let status = |server: &mut TestServer| {
+        server
+            .request(
+                "workspace/executeCommand",
+                json!({ "command": "ctgls.status", "arguments": [] }),
+            )
+            .unwrap()
+    };
+    assert_eq!(
+        status(&mut server)["workspaceFolders"],
+        json!(["/tmp/ctgls-a"])
+    );
+    assert_eq!(status(&mut server)["state"], "unavailable");
+    server.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({ "event": {
+            "added": [{ "uri": "file:///tmp/ctgls-b", "name": "b" }],
+            "removed": [{ "uri": "file:///tmp/ctgls-a", "name": "a" }]
+        } }),
+    );
+    let after = server.poll_request(
+        "workspace/executeCommand",
+        json!({ "command": "ctgls.status", "arguments": [] }),
+        |s| s["workspaceFolders"] == json!(["/tmp/ctgls-b"]),
+    );
+    assert_eq!(after["version"], env!("CARGO_PKG_VERSION"));
+    server.shutdown_and_exit();
+}

@@ -5,7 +5,8 @@ use tower_lsp_server::ls_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CodeLensOptions,
     ExecuteCommandOptions, HoverProviderCapability, SaveOptions, ServerCapabilities,
     TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
-    TextDocumentSyncSaveOptions, WorkDoneProgressOptions,
+    TextDocumentSyncSaveOptions, WorkDoneProgressOptions, WorkspaceFoldersServerCapabilities,
+    WorkspaceServerCapabilities,
 };
 
 use crate::lsp::actions::GENERATE_TESTS_KIND;
@@ -30,6 +31,13 @@ pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
                 })),
             },
         )),
+        workspace: Some(WorkspaceServerCapabilities {
+            workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                supported: Some(true),
+                change_notifications: Some(tower_lsp_server::ls_types::OneOf::Left(true)),
+            }),
+            file_operations: None,
+        }),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         code_lens_provider: Some(CodeLensOptions {
             resolve_provider: Some(false),

@@ -11,10 +11,10 @@ use tower_lsp_server::jsonrpc::{self, Result};
 use tower_lsp_server::ls_types::{
     CodeAction, CodeActionOrCommand, CodeActionParams, CodeActionResponse, CodeLens,
     CodeLensParams, ConfigurationItem, DidChangeConfigurationParams, DidChangeTextDocumentParams,
-    DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams,
-    ExecuteCommandParams, Hover, HoverContents, HoverParams, InitializeParams, InitializeResult,
-    InitializedParams, LSPAny, MarkupContent, MarkupKind, ResourceOperationKind, ServerInfo,
-    WorkDoneProgressCancelParams,
+    DidChangeWorkspaceFoldersParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
+    DidSaveTextDocumentParams, ExecuteCommandParams, Hover, HoverContents, HoverParams,
+    InitializeParams, InitializeResult, InitializedParams, LSPAny, MarkupContent, MarkupKind,
+    ResourceOperationKind, ServerInfo, WorkDoneProgressCancelParams,
 };
 use tower_lsp_server::{Client, LanguageServer};
 
@@ -290,6 +290,19 @@ impl LanguageServer for Backend {
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         self.send(Event::DidClose {
             uri: params.text_document.uri,
+        });
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        let paths = |folders: Vec<tower_lsp_server::ls_types::WorkspaceFolder>| {
+            folders
+                .iter()
+                .filter_map(|f| crate::lsp::workspace::uri_path(&f.uri))
+                .collect::<Vec<_>>()
+        };
+        self.send(Event::WorkspaceFolders {
+            added: paths(params.event.added),
+            removed: paths(params.event.removed),
         });
     }
 

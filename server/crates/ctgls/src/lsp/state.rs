@@ -49,6 +49,11 @@ pub enum Event {
     },
     /// `initialized`: runs may start.
     Initialized,
+    /// `workspace/didChangeWorkspaceFolders`.
+    WorkspaceFolders {
+        added: Vec<PathBuf>,
+        removed: Vec<PathBuf>,
+    },
     /// The idle delay after edit `seq` of `uri` passed.
     Idle {
         uri: Uri,
@@ -132,6 +137,7 @@ impl Event {
         match self {
             Event::Initialize { .. } => "initialize",
             Event::Initialized => "initialized",
+            Event::WorkspaceFolders { .. } => "workspace/didChangeWorkspaceFolders",
             Event::Idle { .. } => "an idle timer",
             Event::Run(_) => "a generation update",
             Event::Hover { .. } => "textDocument/hover",
@@ -316,6 +322,16 @@ impl State {
                     self.dispatch();
                     self.send_status();
                 }
+            }
+            Event::WorkspaceFolders { added, removed } => {
+                // Where projects are changes; the files already open keep their tracking.
+                self.workspace.folders.retain(|f| !removed.contains(f));
+                for folder in added {
+                    if !self.workspace.folders.contains(&folder) {
+                        self.workspace.folders.push(folder);
+                    }
+                }
+                tracing::info!("workspace folders: {:?}", self.workspace.folders);
             }
             Event::Idle { uri, seq } => self.idle(&uri, seq),
             Event::Run(update) => self.run_update(update).await,

@@ -86,6 +86,7 @@ pub fn compute(state: &State) -> Value {
         "running": running,
         "queued": queued,
         "classes": classes,
+        "workspaceFolders": state.workspace.folders,
         "version": env!("CARGO_PKG_VERSION"),
     })
 }
