@@ -317,13 +317,35 @@ fn emit_verified(
         }
         Err(error) => return Err(verify_error(error)),
     };
-    let suite = verify::verify_and_stabilise(
-        &spec,
-        &ProjectClasses::from_layout(&request.layout).with_overlays(&request.overlays),
-        &setup,
-        &options.verify,
-    )
-    .map_err(verify_error)?;
+    // The worker has just compiled the project's classes (`unit`): verification runs against
+    // those class files instead of compiling every source again with javac, which on a real
+    // project costs seconds of the user's budget (5.5 s of 9.4 s for commons-lang3's 215
+    // files). Where they cannot be written, javac compiles the sources as before.
+    let worker_classes = supervisor.scratch_dir().and_then(|scratch| {
+        let dir = scratch.join(format!("verify-classes-{}", unit.0));
+        match supervisor.write_classes(unit, &dir) {
+            Ok(_) => Some(dir),
+            Err(error) => {
+                tracing::warn!("verification compiles the project with javac: {error}");
+                None
+            }
+        }
+    });
+    let project = match &worker_classes {
+        Some(dir) => ProjectClasses {
+            sources: Vec::new(),
+            classpath: std::iter::once(dir.clone())
+                .chain(request.layout.classpath.iter().cloned())
+                .collect(),
+            overlays: Default::default(),
+        },
+        None => ProjectClasses::from_layout(&request.layout).with_overlays(&request.overlays),
+    };
+    let suite = verify::verify_and_stabilise(&spec, &project, &setup, &options.verify);
+    if let Some(dir) = &worker_classes {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    let suite = suite.map_err(verify_error)?;
     let suite = VerifiedSuite {
         kept_tests: suite.kept_tests.iter().map(|&i| executed_from[i]).collect(),
         ..suite

@@ -59,6 +59,18 @@ pub(crate) fn describe(id: u64, unit: UnitId, classes: &[String], depth: u32) ->
     )
 }
 
+pub(crate) fn write_classes(id: u64, unit: UnitId, dir: &std::path::Path) -> Request {
+    Request::of(
+        id,
+        &json!({"id": id, "op": "writeClasses", "unit": unit.wire(),
+                "dir": dir.to_string_lossy()}),
+    )
+}
+
+pub(crate) fn write_classes_result(v: &Value) -> Res<u64> {
+    Ok(Obj::of(v, "writeClasses")?.opt_u64("written").unwrap_or(0))
+}
+
 /// Written straight to bytes: the search sends thousands of statements a second, and building
 /// a `Value` tree first cost more than the worker's parsing of it.
 pub(crate) fn execute(id: u64, unit: UnitId, tests: &[TestCase], opts: &ExecuteOptions) -> Request {

@@ -3,7 +3,7 @@
 //! Blocking API: every call returns within its deadline.
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -342,6 +342,22 @@ impl Supervisor {
                 &mut |_| Ok(()),
             )?;
             proto::describe_result(&reply).map_err(JvmError::Protocol)
+        })
+    }
+
+    /// Writes the class files of `unit` under `dir`, which must be inside the worker's scratch
+    /// directory ([`Supervisor::scratch_dir`]) when it is sandboxed. Returns how many it wrote.
+    pub fn write_classes(&mut self, unit: UnitId, dir: &Path) -> Result<u64, JvmError> {
+        self.with_unit(unit, |s| {
+            let id = s.request_id();
+            let timeout = s.config.request_timeout;
+            let reply =
+                s.roundtrip(
+                    proto::write_classes(id, unit, dir),
+                    timeout,
+                    &mut |_| Ok(()),
+                )?;
+            proto::write_classes_result(&reply).map_err(JvmError::Protocol)
         })
     }
 

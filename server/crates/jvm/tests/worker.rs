@@ -892,3 +892,43 @@ fn strings_and_special_floats_round_trip_through_the_protocol() {
     assert_eq!(text_value(&r[0], 3), "\u{e9}");
     assert_eq!(int_value(&r[0], 4), i64::MIN);
 }
+
+#[test]
+fn write_classes_puts_the_units_class_files_in_the_scratch_directory() {
+    let mut sup = supervisor();
+    let source = SourceFile {
+        path: "p/Outer.java".into(),
+        text: "package p;\n\npublic class Outer {\n    public static class Inner {}\n    public int f() { return 1; }\n}\n".into(),
+        instrumented: None,
+    };
+    let unit = sup
+        .compile(&CompileRequest {
+            sources: vec![source],
+            ..CompileRequest::default()
+        })
+        .unwrap()
+        .unit
+        .expect("compiles");
+    let dir = sup
+        .scratch_dir()
+        .expect("a running worker")
+        .join("classes-test");
+    assert_eq!(sup.write_classes(unit, &dir).unwrap(), 2);
+    for class in ["p/Outer.class", "p/Outer$Inner.class"] {
+        let bytes = std::fs::read(dir.join(class)).unwrap();
+        assert_eq!(
+            &bytes[..4],
+            &[0xca, 0xfe, 0xba, 0xbe],
+            "{class} is a class file"
+        );
+    }
+    // Outside the scratch directory the sandbox refuses, as a rejected request.
+    let outside = std::env::temp_dir().join(format!("ctgls-outside-{}", std::process::id()));
+    if sup
+        .sandbox()
+        .is_some_and(|s| s.level() == SandboxLevel::Full)
+    {
+        assert!(sup.write_classes(unit, &outside).is_err());
+        assert!(!outside.exists());
+    }
+}

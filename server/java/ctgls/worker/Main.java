@@ -121,6 +121,9 @@ public final class Main {
                     case "compile":
                         reply(id, compiler.compile(req));
                         break;
+                    case "writeClasses":
+                        reply(id, compiler.unit(Json.str(req, "unit")).writeClasses(Json.str(req, "dir")));
+                        break;
                     case "describe":
                         reply(id, new Describer(compiler.unit(Json.str(req, "unit"))).describe(req));
                         break;

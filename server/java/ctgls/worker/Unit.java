@@ -1,12 +1,17 @@
 package ctgls.worker;
 
 import java.io.File;
+import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -35,6 +40,26 @@ final class Unit {
         this.classes = Collections.unmodifiableMap(classes);
         this.classNames = Collections.unmodifiableList(new ArrayList<>(new TreeSet<>(classes.keySet())));
         this.classpath = classpath;
+    }
+
+    /**
+     * Writes the unit's class files under {@code dir} (package directories, {@code Outer$Inner.class}
+     * for nested classes), so that other tools (javac and JUnit for verification) can use the
+     * classes this worker compiled instead of compiling the project again. Under the sandbox
+     * {@code dir} must be inside the worker's scratch directory.
+     */
+    Map<String, Object> writeClasses(String dir) throws IOException {
+        Path root = Paths.get(dir);
+        long written = 0;
+        for (Map.Entry<String, byte[]> e : classes.entrySet()) {
+            Path file = root.resolve(e.getKey().replace('.', '/') + ".class");
+            Files.createDirectories(file.getParent());
+            Files.write(file, e.getValue());
+            written++;
+        }
+        Map<String, Object> res = new LinkedHashMap<>();
+        res.put("written", written);
+        return res;
     }
 
     synchronized ClassLoader libraries() {
