@@ -211,3 +211,128 @@ fn diagnostic(
         ..Diagnostic::default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::sync::Arc;
+
+    use syntax::{TextChange, TextPosition, TextRange};
+
+    use super::*;
+    use crate::lsp::engine::Tracked;
+    use crate::lsp::results::ClassResults;
+
+    const ACCOUNT: &str = "package p;\n\npublic class Account {\n    private long balance;\n\n    public boolean withdraw(long amount) {\n        if (amount <= 0) {\n            return false;\n        }\n        balance -= amount;\n        return true;\n    }\n\n    public long interest(int rate) {\n        if (balance > 100) {\n            return balance / rate;\n        }\n        return 0;\n    }\n}\n";
+
+    fn uri() -> Uri {
+        "file:///p/Account.java".parse().unwrap()
+    }
+
+    /// A file whose interim results cover `covered` goals.
+    fn tracked_with(file: &OpenFile, covered: &[&str]) -> Tracked {
+        let covered: BTreeSet<String> = covered.iter().map(|g| g.to_string()).collect();
+        let mut tracked = Tracked::new();
+        tracked.results = Some(Arc::new(ClassResults::interim(
+            1,
+            "p.Account",
+            file.model(),
+            &covered,
+        )));
+        tracked
+    }
+
+    fn messages(diagnostics: &[Diagnostic]) -> Vec<(u32, String)> {
+        diagnostics
+            .iter()
+            .map(|d| (d.range.start.line, d.message.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn uncovered_outcomes_are_diagnosed_on_their_condition() {
+        let file = OpenFile::open(ACCOUNT, 1);
+        let tracked = tracked_with(&file, &["p.Account#withdraw(long)/B0.T"]);
+        let diagnostics = compute(&uri(), &file, &tracked, None, PositionEncoding::Utf16);
+        assert_eq!(
+            messages(&diagnostics),
+            [
+                (
+                    6,
+                    "false branch not covered yet (search running)".to_string()
+                ),
+                (
+                    14,
+                    "true branch not covered yet (search running)".to_string()
+                ),
+                (
+                    14,
+                    "false branch not covered yet (search running)".to_string()
+                ),
+            ]
+        );
+        let first = &diagnostics[0];
+        assert_eq!(first.source.as_deref(), Some(SOURCE));
+        assert_eq!(
+            first.code,
+            Some(NumberOrString::String(UNCOVERED_BRANCH.into()))
+        );
+        assert_eq!(first.severity, Some(DiagnosticSeverity::INFORMATION));
+        assert_eq!(
+            (first.range.start.character, first.range.end.character),
+            (12, 23)
+        );
+        assert_eq!(
+            first.data.as_ref().unwrap()["goal"],
+            "p.Account#withdraw(long)/B0.F"
+        );
+    }
+
+    #[test]
+    fn edits_move_unchanged_results_and_withdraw_edited_ones() {
+        let mut file = OpenFile::open(ACCOUNT, 1);
+        let tracked = tracked_with(&file, &[]);
+        let change = |line, from, to, text: &str| {
+            TextChange::replace(
+                TextRange::new(TextPosition::new(line, from), TextPosition::new(line, to)),
+                text,
+            )
+        };
+        // Two lines above everything, and an edit inside interest(int).
+        file.apply_changes(
+            &[
+                change(1, 0, 0, "// a\n// b\n"),
+                change(16, 19, 23, "rate + 1"),
+            ],
+            2,
+            PositionEncoding::Utf16,
+        )
+        .unwrap();
+        let diagnostics = compute(&uri(), &file, &tracked, None, PositionEncoding::Utf16);
+        let lines: Vec<u32> = diagnostics.iter().map(|d| d.range.start.line).collect();
+        assert_eq!(
+            lines,
+            [8, 8],
+            "withdraw's two outcomes moved; interest's are withdrawn"
+        );
+    }
+
+    #[test]
+    fn an_unavailable_reason_is_shown_on_the_class_name() {
+        let file = OpenFile::open(ACCOUNT, 1);
+        let diagnostics = compute(
+            &uri(),
+            &file,
+            &Tracked::new(),
+            Some("test generation is off"),
+            PositionEncoding::Utf16,
+        );
+        assert_eq!(diagnostics.len(), 1);
+        assert_eq!(
+            diagnostics[0].code,
+            Some(NumberOrString::String(GENERATION_UNAVAILABLE.into()))
+        );
+        assert_eq!(diagnostics[0].range.start.line, 2);
+        assert_eq!(diagnostics[0].range.start.character, 13);
+    }
+}

@@ -75,6 +75,8 @@ pub fn hover(input: &HoverInput) -> Option<String> {
         .iter()
         .filter(|d| d.key.member == member.key)
         .filter_map(|d| view.decision(d).map(|current| (d, current)))
+        // A branch-free method's entry goal spans its name: the name shows the summary.
+        .filter(|(_, current)| current.kind != javamodel::DecisionKind::MethodEntry)
         .filter(|(_, current)| current.span.contains_byte(offset))
         .min_by_key(|(_, current)| current.span.end_byte - current.span.start_byte);
     if let Some((decision, current)) = decision {
@@ -211,5 +213,82 @@ fn push_footer(out: &mut String, results: &ClassResults, status: Option<String>)
         .collect();
     if !notes.is_empty() {
         out.push_str(&format!("\n_{}_\n", notes.join(" · ")));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::lsp::results::ClassResults;
+
+    const SOURCE: &str = "package p;\n\npublic class A {\n    public int sign(int x) {\n        if (x > 0) {\n            return 1;\n        }\n        return 0;\n    }\n\n    public int one() {\n        return 1;\n    }\n}\n";
+
+    fn hover_at(file: &OpenFile, tracked: &Tracked, line: u32, character: u32) -> Option<String> {
+        hover(&HoverInput {
+            file,
+            tracked,
+            position: TextPosition::new(line, character),
+            encoding: PositionEncoding::Utf16,
+            unavailable: None,
+            running: None,
+        })
+    }
+
+    fn tracked(file: &OpenFile, covered: &[&str]) -> Tracked {
+        let covered: BTreeSet<String> = covered.iter().map(|g| g.to_string()).collect();
+        let mut tracked = Tracked::new();
+        tracked.results = Some(Arc::new(ClassResults::interim(
+            1,
+            "p.A",
+            file.model(),
+            &covered,
+        )));
+        tracked
+    }
+
+    #[test]
+    fn a_branch_a_method_name_and_a_line() {
+        let file = OpenFile::open(SOURCE, 1);
+        let tracked = tracked(&file, &["p.A#sign(int)/B0.T", "p.A#one()/B0.E", "line 12"]);
+        let branch = hover_at(&file, &tracked, 4, 13).unwrap();
+        assert!(branch.starts_with("**ctgls** · `x > 0`"), "{branch}");
+        assert!(branch.contains("- ✓ **true** covered"), "{branch}");
+        assert!(
+            branch.contains("- ✗ **false** branch not covered yet"),
+            "{branch}"
+        );
+        assert!(branch.contains("_search still running_"), "{branch}");
+
+        let name = hover_at(&file, &tracked, 10, 16).unwrap();
+        assert!(
+            name.contains("`one()`: 1/1 branches"),
+            "the entry goal shows the summary: {name}"
+        );
+        let sign = hover_at(&file, &tracked, 3, 16).unwrap();
+        assert!(sign.contains("`sign(int)`: 1/2 branches"), "{sign}");
+
+        let line = hover_at(&file, &tracked, 11, 10).unwrap();
+        assert!(line.contains("line 12 is run"), "{line}");
+        assert!(
+            hover_at(&file, &tracked, 1, 0).is_none(),
+            "nothing outside members"
+        );
+    }
+
+    #[test]
+    fn an_edited_method_says_so() {
+        let mut file = OpenFile::open(SOURCE, 1);
+        let tracked = tracked(&file, &[]);
+        let change = syntax::TextChange::replace(
+            syntax::TextRange::new(TextPosition::new(4, 16), TextPosition::new(4, 17)),
+            "1",
+        );
+        file.apply_changes(&[change], 2, PositionEncoding::Utf16)
+            .unwrap();
+        let text = hover_at(&file, &tracked, 3, 16).unwrap();
+        assert!(text.contains("edited since the last run"), "{text}");
     }
 }
