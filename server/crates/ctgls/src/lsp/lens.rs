@@ -70,3 +70,48 @@ pub fn lenses(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::lsp::results::ClassResults;
+
+    #[test]
+    fn one_lens_per_method_with_its_branches_and_the_generate_command() {
+        let text = "package p;\n\npublic class A {\n    public A() {}\n\n    public int sign(int x) {\n        return x > 0 ? 1 : 0;\n    }\n\n    abstract static class B {\n        abstract void f();\n    }\n}\n";
+        let file = OpenFile::open(text, 1);
+        let covered = BTreeSet::from(["p.A#sign(int)/B0.T".to_string()]);
+        let mut tracked = Tracked::new();
+        tracked.results = Some(Arc::new(ClassResults::interim(
+            1,
+            "p.A",
+            file.model(),
+            &covered,
+        )));
+        let uri: Uri = "file:///p/A.java".parse().unwrap();
+        let lenses = lenses(&uri, &file, &tracked, PositionEncoding::Utf16);
+        let titles: Vec<(u32, &str)> = lenses
+            .iter()
+            .map(|l| {
+                (
+                    l.range.start.line,
+                    l.command.as_ref().unwrap().title.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            titles,
+            [
+                (3, "0/1 branches · searching"),
+                (5, "1/2 branches · searching")
+            ],
+            "abstract methods have no lens"
+        );
+        let command = lenses[0].command.as_ref().unwrap();
+        assert_eq!(command.command, GENERATE_COMMAND);
+        assert_eq!(command.arguments.as_ref().unwrap()[0]["uri"], uri.as_str());
+    }
+}
