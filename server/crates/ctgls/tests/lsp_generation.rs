@@ -78,6 +78,23 @@ fn open(server: &mut TestServer, project: &Project, class: &str) -> String {
     uri
 }
 
+/// A content change replacing lines `from` (line, character) to `to` with `text`.
+fn change(from: (u32, u32), to: (u32, u32), text: &str) -> Value {
+    json!({
+        "range": { "start": { "line": from.0, "character": from.1 },
+                   "end": { "line": to.0, "character": to.1 } },
+        "text": text
+    })
+}
+
+/// `didChange` of `uri` to `version` with `changes`, applied in order.
+fn edit(server: &mut TestServer, uri: &str, version: i32, changes: &[Value]) {
+    server.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": version }, "contentChanges": changes }),
+    );
+}
+
 /// The `ctgls.status` command's answer.
 fn ask_status(server: &mut TestServer) -> Value {
     server
@@ -397,17 +414,14 @@ fn a_session_diagnostics_hover_lens_coverage_actions_and_edits() {
 
     // Edit interest(int): its results are withdrawn at once, the others move with the text.
     server.forget_notifications();
-    server.notify(
-        "textDocument/didChange",
-        json!({
-            "textDocument": { "uri": uri, "version": 2 },
-            "contentChanges": [
-                { "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 0 } },
-                  "text": "// a comment\n" },
-                { "range": { "start": { "line": 55, "character": 0 }, "end": { "line": 55, "character": 0 } },
-                  "text": "        int unused = 0;\n" }
-            ]
-        }),
+    edit(
+        &mut server,
+        &uri,
+        2,
+        &[
+            change((0, 0), (0, 0), "// a comment\n"),
+            change((55, 0), (55, 0), "        int unused = 0;\n"),
+        ],
     );
     let edited = server.wait_for_notification("textDocument/publishDiagnostics", |p| {
         p["uri"] == uri && p["version"] == 2
@@ -514,13 +528,11 @@ fn cancelling_a_run_and_restarting_with_the_store() {
                 .is_some_and(|m| m.starts_with("searching"))
     });
     let second = running["token"].clone();
-    server.notify(
-        "textDocument/didChange",
-        json!({
-            "textDocument": { "uri": uri, "version": 2 },
-            "contentChanges": [{ "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 0 } },
-                                 "text": "// edited\n" }]
-        }),
+    edit(
+        &mut server,
+        &uri,
+        2,
+        &[change((0, 0), (0, 0), "// edited\n")],
     );
     let end = server.wait_for_notification("$/progress", |p| {
         p["token"] == second && p["value"]["kind"] == "end"
@@ -551,14 +563,7 @@ fn cancelling_a_run_and_restarting_with_the_store() {
     server.poll_request("ctgls/debugConfig", Value::Null, |c| {
         c["budgetSeconds"] == 6.0
     });
-    server.notify(
-        "textDocument/didChange",
-        json!({
-            "textDocument": { "uri": uri, "version": 3 },
-            "contentChanges": [{ "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 1, "character": 0 } },
-                                 "text": "" }]
-        }),
-    );
+    edit(&mut server, &uri, 3, &[change((0, 0), (1, 0), "")]);
     let first = server.wait_for_notification_within("ctgls/status", RUN_TIMEOUT, |s| {
         s["classes"][0]["runs"] == 1 && s["running"].is_null()
     });
@@ -707,13 +712,11 @@ fn bad_inputs_are_reported_and_nothing_is_lost() {
         .filter(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == "begin")
         .count();
     server.forget_notifications();
-    server.notify(
-        "textDocument/didChange",
-        json!({
-            "textDocument": { "uri": uri, "version": 2 },
-            "contentChanges": [{ "range": { "start": { "line": 36, "character": 0 }, "end": { "line": 36, "character": 0 } },
-                                 "text": "        if (amount <= \n" }]
-        }),
+    edit(
+        &mut server,
+        &uri,
+        2,
+        &[change((36, 0), (36, 0), "        if (amount <= \n")],
     );
     let broken = server.wait_for_notification("textDocument/publishDiagnostics", |p| {
         p["uri"] == uri && p["version"] == 2
