@@ -95,6 +95,28 @@ fn edit(server: &mut TestServer, uri: &str, version: i32, changes: &[Value]) {
     );
 }
 
+/// Waits until a run (other than the one with progress token `not`) reports that it is
+/// searching; returns its progress token.
+fn searching_run(server: &mut TestServer, not: &Value) -> Value {
+    let report = server.wait_for_notification_within("$/progress", RUN_TIMEOUT, |p| {
+        &p["token"] != not
+            && p["value"]["kind"] == "report"
+            && p["value"]["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("searching"))
+    });
+    report["token"].clone()
+}
+
+/// Waits for the end of the run with progress token `token`, which must say it was cancelled.
+fn assert_run_cancelled(server: &mut TestServer, token: &Value) {
+    let end = server.wait_for_notification("$/progress", |p| {
+        &p["token"] == token && p["value"]["kind"] == "end"
+    });
+    let message = end["value"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("cancelled"), "{end}");
+}
+
 /// The `ctgls.status` command's answer.
 fn ask_status(server: &mut TestServer) -> Value {
     server
@@ -489,24 +511,9 @@ fn cancelling_a_run_and_restarting_with_the_store() {
     let mut server = start(&project, json!({ "budgetSeconds": 30, "idleDelayMs": 100 }));
     let uri = open(&mut server, &project, "Bank");
     // The cancel button of the progress: the run ends early, saying so.
-    let begin = server.wait_for_notification_within("$/progress", RUN_TIMEOUT, |p| {
-        p["value"]["kind"] == "report"
-            && p["value"]["message"]
-                .as_str()
-                .is_some_and(|m| m.starts_with("searching"))
-    });
-    let token = begin["token"].clone();
+    let token = searching_run(&mut server, &Value::Null);
     server.notify("window/workDoneProgress/cancel", json!({ "token": token }));
-    let end = server.wait_for_notification("$/progress", |p| {
-        p["token"] == token && p["value"]["kind"] == "end"
-    });
-    assert!(
-        end["value"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("cancelled"),
-        "{end}"
-    );
+    assert_run_cancelled(&mut server, &token);
     // Cancelled means: not again until the text changes or the user asks.
     let status = ask_status(&mut server);
     assert_eq!(status["state"], "idle", "{status}");
@@ -520,30 +527,14 @@ fn cancelling_a_run_and_restarting_with_the_store() {
         )
         .unwrap();
     assert_eq!(scheduled["scheduled"], 1);
-    let running = server.wait_for_notification_within("$/progress", RUN_TIMEOUT, |p| {
-        p["token"] != token
-            && p["value"]["kind"] == "report"
-            && p["value"]["message"]
-                .as_str()
-                .is_some_and(|m| m.starts_with("searching"))
-    });
-    let second = running["token"].clone();
+    let second = searching_run(&mut server, &token);
     edit(
         &mut server,
         &uri,
         2,
         &[change((0, 0), (0, 0), "// edited\n")],
     );
-    let end = server.wait_for_notification("$/progress", |p| {
-        p["token"] == second && p["value"]["kind"] == "end"
-    });
-    assert!(
-        end["value"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("cancelled"),
-        "{end}"
-    );
+    assert_run_cancelled(&mut server, &second);
     server.wait_for_notification("$/progress", |p| {
         p["token"] != second && p["token"] != token && p["value"]["kind"] == "begin"
     });

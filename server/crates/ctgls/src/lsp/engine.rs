@@ -677,7 +677,7 @@ impl State {
 
     /// Shows the results the `.ctgls/` store holds for a just-opened file, when they are of
     /// the same text: a restarted server shows coverage at once.
-    pub(super) fn load_stored(&mut self, uri: &Uri) {
+    pub(super) fn load_stored(&mut self, uri: &Uri, layout: &ctg::project::ProjectLayout) {
         let Some(file) = self.files.get(uri) else {
             return;
         };
@@ -688,7 +688,6 @@ impl State {
         else {
             return;
         };
-        let layout = self.workspace.layout_for(&path, &self.config.classpath);
         let store = Store::open(&layout.root);
         let hash = ctg::pipeline::source_hash(file.model().text());
         match store.load(&class) {

@@ -4,7 +4,7 @@
 //! have typed more. So nothing here is stored as a file position: decisions are kept by their
 //! stable keys (`member#signature/B<n>`, unchanged by edits elsewhere), and lines and
 //! exceptions by their member and their line offset inside it. With each member goes a
-//! fingerprint of its text at run time. [`ClassResults::is_live`] says whether a member still
+//! fingerprint of its text at run time. [`ClassResults::is_live_as`] says whether a member still
 //! has that text: results of live members are shown at their moved positions, those of edited
 //! (or removed) members are withdrawn until the next run.
 
@@ -129,12 +129,6 @@ pub struct Suite {
 }
 
 impl ClassResults {
-    /// Whether `member` (a key) has the text it had in the run, in `model`.
-    pub fn is_live(&self, model: &JavaModel, member: &str) -> bool {
-        let current = model.member_by_key(member).map(|(_, m)| m);
-        self.is_live_as(member, current, model.text())
-    }
-
     /// Whether `member` (a key), found as `current` in `text` (or not found), has the text it
     /// had in the run.
     pub fn is_live_as(&self, member: &str, current: Option<&Member>, text: &str) -> bool {
@@ -785,9 +779,13 @@ mod tests {
         let results = ClassResults::interim(1, "A", &model(before), &BTreeSet::new());
         let after = "class A {\n  // moved\n\n  int f(int x) { return x > 0 ? 1 : 2; }\n  int g() { return 2; }\n}\n";
         let m = model(after);
-        assert!(results.is_live(&m, "A#f(int)"), "moved but unchanged");
-        assert!(!results.is_live(&m, "A#g()"), "edited");
-        assert!(!results.is_live(&m, "A#h()"), "unknown");
+        let live = |key: &str| {
+            let current = m.member_by_key(key).map(|(_, member)| member);
+            results.is_live_as(key, current, m.text())
+        };
+        assert!(live("A#f(int)"), "moved but unchanged");
+        assert!(!live("A#g()"), "edited");
+        assert!(!live("A#h()"), "unknown");
         assert_eq!(results.decisions.len(), 2, "f's ternary and g's entry");
     }
 

@@ -315,9 +315,9 @@ impl State {
                     ))
                     .await;
                 }
-                if self.is_generation_target(&uri) {
+                if let Some(layout) = self.generation_target(&uri) {
                     self.tracked.insert(uri.clone(), Tracked::new());
-                    self.load_stored(&uri);
+                    self.load_stored(&uri, &layout);
                     self.publish_diagnostics(&uri).await;
                     self.dispatch();
                     self.send_status();
@@ -523,25 +523,17 @@ impl State {
         }
     }
 
-    /// A Java file under a source root of its project, not under its test root: generated
-    /// and hand-written tests are open for reading and editing, not for generating tests of.
-    fn is_generation_target(&self, uri: &Uri) -> bool {
+    /// The project of a Java file under a source root of its project, not under its test root;
+    /// `None` for other files: generated and hand-written tests are open for reading and
+    /// editing, not for generating tests of.
+    fn generation_target(&self, uri: &Uri) -> Option<ctg::project::ProjectLayout> {
         if !is_java(uri) {
-            return false;
+            return None;
         }
-        let Some(path) = uri_path(uri) else {
-            // Not a file (an unsaved buffer, a jar entry): no project, no run.
-            return false;
-        };
+        // Not a file (an unsaved buffer, a jar entry): no project, no run.
+        let path = uri_path(uri)?;
         let layout = self.workspace.layout_for(&path, &self.config.classpath);
-        let in_tests = layout.test_root != layout.root
-            && !layout.source_roots.contains(&layout.test_root)
-            && path.starts_with(&layout.test_root);
-        !in_tests
-            && layout
-                .source_roots
-                .iter()
-                .any(|root| path.starts_with(root))
+        crate::lsp::workspace::is_source_file(&layout, &path).then_some(layout)
     }
 
     fn hover(&self, uri: &Uri, position: TextPosition) -> Option<String> {
