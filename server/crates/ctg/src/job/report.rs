@@ -3,7 +3,7 @@
 //! truth: a goal counts as covered only when a final test covers it.
 
 use javamodel::instrument::ProbeTable;
-use javamodel::{GoalKey, JavaModel};
+use javamodel::{CfgNodeKind, GoalKey, JavaModel};
 use jvm::TestStatus;
 use search::{goal_fitness, GoalTable};
 use testcase::TestCase;
@@ -235,12 +235,68 @@ impl Report<'_> {
     }
 
     fn is_throw_line(&self, line: u32) -> bool {
-        self.text
-            .lines()
-            .nth(line.saturating_sub(1) as usize)
-            .is_some_and(|l| {
-                let l = l.trim_start();
-                l.starts_with("throw ") || l.starts_with("throw(")
-            })
+        throw_statement_on(self.model, self.text, line)
+    }
+}
+
+/// Whether 1-based `line` lies within a `throw` statement of the class: the exception was
+/// thrown on purpose. Read from the statements of the members' control-flow graphs, so a guard
+/// on one line (`if (x == null) throw new NullPointerException();`) and a `throw` whose
+/// constructor call spans several lines count; a line that only mentions `throw` in a string or
+/// a comment does not.
+fn throw_statement_on(model: &JavaModel, text: &str, line: u32) -> bool {
+    let Some(row) = (line as usize).checked_sub(1) else {
+        return false;
+    };
+    model
+        .all_types()
+        .into_iter()
+        .flat_map(|ty| &ty.members)
+        .filter_map(|member| member.body.as_ref())
+        .flat_map(|body| &body.cfgs)
+        .flat_map(|cfg| &cfg.nodes)
+        .filter(|node| node.kind == CfgNodeKind::Statement)
+        .filter_map(|node| node.span)
+        .any(|span| {
+            span.start.row <= row
+                && row <= span.end.row
+                && text.get(span.start_byte..).is_some_and(|rest| {
+                    rest.strip_prefix("throw").is_some_and(|after| {
+                        !after.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$')
+                    })
+                })
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOURCE: &str = r#"class Guard {
+    int check(String s, int n) {
+        if (s == null) throw new NullPointerException("s");
+        if (n < 0) {
+            throw new IllegalArgumentException(
+                "negative: " + n);
+        }
+        String throwaway = "throw new X()";
+        return s.length() / n; // throw here is implicit
+    }
+}
+"#;
+
+    fn lines_within_throws() -> Vec<u32> {
+        let tree = syntax::parse_java(SOURCE, None);
+        let model = JavaModel::build(SOURCE, &tree);
+        (1..=SOURCE.lines().count() as u32)
+            .filter(|&line| throw_statement_on(&model, SOURCE, line))
+            .collect()
+    }
+
+    #[test]
+    fn throws_are_found_by_statement_not_by_line_prefix() {
+        // The guard on line 3, the two lines of the statement on 5-6; not the string on 8 or the
+        // division (an implicit ArithmeticException) on 9.
+        assert_eq!(lines_within_throws(), vec![3, 5, 6]);
     }
 }
