@@ -26,6 +26,8 @@ export class CoverageController implements vscode.Disposable {
   /** Coverage is shown again by itself only once the user has asked for it. */
   private shown = false;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The document version each shown file's coverage is for (null: the file was not open). */
+  private readonly shownVersions = new Map<string, number | null>();
 
   constructor(
     private readonly source: CoverageSource,
@@ -62,10 +64,29 @@ export class CoverageController implements vscode.Disposable {
   }
 
   onCoverageChanged(_uri: string): void {
+    this.scheduleRefresh();
+  }
+
+  /**
+   * An edit moves the lines of a file whose coverage is shown, though the server's results may
+   * not change (then it sends no `ctgls/coverageChanged`): the marks would drift. Coverage is
+   * asked again for the new text once the typing pauses; the server computes it against the
+   * version it has.
+   */
+  onDocumentChanged(uri: string, version: number): void {
+    const shown = this.shownVersions.get(sameUri(uri));
+    if (shown === undefined || shown === version) {
+      return;
+    }
+    this.scheduleRefresh();
+  }
+
+  private scheduleRefresh(): void {
     if (!this.shown || !this.autoRefresh()) {
       return;
     }
-    // A run ending changes several files at once: wait for the burst to end.
+    // A run ending changes several files at once, and typing sends a change per key: wait for
+    // the burst to end.
     if (this.refreshTimer !== undefined) {
       clearTimeout(this.refreshTimer);
     }
@@ -99,6 +120,7 @@ export class CoverageController implements vscode.Disposable {
           file.declarations && toCount(file.declarations),
         );
         this.details.set(fileCoverage, file.details);
+        this.shownVersions.set(sameUri(file.uri), file.version);
         run.addCoverage(fileCoverage);
       }
     } catch (error) {
@@ -129,6 +151,11 @@ export function toVscodeDetail(detail: CoverageDetail): vscode.FileCoverageDetai
 
 function toRange(range: WireRange): vscode.Range {
   return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
+}
+
+/** The server and VS Code may spell a URI differently (`%3A`, drive letters): compare VS Code's spelling. */
+function sameUri(uri: string): string {
+  return vscode.Uri.parse(uri).toString();
 }
 
 function toCount(count: Count): vscode.TestCoverageCount {

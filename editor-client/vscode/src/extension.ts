@@ -49,6 +49,11 @@ export function activate(context: vscode.ExtensionContext): void {
     statusBar,
     client,
     coverage,
+    vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.contentChanges.length > 0) {
+        coverage.onDocumentChanged(event.document.uri.toString(), event.document.version);
+      }
+    }),
     ...registerCommands({ client, coverage, outputChannel }),
   );
   void client.start();

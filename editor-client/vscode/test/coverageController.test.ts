@@ -160,6 +160,22 @@ describe('CoverageController', () => {
     assert.ok(controller.disposed);
   });
 
+  it('shows coverage again after an edit of a shown file, for the new version, once typing pauses', async () => {
+    const { coverage, controller } = harness();
+    await coverage.showAll();
+    assert.equal(controller.runs.length, 1);
+    coverage.onDocumentChanged(accountUri, 7);
+    coverage.onDocumentChanged(brokenBank.uri, 8);
+    await delay(REFRESH_DELAY_MS + 100);
+    assert.equal(controller.runs.length, 1, 'the version shown and a file not shown: nothing to redo');
+
+    coverage.onDocumentChanged(accountUri, 8);
+    coverage.onDocumentChanged(accountUri, 9);
+    await delay(REFRESH_DELAY_MS + 100);
+    assert.equal(controller.runs.length, 2, 'one refresh for a burst of edits');
+    coverage.dispose();
+  });
+
   it('does not refresh when ctgls.coverage.autoRefresh is off', async () => {
     const { coverage, controller } = harness(() => accountCoverage, false);
     await coverage.showAll();

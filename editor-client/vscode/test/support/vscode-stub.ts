@@ -407,6 +407,7 @@ export const workspace = {
   onDidGrantWorkspaceTrust: (listener: Listener<void>) => control.onDidGrantWorkspaceTrust.event(listener),
   onDidChangeConfiguration: (listener: Listener<{ affectsConfiguration(section: string): boolean }>) =>
     control.onDidChangeConfiguration.event(listener),
+  onDidChangeTextDocument: (listener: Listener<unknown>) => ({ dispose: () => void listener }),
   getConfiguration(section?: string) {
     const prefix = section ? `${section}.` : '';
     return {
