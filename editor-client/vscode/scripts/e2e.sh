@@ -13,22 +13,8 @@ cd "$(dirname "$0")/.."
 extension_dir=$(pwd)
 repo=$(cd ../.. && pwd)
 
-apt_updated=0
-need_deb() {
-  local missing=()
-  for pkg in "$@"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  local sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  if [ $apt_updated -eq 0 ]; then
-    $sudo apt-get update -qq
-    apt_updated=1
-  fi
-  echo "scripts/e2e.sh: installing ${missing[*]}" >&2
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-}
+need_deb_who=scripts/e2e.sh
+source "$repo/tests/lib/need-deb.sh"
 
 # Chromium for Playwright (playwright-core downloads no browser); ripgrep for VS Code's file
 # search (the npm package's own download of it needs the network); a C++ toolchain and Python
