@@ -79,6 +79,7 @@ fn uncovered(result: &ctg::job::GenerationResult) -> Vec<String> {
 fn dynamosa_covers_every_branch_of_the_fixtures_within_seconds() {
     let root = fixture("subjects");
     let mut sup = supervisor();
+    let mut values_simplified = 0;
     for class in [
         "job.Triangle",
         "job.Words",
@@ -136,7 +137,11 @@ fn dynamosa_covers_every_branch_of_the_fixtures_within_seconds() {
         }
         assert!(result.executions > 0 && result.statements_executed >= result.executions);
         assert!(result.minimisation.statements_after <= result.minimisation.statements_before);
+        assert!(!result.minimisation.cut_short, "{class}");
+        values_simplified += result.minimisation.values_simplified;
     }
+    // The search's random literals (anywhere in the int range) were replaced by simpler ones.
+    assert!(values_simplified > 0);
 }
 
 #[test]

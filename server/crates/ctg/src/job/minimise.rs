@@ -10,12 +10,19 @@
 //! the outcome is the same as minimising the tests one after the other. Bounded by a deadline
 //! and the cancellation token: a test whose minimisation was cut short keeps what was
 //! removed so far.
+//!
+//! Then the values: each primitive and string literal left is replaced by a simpler one while
+//! the test keeps its goals (`0` for `-1873`, `30` for `30472`, `""` or `"ab"` for `"x#\u0007ab"`),
+//! so that a developer reads the input that matters rather than the search's noise. Seed 001
+//! minimises only the statements; this second pass follows the shrinking of property-based
+//! testing tools (greedy, one candidate at a time, smaller by the length of the printed literal),
+//! and runs side by side and under the same deadline as the first.
 
 use std::collections::BTreeSet;
 use std::time::Instant;
 
 use search::{goal_fitness, CancelToken, ExecutionResult, GoalId, MemberId};
-use testcase::{TestCase, VarRef};
+use testcase::{PrimitiveValue, Statement, TestCase, VarRef};
 
 use crate::job::executor::JvmExecutor;
 
@@ -37,6 +44,8 @@ pub struct MinimisationStats {
     pub executions: u64,
     /// Minimisation stopped at the deadline or on cancellation before every test was done.
     pub cut_short: bool,
+    /// Literal values replaced by simpler ones.
+    pub values_simplified: usize,
 }
 
 /// Whether `result` covers `goal`.
@@ -116,9 +125,204 @@ pub fn minimise(
             state.cursor = at.checked_sub(1);
         }
     }
-    let tests: Vec<TestCase> = states.into_iter().map(|s| s.test).collect();
-    stats.statements_after = tests.iter().map(TestCase::len).sum();
+    let tests: Vec<(TestCase, Vec<KeptGoal>)> =
+        states.into_iter().map(|s| (s.test, s.goals)).collect();
+    stats.statements_after = tests.iter().map(|(t, _)| t.len()).sum();
+    let tests = if stats.cut_short {
+        tests.into_iter().map(|(t, _)| t).collect()
+    } else {
+        simplify_values(executor, tests, deadline, cancel, &mut stats)
+    };
     (tests, stats)
+}
+
+/// The second pass: simpler literals, one candidate per unfinished test and round.
+fn simplify_values(
+    executor: &mut JvmExecutor<'_, '_>,
+    tests: Vec<(TestCase, Vec<KeptGoal>)>,
+    deadline: Instant,
+    cancel: &CancelToken,
+    stats: &mut MinimisationStats,
+) -> Vec<TestCase> {
+    struct State {
+        test: TestCase,
+        goals: Vec<KeptGoal>,
+        /// The literal statements left to simplify, last first (popped from the end).
+        todo: Vec<usize>,
+        /// Candidates for the statement at the end of `todo`, most preferred last.
+        candidates: Vec<PrimitiveValue>,
+    }
+    let mut states: Vec<State> = tests
+        .into_iter()
+        .map(|(test, goals)| {
+            let todo = test
+                .statements()
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| matches!(s, Statement::Primitive(_)))
+                .map(|(i, _)| i)
+                .collect();
+            State {
+                test,
+                goals,
+                todo,
+                candidates: Vec::new(),
+            }
+        })
+        .collect();
+    loop {
+        let mut batch: Vec<(usize, PrimitiveValue, TestCase)> = Vec::new();
+        for (index, state) in states.iter_mut().enumerate() {
+            while let Some(&at) = state.todo.last() {
+                let Statement::Primitive(current) = &state.test.statements()[at] else {
+                    state.todo.pop();
+                    continue;
+                };
+                if state.candidates.is_empty() {
+                    state.candidates = simpler_values(current);
+                    state.candidates.reverse();
+                    if state.candidates.is_empty() {
+                        state.todo.pop();
+                        continue;
+                    }
+                }
+                let value = state.candidates.pop().expect("not empty");
+                let mut statements = state.test.statements().to_vec();
+                statements[at] = Statement::Primitive(value.clone());
+                batch.push((index, value, TestCase::from_statements(statements)));
+                break;
+            }
+        }
+        if batch.is_empty() {
+            break;
+        }
+        if Instant::now() >= deadline || cancel.is_cancelled() || executor.has_failed() {
+            stats.cut_short = true;
+            break;
+        }
+        let candidates: Vec<TestCase> = batch.iter().map(|(_, _, t)| t.clone()).collect();
+        let runs = executor.run(&candidates, false);
+        stats.executions += runs.len() as u64;
+        for ((index, value, candidate), run) in batch.into_iter().zip(runs) {
+            let state = &mut states[index];
+            let fitness = goal_fitness(executor.table(), &run.result);
+            if state
+                .goals
+                .iter()
+                .all(|goal| covers(&run.result, &fitness, goal))
+            {
+                state.test = candidate;
+                stats.values_simplified += 1;
+                // Simplify further from the new value.
+                state.candidates = simpler_values(&value);
+                state.candidates.reverse();
+                if state.candidates.is_empty() {
+                    state.todo.pop();
+                }
+            } else if state.candidates.is_empty() {
+                state.todo.pop();
+            }
+        }
+    }
+    states.into_iter().map(|s| s.test).collect()
+}
+
+/// How complex a literal reads: the length of its Java text, then its magnitude.
+fn complexity(value: &PrimitiveValue) -> (usize, u64) {
+    let magnitude = match value {
+        PrimitiveValue::Byte(_)
+        | PrimitiveValue::Short(_)
+        | PrimitiveValue::Int(_)
+        | PrimitiveValue::Long(_) => value.as_integer().unwrap_or(0).unsigned_abs(),
+        PrimitiveValue::Float(v) => f64::from(*v).abs().min(u64::MAX as f64) as u64,
+        PrimitiveValue::Double(v) => v.abs().min(u64::MAX as f64) as u64,
+        PrimitiveValue::Char(c) => u64::from(!c.is_ascii_alphanumeric()),
+        PrimitiveValue::String(s) => {
+            s.chars().filter(|c| !c.is_ascii_alphanumeric()).count() as u64
+        }
+        PrimitiveValue::Boolean(_) => 0,
+    };
+    (value.to_string().len(), magnitude)
+}
+
+/// Values to try instead of `value`, most preferred first, each strictly simpler than it.
+/// Booleans are left alone: neither reads simpler.
+pub fn simpler_values(value: &PrimitiveValue) -> Vec<PrimitiveValue> {
+    fn integers(v: i64) -> Vec<i64> {
+        // `i64::MIN` has no positive counterpart.
+        [
+            Some(0),
+            Some(v.signum()),
+            v.checked_abs(),
+            Some(v / 10),
+            Some(v / 2),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+    fn reals(v: f64) -> Vec<f64> {
+        if !v.is_finite() {
+            return vec![0.0];
+        }
+        vec![0.0, v.trunc(), (v * 10.0).trunc() / 10.0, (v / 2.0).trunc()]
+    }
+    let candidates: Vec<PrimitiveValue> = match value {
+        PrimitiveValue::Boolean(_) => Vec::new(),
+        PrimitiveValue::Byte(v) => integers(i64::from(*v))
+            .into_iter()
+            .filter_map(|c| i8::try_from(c).ok().map(PrimitiveValue::Byte))
+            .collect(),
+        PrimitiveValue::Short(v) => integers(i64::from(*v))
+            .into_iter()
+            .filter_map(|c| i16::try_from(c).ok().map(PrimitiveValue::Short))
+            .collect(),
+        PrimitiveValue::Int(v) => integers(i64::from(*v))
+            .into_iter()
+            .filter_map(|c| i32::try_from(c).ok().map(PrimitiveValue::Int))
+            .collect(),
+        PrimitiveValue::Long(v) => integers(*v).into_iter().map(PrimitiveValue::Long).collect(),
+        PrimitiveValue::Float(v) => reals(f64::from(*v))
+            .into_iter()
+            .map(|c| PrimitiveValue::Float(c as f32))
+            .collect(),
+        PrimitiveValue::Double(v) => reals(*v).into_iter().map(PrimitiveValue::Double).collect(),
+        PrimitiveValue::Char(_) => ['a', '0', ' ']
+            .into_iter()
+            .map(PrimitiveValue::Char)
+            .collect(),
+        PrimitiveValue::String(s) => {
+            let chars: Vec<char> = s.chars().collect();
+            let n = chars.len();
+            let text = |part: &[char]| PrimitiveValue::String(part.iter().collect());
+            let readable: String = chars
+                .iter()
+                .map(|&c| {
+                    if c.is_ascii_graphic() || c == ' ' {
+                        c
+                    } else {
+                        'x'
+                    }
+                })
+                .collect();
+            vec![
+                PrimitiveValue::String(String::new()),
+                text(&chars[..n / 2]),
+                text(&chars[n / 2..]),
+                text(&chars[..n.saturating_sub(1)]),
+                text(&chars[n.min(1)..]),
+                PrimitiveValue::String(readable),
+            ]
+        }
+    };
+    let own = complexity(value);
+    let mut out: Vec<PrimitiveValue> = Vec::new();
+    for candidate in candidates {
+        if complexity(&candidate) < own && !out.contains(&candidate) {
+            out.push(candidate);
+        }
+    }
+    out
 }
 
 /// `test` without statement `at` and every statement that (transitively) uses its value, with
@@ -151,6 +355,67 @@ pub fn without(test: &TestCase, at: usize) -> TestCase {
 mod tests {
     use super::*;
     use testcase::{PrimitiveValue, Statement};
+
+    #[test]
+    fn simpler_values_are_strictly_simpler_and_zero_comes_first() {
+        use PrimitiveValue as V;
+        assert_eq!(
+            simpler_values(&V::Int(-30472)),
+            vec![
+                V::Int(0),
+                V::Int(-1),
+                V::Int(30472),
+                V::Int(-3047),
+                V::Int(-15236)
+            ]
+        );
+        assert_eq!(
+            simpler_values(&V::Int(7)),
+            vec![V::Int(0), V::Int(1), V::Int(3)]
+        );
+        assert!(simpler_values(&V::Int(0)).is_empty());
+        assert!(simpler_values(&V::Boolean(true)).is_empty());
+        assert_eq!(
+            simpler_values(&V::Double(12.75)),
+            vec![
+                V::Double(0.0),
+                V::Double(12.0),
+                V::Double(12.7),
+                V::Double(6.0)
+            ]
+        );
+        assert_eq!(simpler_values(&V::Char('a')), Vec::<V>::new());
+        assert_eq!(
+            simpler_values(&V::Char('#')),
+            vec![V::Char('a'), V::Char('0')]
+        );
+        let s = |t: &str| V::String(t.into());
+        assert_eq!(
+            simpler_values(&s("ab\u{7}d")),
+            vec![
+                s(""),
+                s("ab"),
+                s("\u{7}d"),
+                s("ab\u{7}"),
+                s("b\u{7}d"),
+                s("abxd")
+            ]
+        );
+        // Every candidate of every value is simpler than it, so shrinking ends.
+        for value in [
+            V::Long(i64::MIN),
+            V::Short(i16::MIN),
+            V::Byte(-128),
+            V::Float(f32::NAN),
+        ] {
+            for candidate in simpler_values(&value) {
+                assert!(
+                    complexity(&candidate) < complexity(&value),
+                    "{candidate} vs {value}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn removing_a_statement_removes_its_users_and_renumbers() {

@@ -341,6 +341,7 @@ fn run_compiled(
             statements_after: stats.statements_after,
             executions: stats.executions,
             cut_short: stats.cut_short,
+            values_simplified: stats.values_simplified,
         };
         tests.into_iter().zip(descriptions).collect()
     } else {

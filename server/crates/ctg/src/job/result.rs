@@ -182,6 +182,8 @@ pub struct MinimisationSummary {
     pub executions: u64,
     /// The deadline or a cancellation stopped it before every test was minimal.
     pub cut_short: bool,
+    /// Literal values replaced by simpler ones (`minimise`, second pass).
+    pub values_simplified: usize,
 }
 
 /// A javac diagnostic in the original source.
