@@ -39,7 +39,8 @@ pub use history::{
     RUNS_WITHOUT_IMPROVEMENT,
 };
 pub use record::{
-    ClassRecord, Coverage, FinishedRun, HistoryEntry, RunInfo, StoredTest, UndeclaredException,
+    ClassRecord, Coverage, FinishedRun, HistoryEntry, RunInfo, StoredMethod, StoredSuite,
+    StoredTest, UndeclaredException,
 };
 pub use seeds::{revalidate, DropReason, DroppedSeed, Seeds};
 
