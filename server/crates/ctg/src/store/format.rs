@@ -32,8 +32,8 @@ use super::record::{
     ClassRecord, Coverage, HistoryEntry, RunInfo, StoredMethod, StoredSuite, StoredTest,
     UndeclaredException,
 };
-use crate::project::JUnitVersion;
 use super::type_text::parse_type;
+use crate::project::JUnitVersion;
 
 /// The `format` field of every record file.
 pub const FORMAT_NAME: &str = "ctgls-store";
@@ -563,7 +563,10 @@ impl RecordDto {
             if i < tests.len() {
                 Ok(i)
             } else {
-                Err(format!("{what} refers to test {i}; there are {}", tests.len()))
+                Err(format!(
+                    "{what} refers to test {i}; there are {}",
+                    tests.len()
+                ))
             }
         };
         let suite = self
