@@ -1,6 +1,6 @@
 //! The project store under `<workspace>/.ctgls/` (DESIGN decision 6): per class under test, the
-//! tests the last run found with the goals they cover, that run's coverage, and the run
-//! history, so that the editor, the command line and CI warm-start each other (seed 000
+//! tests the last run found with the goals they cover, the JUnit class they were verified as,
+//! that run's coverage, and the run history, so that the editor, the command line and CI warm-start each other (seed 000
 //! sections 4.1 and 4.2). The format is specified in `docs/store.md`.
 //!
 //! Layout: `.ctgls/README.txt`, `.ctgls/.gitignore` (temporary files only) and one JSON file
