@@ -193,7 +193,8 @@ pub fn generate_tests(
             .as_ref()
             .map(|cut| source_hash(&sources[cut.index].file.text))
             .unwrap_or_default();
-        let run = finished_run(&generation, &request, options.timestamp_ms, source_hash);
+        let mut run = finished_run(&generation, &request, options.timestamp_ms, source_hash);
+        run.suite = stored_suite(&generation, &emission);
         if let Err(error) = store.save_run(&run) {
             store_warnings.push(format!("history not saved: {error}"));
         }
@@ -388,6 +389,13 @@ fn finished_run(
             member: exception.member.clone(),
             exception: exception.type_name.clone(),
             line: exception.line,
+            message: exception.message.clone(),
+            checked: generation
+                .tests
+                .get(exception.test)
+                .and_then(|t| t.result.exception.as_ref())
+                .is_some_and(|thrown| thrown.checked),
+            test: (exception.test < generation.tests.len()).then_some(exception.test),
         })
         .collect();
     FinishedRun {
@@ -408,8 +416,45 @@ fn finished_run(
                 covers: test.covers.iter().cloned().collect(),
             })
             .collect(),
+        suite: None,
         coverage,
     }
+}
+
+/// The verified class of a run for the store, so that a later session can insert its tests
+/// before running anything; `None` when no test was kept.
+fn stored_suite(generation: &GenerationResult, emission: &Emission) -> Option<store::StoredSuite> {
+    let suite = &emission.suite;
+    if suite.kept.is_empty() {
+        return None;
+    }
+    let methods = suite
+        .kept
+        .iter()
+        .zip(&suite.kept_tests)
+        .filter_map(|(name, &test)| {
+            Some(store::StoredMethod {
+                name: name.clone(),
+                test,
+                goals: generation
+                    .tests
+                    .get(test)?
+                    .covered_goals
+                    .iter()
+                    .cloned()
+                    .collect(),
+            })
+        })
+        .collect();
+    Some(store::StoredSuite {
+        junit: emission.junit,
+        source: suite.source.clone(),
+        methods,
+        unverified: match &emission.verification {
+            Verification::JUnit => None,
+            Verification::WorkerOnly { reason } => Some(reason.clone()),
+        },
+    })
 }
 
 /// The name users type for an algorithm (`--algorithm`, settings, reports).

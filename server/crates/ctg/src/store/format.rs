@@ -12,8 +12,12 @@
 //! by that key. Readers ignore fields they do not know, so fields can be added within a
 //! version.
 //!
-//! Invariant: a decoded test case only refers to earlier statements, so code that indexes a
-//! loaded test case by its references cannot go out of bounds.
+//! The JUnit class of the run (`junit_class`) is written as an array of lines so that a diff
+//! of the record shows the tests that changed, not one long string.
+//!
+//! Invariant: a decoded test case only refers to earlier statements, and every index into the
+//! record's tests (a JUnit method's test, an exception's test) is in bounds, so code that
+//! indexes a loaded record cannot go out of bounds.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -25,9 +29,11 @@ use testcase::{
 };
 
 use super::record::{
-    ClassRecord, Coverage, HistoryEntry, RunInfo, StoredTest, UndeclaredException,
+    ClassRecord, Coverage, HistoryEntry, RunInfo, StoredMethod, StoredSuite, StoredTest,
+    UndeclaredException,
 };
 use super::type_text::parse_type;
+use crate::project::JUnitVersion;
 
 /// The `format` field of every record file.
 pub const FORMAT_NAME: &str = "ctgls-store";
@@ -98,8 +104,28 @@ struct RecordDto {
     class: String,
     callables: BTreeMap<String, CallableDto>,
     tests: Vec<TestDto>,
+    /// Added within version 1: records of older writers have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    junit_class: Option<SuiteDto>,
     coverage: CoverageDto,
     history: Vec<HistoryDto>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SuiteDto {
+    junit: u8,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    unverified: Option<String>,
+    methods: Vec<MethodDto>,
+    /// The class's source split at `\n`; joined with `\n` it is the source, byte for byte.
+    source: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct MethodDto {
+    name: String,
+    test: usize,
+    goals: Vec<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -227,6 +253,13 @@ struct ExceptionDto {
     member: String,
     exception: String,
     line: Option<u32>,
+    // The next three were added within version 1; older records lack them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    checked: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    test: Option<usize>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -266,6 +299,7 @@ impl RecordDto {
             class: r.class.clone(),
             callables: callables.by_key,
             tests,
+            junit_class: r.suite.as_ref().map(suite_dto),
             coverage: coverage_dto(&r.coverage),
             history: r.history.iter().map(history_dto).collect(),
         }
@@ -456,6 +490,26 @@ fn collect_vars(t: &JavaType, out: &mut BTreeSet<String>) {
     }
 }
 
+fn suite_dto(s: &StoredSuite) -> SuiteDto {
+    SuiteDto {
+        junit: match s.junit {
+            JUnitVersion::Four => 4,
+            JUnitVersion::Five => 5,
+        },
+        unverified: s.unverified.clone(),
+        methods: s
+            .methods
+            .iter()
+            .map(|m| MethodDto {
+                name: m.name.clone(),
+                test: m.test,
+                goals: m.goals.iter().cloned().collect(),
+            })
+            .collect(),
+        source: s.source.split('\n').map(str::to_string).collect(),
+    }
+}
+
 fn coverage_dto(c: &Coverage) -> CoverageDto {
     CoverageDto {
         goals: c.goals.clone(),
@@ -468,6 +522,9 @@ fn coverage_dto(c: &Coverage) -> CoverageDto {
                 member: e.member.clone(),
                 exception: e.exception.clone(),
                 line: e.line,
+                message: e.message.clone(),
+                checked: e.checked,
+                test: e.test,
             })
             .collect(),
     }
@@ -502,10 +559,26 @@ impl RecordDto {
             .enumerate()
             .map(|(i, t)| test_from(t, &callables).map_err(|e| format!("test {i}: {e}")))
             .collect::<Result<Vec<_>, _>>()?;
+        let test_index = |what: String, i: usize| {
+            if i < tests.len() {
+                Ok(i)
+            } else {
+                Err(format!(
+                    "{what} refers to test {i}; there are {}",
+                    tests.len()
+                ))
+            }
+        };
+        let suite = self
+            .junit_class
+            .map(|s| suite_from(s, &test_index))
+            .transpose()?;
+        let coverage = coverage_from(self.coverage, &test_index)?;
         Ok(ClassRecord {
             class: self.class,
             tests,
-            coverage: coverage_from(self.coverage),
+            suite,
+            coverage,
             history: self.history.into_iter().map(history_from).collect(),
         })
     }
@@ -691,21 +764,56 @@ fn callable_from(d: CallableDto) -> Result<Callable, String> {
     })
 }
 
-fn coverage_from(c: CoverageDto) -> Coverage {
-    Coverage {
+type TestIndex<'a> = dyn Fn(String, usize) -> Result<usize, String> + 'a;
+
+fn suite_from(s: SuiteDto, test_index: &TestIndex) -> Result<StoredSuite, String> {
+    let junit = match s.junit {
+        4 => JUnitVersion::Four,
+        5 => JUnitVersion::Five,
+        other => return Err(format!("junit_class: JUnit {other} is not 4 or 5")),
+    };
+    let methods = s
+        .methods
+        .into_iter()
+        .map(|m| {
+            Ok(StoredMethod {
+                test: test_index(format!("junit_class: method {}", m.name), m.test)?,
+                name: m.name,
+                goals: m.goals.into_iter().collect(),
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(StoredSuite {
+        junit,
+        source: s.source.join("\n"),
+        methods,
+        unverified: s.unverified,
+    })
+}
+
+fn coverage_from(c: CoverageDto, test_index: &TestIndex) -> Result<Coverage, String> {
+    Ok(Coverage {
         goals: c.goals,
         covered_lines: c.covered_lines.into_iter().collect(),
         uncovered_lines: c.uncovered_lines.into_iter().collect(),
         undeclared_exceptions: c
             .undeclared_exceptions
             .into_iter()
-            .map(|e| UndeclaredException {
-                member: e.member,
-                exception: e.exception,
-                line: e.line,
+            .map(|e| {
+                Ok(UndeclaredException {
+                    test: e
+                        .test
+                        .map(|i| test_index(format!("exception {}", e.exception), i))
+                        .transpose()?,
+                    member: e.member,
+                    exception: e.exception,
+                    line: e.line,
+                    message: e.message,
+                    checked: e.checked,
+                })
             })
-            .collect(),
-    }
+            .collect::<Result<_, String>>()?,
+    })
 }
 
 fn history_from(h: HistoryDto) -> HistoryEntry {

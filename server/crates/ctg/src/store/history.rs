@@ -125,6 +125,7 @@ pub fn record_after(previous_history: &[HistoryEntry], run: &FinishedRun) -> Cla
     ClassRecord {
         class: run.class.clone(),
         tests: run.tests.clone(),
+        suite: run.suite.clone(),
         coverage: run.coverage.clone(),
         history,
     }

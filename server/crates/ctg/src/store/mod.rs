@@ -1,6 +1,6 @@
 //! The project store under `<workspace>/.ctgls/` (DESIGN decision 6): per class under test, the
-//! tests the last run found with the goals they cover, that run's coverage, and the run
-//! history, so that the editor, the command line and CI warm-start each other (seed 000
+//! tests the last run found with the goals they cover, the JUnit class they were verified as,
+//! that run's coverage, and the run history, so that the editor, the command line and CI warm-start each other (seed 000
 //! sections 4.1 and 4.2). The format is specified in `docs/store.md`.
 //!
 //! Layout: `.ctgls/README.txt`, `.ctgls/.gitignore` (temporary files only) and one JSON file
@@ -39,7 +39,8 @@ pub use history::{
     RUNS_WITHOUT_IMPROVEMENT,
 };
 pub use record::{
-    ClassRecord, Coverage, FinishedRun, HistoryEntry, RunInfo, StoredTest, UndeclaredException,
+    ClassRecord, Coverage, FinishedRun, HistoryEntry, RunInfo, StoredMethod, StoredSuite,
+    StoredTest, UndeclaredException,
 };
 pub use seeds::{revalidate, DropReason, DroppedSeed, Seeds};
 

@@ -1,10 +1,13 @@
 //! What the store keeps per class under test, as plain Rust values: the tests of the last run
-//! with the goals they cover, the last run's coverage, and the run history. Built from plain
-//! data (test cases, goal keys as strings, numbers) so that any caller can fill them in.
+//! with the goals they cover, the verified JUnit class they were printed as, the last run's
+//! coverage, and the run history. Built from plain data (test cases, goal keys as strings,
+//! numbers, source text) so that any caller can fill them in.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use testcase::TestCase;
+
+use crate::project::JUnitVersion;
 
 /// Everything the store holds for one class under test.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,6 +16,9 @@ pub struct ClassRecord {
     pub class: String,
     /// The archive of the latest run: its distinct tests, each with the goals it covered.
     pub tests: Vec<StoredTest>,
+    /// The JUnit class the latest run's tests were printed and verified as; `None` when no
+    /// test was kept, or the record was written by a ctgls that did not store it.
+    pub suite: Option<StoredSuite>,
     /// Coverage of the latest run.
     pub coverage: Coverage,
     /// The runs, oldest first; at most [`crate::store::HISTORY_LIMIT`] of them.
@@ -33,6 +39,34 @@ pub struct StoredTest {
     /// `com.x.Account#withdraw(long)/B1.T`, or whatever key the caller uses for line, method
     /// and exception goals). The store treats them as opaque strings.
     pub covers: BTreeSet<String>,
+}
+
+/// The test class a run wrote (or would have written): what a later session needs to insert
+/// the run's tests without running anything.
+///
+/// Invariant (checked when reading): every method's `test` is an index into the record's
+/// `tests`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredSuite {
+    pub junit: JUnitVersion,
+    /// The whole class as verified: header, package, imports and every kept test method.
+    pub source: String,
+    /// The class's test methods in file order.
+    pub methods: Vec<StoredMethod>,
+    /// Why the class was not verified with JUnit (only run in the worker), when it was not.
+    pub unverified: Option<String>,
+}
+
+/// One test method of a [`StoredSuite`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredMethod {
+    /// The method's name in the class.
+    pub name: String,
+    /// The test it prints: an index into [`ClassRecord::tests`].
+    pub test: usize,
+    /// Branch goals (`…/B1.T`) the test covered on its own in the run (a superset of the
+    /// goals the archive kept it for).
+    pub goals: BTreeSet<String>,
 }
 
 /// Coverage of one run of one class.
@@ -68,6 +102,12 @@ pub struct UndeclaredException {
     pub exception: String,
     /// The throwing line of the class's source file, when the stack trace names one.
     pub line: Option<u32>,
+    /// The exception's message, when it had one.
+    pub message: Option<String>,
+    /// A checked exception (one a `throws` clause could declare).
+    pub checked: bool,
+    /// The test that threw it: an index into [`ClassRecord::tests`] / [`FinishedRun::tests`].
+    pub test: Option<usize>,
 }
 
 /// The facts of one run that the caller knows (the store has no clock and hashes nothing).
@@ -120,5 +160,7 @@ pub struct FinishedRun {
     pub run: RunInfo,
     /// The run's archive: its distinct tests with the goals each covered.
     pub tests: Vec<StoredTest>,
+    /// The JUnit class of the run's verified tests, when any was kept.
+    pub suite: Option<StoredSuite>,
     pub coverage: Coverage,
 }

@@ -379,6 +379,9 @@ pub fn coverage(covered: usize, total: usize) -> Coverage {
             member: format!("{ACCOUNT}#withdraw(long)"),
             exception: "java.lang.ArithmeticException".into(),
             line: Some(7),
+            message: Some("/ by zero".into()),
+            checked: false,
+            test: None,
         }],
     }
 }
@@ -394,6 +397,7 @@ pub fn finished_run(
         class: class.into(),
         run: run_info(timestamp_ms, source_hash),
         tests,
+        suite: None,
         coverage,
     }
 }

@@ -1,6 +1,10 @@
 //! Code actions: insert a generated test (covering a branch, reproducing an exception), write
 //! the whole generated class, add `throws X`. Listed cheaply; the edit is computed by
 //! `codeAction/resolve` (or at once for clients that cannot resolve edits).
+//!
+//! Tests come from whatever results are shown (a finished run's, the store's, or those kept
+//! under a running search's interim coverage), and only tests whose called members are all
+//! unchanged since their run are offered or inserted (`ClassResults::insertable`).
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -15,7 +19,7 @@ use tower_lsp_server::ls_types::{
 };
 
 use crate::lsp::diagnostics::{SOURCE, UNCOVERED_BRANCH, UNDECLARED_EXCEPTION};
-use crate::lsp::results::{simple_name, ClassResults, Origin, Suite};
+use crate::lsp::results::{simple_name, ClassResults, Suite};
 use crate::lsp::test_file;
 use crate::lsp::to_proto;
 use crate::lsp::view::View;
@@ -62,13 +66,11 @@ pub struct ListInput<'a> {
 pub fn list(input: &ListInput) -> Vec<CodeAction> {
     let results = input.results;
     let mut out: Vec<CodeAction> = Vec::new();
-    if results.origin != Origin::Final {
-        return out;
-    }
     let run = results.run;
     let uri = input.uri.clone();
+    let view = View::new(input.file, results, input.encoding);
     let named = |test: Option<usize>| -> Option<usize> {
-        test.filter(|&i| results.tests.get(i).is_some_and(|t| t.source.is_some()))
+        test.filter(|&i| results.insertable(i, |m| view.live(m)))
     };
     for diagnostic in input.diagnostics {
         if diagnostic.source.as_deref() != Some(SOURCE) {
@@ -165,7 +167,6 @@ pub fn list(input: &ListInput) -> Vec<CodeAction> {
 
     // Covered branches under the cursor: their tests.
     if out.is_empty() {
-        let view = View::new(input.file, results, input.encoding);
         let index = input.file.document().line_index();
         let start = index
             .offset(
@@ -209,7 +210,8 @@ pub fn list(input: &ListInput) -> Vec<CodeAction> {
         }
     }
 
-    if results.suite.is_some() {
+    let any_test = (0..results.tests.len()).any(|i| named(Some(i)).is_some());
+    if results.suite.is_some() && any_test {
         out.push(action(
             format!("Generate tests for class {}", simple_name(&results.class)),
             CodeActionKind::new(GENERATE_TESTS_KIND),
@@ -249,50 +251,63 @@ pub struct TestFileNow {
     pub existing: Option<(String, Option<i32>)>,
 }
 
-/// The edit that inserts test `test` (or the whole class when `None`).
+/// The edit that inserts test `test` (or the whole class when `None`). `insertable` says which
+/// tests fit the current text (`ClassResults::insertable`); the whole class brings only those.
 pub fn test_edit(
     results: &ClassResults,
     suite: &Suite,
     test: Option<usize>,
+    insertable: &dyn Fn(usize) -> bool,
     file: &TestFileNow,
     support: EditSupport,
     encoding: PositionEncoding,
 ) -> Result<WorkspaceEdit, String> {
-    let methods = test_file::method_names(&suite.source);
     let chosen: Vec<(String, String)> = match test {
         Some(index) => {
             let info = results
                 .tests
                 .get(index)
                 .ok_or_else(|| "the test is gone; ask for code actions again".to_string())?;
-            match (&info.name, &info.source) {
-                (Some(name), Some(source)) => vec![(name.clone(), source.clone())],
-                _ => return Err("this test did not pass verification".into()),
+            let (Some(name), Some(source)) = (&info.name, &info.source) else {
+                return Err("this test did not pass verification".into());
+            };
+            if !insertable(index) {
+                return Err(
+                    "the test calls code edited since it was generated; it comes back with the \
+                     next run"
+                        .into(),
+                );
             }
+            vec![(name.clone(), source.clone())]
         }
-        None => {
-            let sources = crate::lsp::results::test_methods(&suite.source);
-            methods
-                .iter()
-                .filter_map(|name| sources.get(name).map(|s| (name.clone(), s.clone())))
-                .collect()
-        }
+        None => results
+            .tests
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| insertable(i))
+            .filter_map(|(_, t)| Some((t.name.clone()?, t.source.clone()?)))
+            .collect(),
+    };
+    let mut chosen = chosen;
+    chosen.sort_by_key(|(name, _)| suite.source.find(&format!(" {name}(")));
+    if chosen.is_empty() {
+        return Err("no generated test fits the code as it is now; wait for the next run".into());
+    }
+    // The class as verified, without the tests that do not fit the current text.
+    let methods = test_file::method_names(&suite.source);
+    let keep: Vec<&str> = chosen.iter().map(|(n, _)| n.as_str()).collect();
+    let whole = test.is_none() && methods.iter().all(|m| keep.contains(&m.as_str()));
+    let class_text = if whole {
+        suite.source.clone()
+    } else {
+        test_file::keep_only(&suite.source, &keep)
     };
     match &file.existing {
-        None => {
-            let text = match test {
-                Some(_) => {
-                    let keep: Vec<&str> = chosen.iter().map(|(n, _)| n.as_str()).collect();
-                    test_file::keep_only(&suite.source, &keep)
-                }
-                None => suite.source.clone(),
-            };
-            Ok(create_with_text(&file.uri, text, support))
-        }
+        None => Ok(create_with_text(&file.uri, class_text, support)),
         Some((existing, version)) => {
             let ours = existing.starts_with("// Generated by ctgls");
             let edits: Vec<(Range<usize>, String)> = if test.is_none() && ours {
-                vec![(0..existing.len(), suite.source.clone())]
+                vec![(0..existing.len(), class_text)]
             } else {
                 test_file::insertion_edits(existing, &chosen, &test_file::imports(&suite.source))
                     .ok_or_else(|| {
@@ -475,6 +490,7 @@ mod tests {
                 source: methods.get(*name).cloned(),
                 calls: String::new(),
                 goals: BTreeSet::new(),
+                members: BTreeSet::new(),
             })
             .collect();
         results.suite = Some(Suite {
@@ -507,6 +523,7 @@ mod tests {
             &results,
             suite,
             Some(1),
+            &|_| true,
             &new_file(),
             full,
             PositionEncoding::Utf16,
@@ -532,6 +549,7 @@ mod tests {
             &results,
             suite,
             Some(1),
+            &|_| true,
             &new_file(),
             EditSupport::default(),
             PositionEncoding::Utf16,
@@ -561,6 +579,7 @@ mod tests {
             &results,
             suite,
             None,
+            &|_| true,
             &ours,
             support,
             PositionEncoding::Utf16,
@@ -587,6 +606,7 @@ mod tests {
             &results,
             suite,
             None,
+            &|_| true,
             &theirs,
             support,
             PositionEncoding::Utf16,
@@ -611,6 +631,104 @@ mod tests {
             texts[1].contains("void one2()") && texts[1].contains("void two()"),
             "{texts:?}"
         );
+    }
+
+    /// Titles of the actions with the cursor on `line` (0-based), and the list.
+    fn titles_at(file: &OpenFile, results: &ClassResults, line: u32) -> Vec<String> {
+        let uri: Uri = "file:///p/src/main/java/p/A.java".parse().unwrap();
+        let position = tower_lsp_server::ls_types::Position::new(line, 8);
+        list(&ListInput {
+            uri: &uri,
+            file,
+            results,
+            encoding: PositionEncoding::Utf16,
+            range: LspRange::new(position, position),
+            diagnostics: &[],
+            only: None,
+        })
+        .into_iter()
+        .map(|a| a.title)
+        .collect()
+    }
+
+    /// The text a `CreateFile` edit gives the new file.
+    fn created_text(edit: &WorkspaceEdit) -> String {
+        let Some(DocumentChanges::Operations(ops)) = &edit.document_changes else {
+            panic!("{edit:?}");
+        };
+        let DocumentChangeOperation::Edit(text) = &ops[1] else {
+            panic!("{ops:?}");
+        };
+        let OneOf::Left(insert) = &text.edits[0] else {
+            panic!()
+        };
+        insert.new_text.clone()
+    }
+
+    #[test]
+    fn stored_tests_are_offered_while_the_members_they_call_are_unchanged() {
+        use crate::lsp::results::fixture::{stored_fixture, STORED_CLASS};
+        let file = open(STORED_CLASS);
+        let results = stored_fixture(file.model());
+        // The cursor on f's `if`: its stored test, and the whole class.
+        let titles = titles_at(&file, &results, 4);
+        assert_eq!(
+            titles,
+            [
+                "Insert test covering the true branch of `x > 0`",
+                "Generate tests for class A"
+            ]
+        );
+        let full = EditSupport {
+            document_changes: true,
+            create_files: true,
+        };
+        let whole = |file: &OpenFile| {
+            let view = View::new(file, &results, PositionEncoding::Utf16);
+            test_edit(
+                &results,
+                results.suite.as_ref().unwrap(),
+                None,
+                &|i| results.insertable(i, |m| view.live(m)),
+                &new_file(),
+                full,
+                PositionEncoding::Utf16,
+            )
+        };
+        let text = created_text(&whole(&file).unwrap());
+        assert!(
+            text.contains("void fOne()") && text.contains("void gNine()"),
+            "{text}"
+        );
+
+        // g edited: f's test still fits; the class comes without g's test.
+        let g_edited = open(&STORED_CLASS.replace("x > 5", "x > 6"));
+        assert_eq!(titles_at(&g_edited, &results, 4), titles);
+        let text = created_text(&whole(&g_edited).unwrap());
+        assert!(
+            text.contains("void fOne()") && !text.contains("void gNine()"),
+            "{text}"
+        );
+        // Asked for g's test all the same (a list made before the edit): refused.
+        let view = View::new(&g_edited, &results, PositionEncoding::Utf16);
+        let refused = test_edit(
+            &results,
+            results.suite.as_ref().unwrap(),
+            Some(1),
+            &|i| results.insertable(i, |m| view.live(m)),
+            &new_file(),
+            full,
+            PositionEncoding::Utf16,
+        );
+        assert!(refused.is_err(), "{refused:?}");
+
+        // The constructor edited: every test calls it, so nothing is offered.
+        let constructor_edited = open(&STORED_CLASS.replace("A() {}", "A() { int unused = 0; }"));
+        assert_eq!(
+            titles_at(&constructor_edited, &results, 4),
+            Vec::<String>::new()
+        );
+        assert!(whole(&constructor_edited).is_err());
     }
 
     #[test]

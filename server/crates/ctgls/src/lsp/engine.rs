@@ -15,8 +15,13 @@
 //!
 //! A class whose file has syntax errors is not run; its earlier results stay. Deviation from
 //! seed 000: the first run of a class in a session always happens, even when the history says
-//! it stagnated, because the editor needs the tests themselves (for code actions and hover),
-//! and the store keeps only coverage and test cases.
+//! it stagnated: the store's tests were verified against the class and its dependencies as
+//! they were then, and a run checks them against the project as it is now.
+//!
+//! While a run searches, its interim coverage is published on top of the results shown when
+//! it started (`ClassResults::with_interim`): newly covered branches appear as the search
+//! finds them, unchanged members never show less than before, and the earlier tests stay
+//! insertable. A run that ends without results (cancelled, failed) puts those results back.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -74,14 +79,15 @@ impl Default for Tracked {
 }
 
 impl Tracked {
-    /// Forgets interim results (of a run that ended without results); whether there were any.
-    pub fn drop_interim(&mut self) -> bool {
+    /// Puts back the results shown before a run that ended without results (`before`), in
+    /// place of its interim ones; whether anything changed.
+    pub fn end_interim(&mut self, before: Option<Arc<ClassResults>>) -> bool {
         let interim = self
             .results
             .as_ref()
             .is_some_and(|r| r.origin == Origin::Interim);
         if interim {
-            self.results = None;
+            self.results = before;
         }
         interim
     }
@@ -118,6 +124,9 @@ pub struct Running {
     pub token: Option<ProgressToken>,
     /// A re-run of an unchanged class, which gives way to the user's classes.
     pub background: bool,
+    /// The results shown when the run started (a finished run's or the store's): interim
+    /// coverage is shown on top of them, and they come back if the run ends without results.
+    pub before: Option<Arc<ClassResults>>,
 }
 
 pub enum ProgressMessage {
@@ -302,17 +311,21 @@ impl State {
         let cancel = CancelToken::new();
         let tracked = self.tracked.get_mut(&uri).expect("tracked with its file");
         tracked.forced = false;
-        let interim = tracked
+        let before = tracked
             .results
-            .as_ref()
-            .is_none_or(|r| r.origin != Origin::Final);
+            .clone()
+            .filter(|r| r.origin != Origin::Interim);
         let budget = Duration::from_secs_f64(self.config.budget_seconds * budget_factor);
         let title = format!("ctgls: {}", simple_name(&class));
         let (progress, token) = self.start_progress(run, title);
         tracing::info!(
             "run {run}: {class}, budget {:.1} s{}",
             budget.as_secs_f64(),
-            if interim { ", interim coverage on" } else { "" }
+            match before.as_ref().map(|r| r.origin) {
+                Some(Origin::Final) => ", interim coverage on the last run's",
+                Some(Origin::Stored) => ", interim coverage on the stored results",
+                _ => "",
+            }
         );
         self.running = Some(Running {
             run,
@@ -326,6 +339,7 @@ impl State {
             progress,
             token,
             background: budget_factor < 1.0,
+            before,
         });
         let job = RunJob {
             run,
@@ -351,7 +365,6 @@ impl State {
             }),
             java_home: self.config.java_home.clone(),
             cancel,
-            interim,
         };
         self.runner
             .get_or_insert_with(|| Runner::spawn(self.events.clone()))
@@ -449,23 +462,21 @@ impl State {
                 }
             }
             RunUpdate::Interim { run, results } => {
-                let Some(uri) = self
+                let Some(running) = self
                     .running
                     .as_ref()
                     .filter(|r| r.run == run && !r.cancel.is_cancelled())
-                    .map(|r| r.uri.clone())
                 else {
                     return;
                 };
+                let uri = running.uri.clone();
+                let shown = match &running.before {
+                    Some(before) => Arc::new(ClassResults::with_interim(before, &results)),
+                    None => results,
+                };
                 if let Some(tracked) = self.tracked.get_mut(&uri) {
-                    if tracked
-                        .results
-                        .as_ref()
-                        .is_none_or(|r| r.origin != Origin::Final)
-                    {
-                        tracked.results = Some(results);
-                        self.results_changed(&uri).await;
-                    }
+                    tracked.results = Some(shown);
+                    self.results_changed(&uri).await;
                 }
             }
             RunUpdate::Finished { run, outcome, wall } => {
@@ -519,7 +530,7 @@ impl State {
                 if self
                     .tracked
                     .get_mut(&uri)
-                    .is_some_and(Tracked::drop_interim)
+                    .is_some_and(|t| t.end_interim(running.before.clone()))
                 {
                     self.results_changed(&uri).await;
                 }
@@ -540,7 +551,7 @@ impl State {
                 };
                 self.show_once(kind, &failure.message).await;
                 if let Some(tracked) = self.tracked.get_mut(&uri) {
-                    tracked.drop_interim();
+                    tracked.end_interim(running.before.clone());
                     tracked.problem = Some(failure);
                     tracked.last_run_hash = Some(running.hash);
                 }
@@ -690,9 +701,16 @@ impl State {
         };
         let store = Store::open(&layout.root);
         let hash = ctg::pipeline::source_hash(file.model().text());
+        // The JUnit a run would write now: the stored class is used only when it is that one.
+        let junit = match self.config.junit {
+            Some(4) => ctg::project::JUnitVersion::Four,
+            Some(_) => ctg::project::JUnitVersion::Five,
+            None => layout.junit_version(),
+        };
+        let suite = (ctg::emit::test_file(layout, &class), junit);
         match store.load(&class) {
             Ok(Some(record)) if record.last_run().is_some_and(|r| r.run.source_hash == hash) => {
-                let results = ClassResults::stored(&class, &record, file.model());
+                let results = ClassResults::stored(&class, &record, file.model(), suite);
                 if let Some(tracked) = self.tracked.get_mut(uri) {
                     tracked.results = Some(Arc::new(results));
                 }

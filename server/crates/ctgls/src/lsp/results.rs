@@ -6,7 +6,12 @@
 //! exceptions by their member and their line offset inside it. With each member goes a
 //! fingerprint of its text at run time. [`ClassResults::is_live_as`] says whether a member still
 //! has that text: results of live members are shown at their moved positions, those of edited
-//! (or removed) members are withdrawn until the next run.
+//! (or removed) members are withdrawn until the next run. A test can be inserted only while
+//! every member of the file it calls is live ([`ClassResults::insertable`]): an edited member
+//! may no longer compile with it, or no longer behave as it asserts.
+//!
+//! While a run searches, its interim coverage is shown on top of the best results known
+//! before it ([`ClassResults::with_interim`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
@@ -22,11 +27,13 @@ use testcase::{CallableKind, Statement, TestCase};
 /// Where results came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
-    /// Coverage so far of a run that is still searching: no tests yet.
+    /// Coverage so far of a run that is still searching, with the coverage and tests of the
+    /// results shown before it for the members unchanged since.
     Interim,
     /// A finished run: coverage of the tests that passed verification, and those tests.
     Final,
-    /// The `.ctgls/` store's record of an earlier session, for the same source text.
+    /// The `.ctgls/` store's record of an earlier session, for the same source text: its
+    /// coverage, and its tests when the record kept their JUnit class.
     Stored,
 }
 
@@ -69,6 +76,9 @@ pub struct OutcomeResult {
     pub outcome: Outcome,
     /// `true`, `false`, `case 3`, `default`, `catch`, `entry`.
     pub label: String,
+    /// Covered: by a test of [`ClassResults::tests`], or as the search or the store reported
+    /// it (interim and stored results may know no test for it).
+    pub covered: bool,
     /// Index into [`ClassResults::tests`].
     pub covered_by: Option<usize>,
     /// Only for uncovered outcomes: how close the search got, in words
@@ -116,6 +126,9 @@ pub struct TestInfo {
     pub calls: String,
     /// Branch goals (`…/B1.T`) it covers.
     pub goals: BTreeSet<String>,
+    /// Keys of the members of the class's file the test runs directly: what it calls, and
+    /// the initializers that run with it. All of them must be live for it to be inserted.
+    pub members: BTreeSet<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -136,6 +149,14 @@ impl ClassResults {
             (Some(snapshot), Some(current)) => fingerprint(text, current) == snapshot.fingerprint,
             _ => false,
         }
+    }
+
+    /// Whether test `index` can be inserted into the current text: it passed verification and
+    /// every member of the file it calls has the text it had in the run (`live`).
+    pub fn insertable(&self, index: usize, live: impl Fn(&str) -> bool) -> bool {
+        self.tests
+            .get(index)
+            .is_some_and(|t| t.source.is_some() && t.members.iter().all(|m| live(m)))
     }
 
     /// The decision outcomes covered.
@@ -160,6 +181,7 @@ impl ClassResults {
                 source: None,
                 calls: describe_calls(&test.test, model),
                 goals: test.covered_goals.iter().cloned().collect(),
+                members: called_members(&test.test, model),
             })
             .collect();
         for (name, &index) in emission.suite.kept.iter().zip(&emission.suite.kept_tests) {
@@ -177,8 +199,12 @@ impl ClassResults {
                 .find(|d| &d.key == key)
                 .and_then(|d| d.outcomes.iter().find(|o| o.outcome == outcome));
             match covering {
-                Some(o) => (o.covered_by, o.closest_distance),
-                None => (None, None),
+                Some(o) => OutcomeFacts {
+                    covered: o.covered_by.is_some(),
+                    covered_by: o.covered_by,
+                    distance: o.closest_distance,
+                },
+                None => OutcomeFacts::default(),
             }
         });
         let line_tests = first_test_per_line(generation, &kept);
@@ -225,15 +251,10 @@ impl ClassResults {
         covered: &BTreeSet<String>,
     ) -> ClassResults {
         let mut results = ClassResults::skeleton(run, Origin::Interim, class, model);
-        results.fill_decisions(model, |key, outcome| {
-            let goal = format!("{key}.{outcome}");
-            // Covered outcomes have no final test yet; `reached` says "covered" for interim
-            // results (see `is_covered`).
-            (None, covered.contains(&goal).then_some(0.0))
+        results.fill_decisions(model, |key, outcome| OutcomeFacts {
+            covered: covered.contains(&format!("{key}.{outcome}")),
+            ..OutcomeFacts::default()
         });
-        for outcome in results.decisions.iter_mut().flat_map(|d| &mut d.outcomes) {
-            outcome.closest = None;
-        }
         for goal in covered {
             if let Some(line) = goal.strip_prefix("line ").and_then(|l| l.parse().ok()) {
                 results.add_line(model, line, true, None);
@@ -242,21 +263,62 @@ impl ClassResults {
         results
     }
 
-    /// The store's record of an earlier run on the same text.
-    pub fn stored(class: &str, record: &ctg::store::ClassRecord, model: &JavaModel) -> Self {
+    /// The store's record of an earlier run on the same text. `suite` says where the test
+    /// class goes and which JUnit this session writes; the record's JUnit class is used only
+    /// for that JUnit.
+    pub fn stored(
+        class: &str,
+        record: &ctg::store::ClassRecord,
+        model: &JavaModel,
+        suite: (PathBuf, JUnitVersion),
+    ) -> Self {
         let mut results = ClassResults::skeleton(0, Origin::Stored, class, model);
-        results.fill_decisions(model, |key, outcome| {
-            let covered = record
-                .coverage
-                .goals
-                .get(&format!("{key}.{outcome}"))
-                .copied()
-                .unwrap_or(false);
-            (None, covered.then_some(0.0))
-        });
-        for outcome in results.decisions.iter_mut().flat_map(|d| &mut d.outcomes) {
-            outcome.closest = None;
+        let (path, junit) = suite;
+        let stored_suite = record.suite.as_ref().filter(|s| s.junit == junit);
+        let sources = stored_suite
+            .map(|s| test_methods(&s.source))
+            .unwrap_or_default();
+        results.tests = record
+            .tests
+            .iter()
+            .map(|stored| TestInfo {
+                name: None,
+                source: None,
+                calls: describe_calls(&stored.test, model),
+                goals: stored.covers.clone(),
+                members: called_members(&stored.test, model),
+            })
+            .collect();
+        // The methods in file order: the first one covering a goal is its test, as in
+        // `ctg::pipeline`'s coverage of the written tests.
+        let mut methods = Vec::new();
+        for method in stored_suite.iter().flat_map(|s| &s.methods) {
+            let Some(test) = results.tests.get_mut(method.test) else {
+                continue;
+            };
+            test.name = Some(method.name.clone());
+            test.source = sources.get(&method.name).cloned();
+            test.goals = method.goals.clone();
+            methods.push(method);
         }
+        results.fill_decisions(model, |key, outcome| {
+            let goal = format!("{key}.{outcome}");
+            let covered = record.coverage.goals.get(&goal).copied().unwrap_or(false);
+            OutcomeFacts {
+                covered,
+                covered_by: methods
+                    .iter()
+                    .find(|m| covered && m.goals.contains(&goal))
+                    .map(|m| m.test),
+                distance: None,
+            }
+        });
+        results.suite = stored_suite.map(|s| Suite {
+            source: s.source.clone(),
+            junit: s.junit,
+            path,
+            unverified: s.unverified.clone(),
+        });
         for &line in &record.coverage.covered_lines {
             results.add_line(model, line, true, None);
         }
@@ -273,8 +335,8 @@ impl ClassResults {
                     .line
                     .and_then(|line| member_offset(model, &results.members, line)),
                 type_name: e.exception.clone(),
-                message: None,
-                checked: false,
+                message: e.message.clone(),
+                checked: e.checked,
                 // The store does not say; the line does (the text is the run's own).
                 explicit: e.line.is_some_and(|line| {
                     model
@@ -283,23 +345,97 @@ impl ClassResults {
                         .nth(line.saturating_sub(1) as usize)
                         .is_some_and(|l| l.trim_start().starts_with("throw "))
                 }),
-                inputs: String::new(),
-                test: None,
+                inputs: e
+                    .test
+                    .and_then(|t| record.tests.get(t))
+                    .and_then(|t| {
+                        failing_call(&t.test, &e.member, model)
+                            .map(|s| describe_arguments(&t.test, s, model))
+                    })
+                    .unwrap_or_default(),
+                test: e.test,
             })
             .collect();
-        results
-            .notes
-            .push("coverage from the last session (.ctgls/); tests come with the next run".into());
+        results.notes.push(if results.suite.is_some() {
+            "coverage and tests from the last session (.ctgls/)".into()
+        } else {
+            "coverage from the last session (.ctgls/); tests come with the next run".into()
+        });
         results
     }
 
-    /// Whether an outcome counts as covered: by a final test, or (interim and stored results,
-    /// which have no tests) as recorded.
-    pub fn is_covered(&self, outcome: &OutcomeResult) -> bool {
-        match self.origin {
-            Origin::Final => outcome.covered_by.is_some(),
-            Origin::Interim | Origin::Stored => outcome.reached,
+    /// Results of a run still searching (`interim`, on the run's text) on top of the results
+    /// shown before it (`base`: the last run's, or the store's). Members with the same text in
+    /// both keep `base`'s coverage, covering tests and exceptions, and gain what the search
+    /// has covered since, so they never show less than `base`; members edited in between
+    /// show the search's coverage alone. `base`'s tests stay insertable only while they call
+    /// no member edited in between. The result is `interim`'s (origin and run).
+    pub fn with_interim(base: &ClassResults, interim: &ClassResults) -> ClassResults {
+        let unchanged = |member: &str| match (base.members.get(member), interim.members.get(member))
+        {
+            (Some(before), Some(now)) => before.fingerprint == now.fingerprint,
+            _ => false,
+        };
+        let mut merged = interim.clone();
+        for decision in &mut merged.decisions {
+            if !unchanged(&decision.key.member) {
+                continue;
+            }
+            let Some(before) = base.decisions.iter().find(|d| d.key == decision.key) else {
+                continue;
+            };
+            for outcome in &mut decision.outcomes {
+                if let Some(old) = before
+                    .outcomes
+                    .iter()
+                    .find(|o| o.outcome == outcome.outcome)
+                {
+                    outcome.covered_by = old.covered_by;
+                    outcome.covered |= old.covered;
+                    outcome.reached |= old.covered;
+                }
+            }
         }
+        let mut lines: Vec<LineResult> = base
+            .lines
+            .iter()
+            .filter(|l| unchanged(&l.member))
+            .cloned()
+            .collect();
+        let known: HashMap<(String, u32), usize> = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| ((l.member.clone(), l.offset), i))
+            .collect();
+        for line in &interim.lines {
+            match known.get(&(line.member.clone(), line.offset)) {
+                Some(&i) => lines[i].covered |= line.covered,
+                None => lines.push(line.clone()),
+            }
+        }
+        merged.lines = lines;
+        merged.exceptions = base
+            .exceptions
+            .iter()
+            .filter(|e| {
+                unchanged(&e.called) && e.at.as_ref().is_none_or(|(member, _)| unchanged(member))
+            })
+            .cloned()
+            .collect();
+        merged.tests = base.tests.clone();
+        for test in &mut merged.tests {
+            if !test.members.iter().all(|m| unchanged(m)) {
+                test.source = None;
+            }
+        }
+        merged.suite = base.suite.clone();
+        merged.notes = base.notes.clone();
+        merged
+    }
+
+    /// Whether an outcome counts as covered.
+    pub fn is_covered(&self, outcome: &OutcomeResult) -> bool {
+        outcome.covered
     }
 
     fn skeleton(run: u64, origin: Origin, class: &str, model: &JavaModel) -> ClassResults {
@@ -329,12 +465,12 @@ impl ClassResults {
         }
     }
 
-    /// One entry per decision of the class (nested types included), with the covering test
-    /// and closest distance `lookup` gives for each outcome.
+    /// One entry per decision of the class (nested types included), with what `lookup` says
+    /// of each outcome.
     fn fill_decisions(
         &mut self,
         model: &JavaModel,
-        lookup: impl Fn(&DecisionKey, Outcome) -> (Option<usize>, Option<f64>),
+        lookup: impl Fn(&DecisionKey, Outcome) -> OutcomeFacts,
     ) {
         let class = self.class.clone();
         let nested = format!("{class}$");
@@ -347,15 +483,17 @@ impl ClassResults {
                 .outcomes
                 .iter()
                 .map(|&outcome| {
-                    let (covered_by, distance) = lookup(&key, outcome);
+                    let facts = lookup(&key, outcome);
                     OutcomeResult {
                         outcome,
                         label: outcome_label(decision, outcome),
-                        covered_by,
-                        closest: distance
-                            .filter(|_| covered_by.is_none())
+                        covered: facts.covered,
+                        covered_by: facts.covered_by,
+                        closest: facts
+                            .distance
+                            .filter(|_| !facts.covered)
                             .and_then(|d| closest_in_words(model.text(), decision, outcome, d)),
-                        reached: distance.is_some(),
+                        reached: facts.covered || facts.distance.is_some(),
                     }
                 })
                 .collect();
@@ -378,6 +516,60 @@ impl ClassResults {
             });
         }
     }
+}
+
+/// What is known of one decision outcome when results are built.
+#[derive(Default)]
+struct OutcomeFacts {
+    covered: bool,
+    covered_by: Option<usize>,
+    /// The closest branch distance the search reached, when it reached the decision.
+    distance: Option<f64>,
+}
+
+/// The members of the types of `model` that `test` runs directly: the constructors and
+/// methods it calls (every overload with the same name and number of parameters: the model
+/// has source types, the test erased binary ones) and the initializers of the types it uses.
+pub fn called_members(test: &TestCase, model: &JavaModel) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for callable in test.statements().iter().filter_map(Statement::callable) {
+        let Some(ty) = model.type_by_binary_name(&callable.declaring_class) else {
+            continue;
+        };
+        let (name, arity) = match &callable.kind {
+            CallableKind::Constructor => ("<init>", Some(callable.erased_params.len())),
+            CallableKind::Method { name, .. } => {
+                (name.as_str(), Some(callable.erased_params.len()))
+            }
+            CallableKind::FieldRead { .. } | CallableKind::FieldWrite { .. } => ("", None),
+        };
+        for member in &ty.members {
+            let called = arity.is_some_and(|n| member.name == name && member.params.len() == n);
+            let initializer =
+                member.name == "<clinit>" || (member.name == "<instinit>" && name == "<init>");
+            if called || initializer {
+                out.insert(member.key.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The statement of `test` that calls `member` (a member key) last: the call an exception
+/// escaped from.
+fn failing_call<'t>(test: &'t TestCase, member: &str, model: &JavaModel) -> Option<&'t Statement> {
+    let (ty, member) = model.member_by_key(member)?;
+    test.statements().iter().rev().find(|s| {
+        s.callable().is_some_and(|c| {
+            c.declaring_class == ty.binary_name
+                && c.erased_params.len() == member.params.len()
+                && match &c.kind {
+                    CallableKind::Constructor => member.name == "<init>",
+                    CallableKind::Method { name, .. } => *name == member.name,
+                    _ => false,
+                }
+        })
+    })
 }
 
 /// A stable hash of a member's text (all its pieces, for initializer pseudo-members).
@@ -723,8 +915,155 @@ fn node_text_from_line_start(source: &str, node: Node) -> String {
     source[start..node.end_byte()].to_string()
 }
 
+/// A store record of `p.A` with the JUnit class of two tests, for tests of stored results.
+#[cfg(test)]
+pub(crate) mod fixture {
+    use std::collections::BTreeSet;
+    use std::sync::Arc;
+
+    use ctg::project::JUnitVersion;
+    use ctg::store::{
+        ClassRecord, Coverage, StoredMethod, StoredSuite, StoredTest, UndeclaredException,
+    };
+    use javamodel::JavaModel;
+    use testcase::{
+        Callable, CallableKind, JavaType, PrimitiveKind, PrimitiveValue, Statement, TestCase,
+        VarRef,
+    };
+
+    use super::ClassResults;
+
+    pub const STORED_CLASS: &str = "package p;\nclass A {\n  A() {}\n  int f(int x) {\n    if (x > 0) return 1;\n    return 2;\n  }\n  int g(int x) {\n    if (x > 5) return 10 / (x - 9);\n    return 2;\n  }\n}\n";
+
+    pub const STORED_SUITE: &str = "// Generated by ctgls 0.1.0. Regenerating replaces this file; do not edit.\npackage p;\n\nimport org.junit.jupiter.api.Test;\n\nclass AGeneratedTest {\n\n    @Test\n    void fOne() {\n        new A().f(1);\n    }\n\n    @Test\n    void gNine() {\n        new A().g(9);\n    }\n}\n";
+
+    fn callable(name: Option<&str>) -> Arc<Callable> {
+        let int = JavaType::Primitive(PrimitiveKind::Int);
+        Arc::new(Callable {
+            owner: "p.A".into(),
+            declaring_class: "p.A".into(),
+            kind: match name {
+                None => CallableKind::Constructor,
+                Some(name) => CallableKind::Method {
+                    name: name.into(),
+                    is_static: false,
+                },
+            },
+            erased_params: name.map(|_| vec!["int".to_string()]).unwrap_or_default(),
+            params: name.map(|_| vec![int.clone()]).unwrap_or_default(),
+            returns: name.map(|_| int.clone()),
+            erased_return: name.map(|_| int),
+            type_params: Vec::new(),
+            exceptions: Vec::new(),
+            varargs: false,
+        })
+    }
+
+    /// `new A().<method>(<arg>)`.
+    fn call(method: &str, arg: i32) -> TestCase {
+        TestCase::from_statements(vec![
+            Statement::Constructor {
+                callable: callable(None),
+                type_args: Vec::new(),
+                args: Vec::new(),
+                ty: JavaType::Class {
+                    name: "p.A".into(),
+                    args: Vec::new(),
+                },
+            },
+            Statement::Primitive(PrimitiveValue::Int(arg)),
+            Statement::Method {
+                callable: callable(Some(method)),
+                receiver: Some(VarRef(0)),
+                type_args: Vec::new(),
+                args: vec![VarRef(1)],
+                ty: Some(JavaType::Primitive(PrimitiveKind::Int)),
+            },
+        ])
+    }
+
+    /// The goal keys of the true and false branches of `member`'s `if`.
+    fn branches(model: &JavaModel, member: &str) -> (String, String) {
+        let results = ClassResults::interim(0, "p.A", model, &BTreeSet::new());
+        let decision = results
+            .decisions
+            .iter()
+            .find(|d| d.key.member == member && d.outcomes.iter().any(|o| o.label == "true"))
+            .unwrap();
+        let key = |label: &str| {
+            let o = decision.outcomes.iter().find(|o| o.label == label).unwrap();
+            format!("{}.{}", decision.key, o.outcome)
+        };
+        (key("true"), key("false"))
+    }
+
+    /// Test 0 (`fOne`) covers f's true branch, test 1 (`gNine`) g's true branch and throws.
+    pub fn stored_record(model: &JavaModel) -> ClassRecord {
+        let (f_true, f_false) = branches(model, "p.A#f(int)");
+        let (g_true, g_false) = branches(model, "p.A#g(int)");
+        let method = |name: &str, test: usize, goal: &str| StoredMethod {
+            name: name.into(),
+            test,
+            goals: BTreeSet::from([goal.to_string()]),
+        };
+        ClassRecord {
+            class: "p.A".into(),
+            tests: vec![
+                StoredTest {
+                    test: call("f", 1),
+                    covers: BTreeSet::from([f_true.clone()]),
+                },
+                StoredTest {
+                    test: call("g", 9),
+                    covers: BTreeSet::from([g_true.clone()]),
+                },
+            ],
+            suite: Some(StoredSuite {
+                junit: JUnitVersion::Five,
+                source: STORED_SUITE.into(),
+                methods: vec![method("fOne", 0, &f_true), method("gNine", 1, &g_true)],
+                unverified: None,
+            }),
+            coverage: Coverage {
+                goals: [
+                    (f_true, true),
+                    (f_false, false),
+                    (g_true, true),
+                    (g_false, false),
+                ]
+                .into_iter()
+                .collect(),
+                covered_lines: BTreeSet::from([3, 5, 9]),
+                uncovered_lines: BTreeSet::from([6, 10]),
+                undeclared_exceptions: vec![UndeclaredException {
+                    member: "p.A#g(int)".into(),
+                    exception: "java.lang.ArithmeticException".into(),
+                    line: Some(9),
+                    message: Some("/ by zero".into()),
+                    checked: false,
+                    test: Some(1),
+                }],
+            },
+            history: Vec::new(),
+        }
+    }
+
+    pub fn stored_fixture(model: &JavaModel) -> ClassResults {
+        ClassResults::stored(
+            "p.A",
+            &stored_record(model),
+            model,
+            (
+                "/p/src/test/java/p/AGeneratedTest.java".into(),
+                JUnitVersion::Five,
+            ),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::fixture::*;
     use super::*;
 
     fn model(text: &str) -> JavaModel {
@@ -799,6 +1138,123 @@ mod tests {
             (results.lines[0].member.as_str(), results.lines[0].offset),
             ("A#f(int)", 1)
         );
+    }
+
+    fn goal(results: &ClassResults, member: &str, label: &str) -> String {
+        results
+            .decisions
+            .iter()
+            .filter(|d| d.key.member == member)
+            .find_map(|d| {
+                d.outcomes
+                    .iter()
+                    .find(|o| o.label == label)
+                    .map(|o| format!("{}.{}", d.key, o.outcome))
+            })
+            .unwrap_or_else(|| panic!("no {label} outcome in {member}"))
+    }
+
+    fn outcome<'r>(results: &'r ClassResults, goal: &str) -> &'r OutcomeResult {
+        results
+            .decisions
+            .iter()
+            .find_map(|d| {
+                d.outcomes
+                    .iter()
+                    .find(|o| format!("{}.{}", d.key, o.outcome) == goal)
+            })
+            .unwrap_or_else(|| panic!("no {goal}"))
+    }
+
+    #[test]
+    fn interim_coverage_adds_to_the_earlier_results_of_unchanged_members() {
+        let before = STORED_CLASS;
+        let after = STORED_CLASS.replace("x > 5", "x > 6");
+        let base = stored_fixture(&model(before));
+        let f_true = goal(&base, "p.A#f(int)", "true");
+        let f_false = goal(&base, "p.A#f(int)", "false");
+        let g_true = goal(&base, "p.A#g(int)", "true");
+        let g_false = goal(&base, "p.A#g(int)", "false");
+        assert!(
+            outcome(&base, &g_true).covered,
+            "the fixture covers g's true branch"
+        );
+
+        // The search (on the edited text) has covered f's false branch and g's false one.
+        let now = model(&after);
+        let covered = BTreeSet::from([f_false.clone(), g_false.clone()]);
+        let interim = ClassResults::interim(9, "p.A", &now, &covered);
+        let merged = ClassResults::with_interim(&base, &interim);
+        assert_eq!((merged.origin, merged.run), (Origin::Interim, 9));
+        // f is unchanged: the stored test still covers its true branch, and the new false one
+        // shows at once.
+        assert!(outcome(&merged, &f_true).covered);
+        assert_eq!(outcome(&merged, &f_true).covered_by, Some(0));
+        assert!(outcome(&merged, &f_false).covered);
+        // g was edited: only what the search found on the new text.
+        assert!(
+            !outcome(&merged, &g_true).covered,
+            "g's old coverage is gone"
+        );
+        assert!(outcome(&merged, &g_false).covered);
+        assert_eq!(
+            merged.covered_goals(),
+            3,
+            "f: both branches; g: the false one"
+        );
+        // The tests come along; the one calling g no longer fits the text.
+        let live = |m: &str| {
+            let current = now.member_by_key(m).map(|(_, member)| member);
+            merged.is_live_as(m, current, now.text())
+        };
+        assert!(merged.insertable(0, live));
+        assert!(!merged.insertable(1, live));
+        assert!(merged.suite.is_some());
+
+        // Nothing covered yet by the search: an unchanged member shows what it had.
+        let empty = ClassResults::interim(10, "p.A", &model(before), &BTreeSet::new());
+        let merged = ClassResults::with_interim(&base, &empty);
+        assert_eq!(merged.covered_goals(), base.covered_goals());
+        assert_eq!(merged.lines.len(), base.lines.len());
+    }
+
+    #[test]
+    fn stored_results_bring_their_tests_for_the_same_junit() {
+        let m = model(STORED_CLASS);
+        let results = stored_fixture(&m);
+        assert_eq!(results.origin, Origin::Stored);
+        let suite = results.suite.as_ref().expect("the stored class");
+        assert_eq!(
+            suite.path,
+            PathBuf::from("/p/src/test/java/p/AGeneratedTest.java")
+        );
+        assert_eq!(results.tests[0].name.as_deref(), Some("fOne"));
+        assert!(results.tests[0]
+            .source
+            .as_deref()
+            .is_some_and(|s| s.contains("void fOne()")));
+        assert_eq!(
+            results.tests[0].members,
+            BTreeSet::from(["p.A#<init>()".to_string(), "p.A#f(int)".to_string()])
+        );
+        let g_true = goal(&results, "p.A#g(int)", "true");
+        assert_eq!(outcome(&results, &g_true).covered_by, Some(1));
+        let g_false = goal(&results, "p.A#g(int)", "false");
+        assert!(!outcome(&results, &g_false).covered);
+        assert_eq!(results.exceptions[0].test, Some(1));
+        assert_eq!(results.exceptions[0].inputs, "x = 9");
+
+        // A project that now writes JUnit 4 gets coverage only.
+        let record = stored_record(&m);
+        let other = ClassResults::stored(
+            "p.A",
+            &record,
+            &m,
+            ("/p/ATest.java".into(), JUnitVersion::Four),
+        );
+        assert!(other.suite.is_none());
+        assert!(other.tests.iter().all(|t| t.source.is_none()));
+        assert!(outcome(&other, &g_true).covered);
     }
 
     #[test]

@@ -42,8 +42,6 @@ pub struct RunJob {
     pub cancel: CancelToken,
     /// The project's `.ctgls/` store: warm start and history.
     pub store: Option<Store>,
-    /// Send interim coverage while searching.
-    pub interim: bool,
 }
 
 /// What the runner tells the owner.
@@ -293,7 +291,7 @@ impl GenerationObserver for Observer<'_> {
         let due = self
             .last_interim
             .is_none_or(|last| last.elapsed() >= INTERIM_EVERY);
-        if self.job.interim && due && (self.changed || self.last_interim.is_none()) {
+        if due && (self.changed || self.last_interim.is_none()) {
             self.last_interim = Some(Instant::now());
             self.changed = false;
             let results =

@@ -25,6 +25,7 @@ use crate::lsp::actions::{self, ActionData, EditSupport, TestFileNow};
 use crate::lsp::config::{self, Config, SECTION};
 use crate::lsp::engine::{Running, Tracked};
 use crate::lsp::runner::{RunFailure, RunUpdate, Runner};
+use crate::lsp::view::View;
 use crate::lsp::workspace::{uri_path, Workspace};
 use crate::lsp::{coverage, hover, lens};
 
@@ -616,10 +617,13 @@ impl State {
                     .suite
                     .as_ref()
                     .ok_or("no test passed verification")?;
+                // Checked again on the text as it is now: it may have changed since the list.
+                let view = View::new(file, results, self.encoding);
                 actions::test_edit(
                     results,
                     suite,
                     test,
+                    &|i| results.insertable(i, |m| view.live(m)),
                     &self.test_file_now(&suite.path)?,
                     support,
                     self.encoding,
