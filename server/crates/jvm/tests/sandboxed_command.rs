@@ -19,10 +19,8 @@ impl TempDir {
     fn new(what: &str) -> TempDir {
         static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!(
-            "ctgls-sandboxed-{what}-{}-{n}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("ctgls-sandboxed-{what}-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         TempDir(dir)
     }
@@ -73,7 +71,11 @@ fn writes_outside_the_writable_directories_are_denied() {
     eprintln!("sandbox: {report}");
     let victim = std::fs::read_to_string(outside.0.join("precious.txt"));
     let inside = std::fs::read_to_string(writable.0.join("inside.txt"));
-    assert_eq!(inside.unwrap(), "ok\n", "the writable directory stays writable");
+    assert_eq!(
+        inside.unwrap(),
+        "ok\n",
+        "the writable directory stays writable"
+    );
     if kernel_landlock_abi().is_none() {
         assert!(report.warning().is_some());
         eprintln!("no Landlock on this kernel: write confinement not checked");
