@@ -24,6 +24,8 @@ use crate::verify::{self, JUnitSetup, ProjectClasses, VerifiedSuite, VerifyError
 pub struct PipelineOptions {
     /// JUnit of the emitted tests; the project's own when `None`.
     pub junit: Option<JUnitVersion>,
+    /// Verification's settings; its `limits` (sandbox, memory bounds, whether to run code at
+    /// all) should be the worker's, `supervisor.config().execution_limits()`.
     pub verify: VerifyOptions,
     /// Where history and warm-start tests live; nothing is read or recorded when `None`.
     pub store: Option<Store>,

@@ -9,9 +9,12 @@
 //! javac rejects drops its assertion or its test. The class is then printed and verified again,
 //! so the suite returned is exactly one that passed twice, in both orders, in fresh JVMs.
 //!
-//! Every process has a deadline and is killed when it passes it. Verification JVMs run in a
-//! scratch directory (working, temp and home directory) like the worker, without its sandbox:
-//! they run the tests as the project's own build would.
+//! Every process has a deadline and is killed with its process group when it passes it (and the
+//! group is killed when the process exits, so nothing it started stays behind). Verification
+//! JVMs run the project's code, so they run under the worker's sandbox policy and memory bounds
+//! ([`VerifyOptions::limits`], from the worker's configuration): writes only beneath their own
+//! run directory (also their working, temp and home directory), no network; javac writes only
+//! its class directory.
 //!
 //! See `docs/emission.md` for the procedure and the conventions of emitted tests.
 
@@ -26,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use jvm::{Jdk, JdkError};
+use jvm::{ExecutionLimits, Jdk, JdkError, JvmError};
 pub use testcase::junit::Instability;
 use testcase::junit::{
     print_class, AssertionKind, JUnit, PrintedClass, Suppressions, TestClassSpec,
@@ -94,8 +97,12 @@ pub struct VerifyOptions {
     pub scratch_parent: Option<PathBuf>,
     /// Keep the scratch directory (for debugging).
     pub keep_scratch: bool,
-    /// Extra JVM options for JUnit runs.
+    /// Extra JVM options for JUnit runs (after the memory bounds, so they can override them).
     pub jvm_args: Vec<String>,
+    /// Whether the project's code may run at all, the sandbox policy and the memory bounds of
+    /// every process verification starts; callers pass the worker's
+    /// ([`jvm::WorkerConfig::execution_limits`]) so one setting governs both.
+    pub limits: ExecutionLimits,
 }
 
 impl Default for VerifyOptions {
@@ -109,6 +116,7 @@ impl Default for VerifyOptions {
             scratch_parent: None,
             keep_scratch: false,
             jvm_args: Vec::new(),
+            limits: ExecutionLimits::default(),
         }
     }
 }
@@ -137,6 +145,9 @@ pub enum VerifyError {
     TimedOut { what: String, after: Duration },
     #[error("the tests still failed after {rounds} rounds")]
     Unstable { rounds: u32, last: Vec<TestFailure> },
+    /// Execution is disabled, or the sandbox policy cannot be met, or the process did not start.
+    #[error("cannot run the project's code for verification: {0}")]
+    Execution(#[source] JvmError),
     #[error("{what}: {source}")]
     Io {
         what: String,
@@ -257,6 +268,7 @@ pub(crate) fn project_classpath(
     scratch: &Path,
     release: Option<u32>,
     timeout: Duration,
+    limits: &ExecutionLimits,
 ) -> Result<Vec<PathBuf>, VerifyError> {
     let mut classpath = Vec::new();
     if !project.sources.is_empty() {
@@ -288,6 +300,7 @@ pub(crate) fn project_classpath(
             timeout,
             scratch,
             label: "javac-project",
+            limits,
         }
         .compile(&sources)?;
         if !errors.is_empty() {
@@ -344,6 +357,7 @@ pub(crate) fn compile_tests(
         timeout: options.process_timeout,
         scratch: dir,
         label: "javac-tests",
+        limits: &options.limits,
     }
     .compile(&sources)?;
     Ok((out, errors))
@@ -378,6 +392,7 @@ pub fn verify_and_stabilise(
         &scratch.path,
         options.release,
         options.process_timeout,
+        &options.limits,
     )?;
     let test_class = spec.test_class_binary_name();
     let mut suppressions = Suppressions::default();
@@ -431,6 +446,7 @@ pub fn verify_and_stabilise(
                 per_test_timeout: options.test_timeout,
                 process_timeout: options.process_timeout,
                 jvm_args: &options.jvm_args,
+                limits: &options.limits,
                 dir: &round_dir.join(format!("{order:?}").to_lowercase()),
                 round,
             })?;
@@ -485,8 +501,14 @@ pub fn run_test_class(
         "verify",
     )?;
     let dir = &scratch.path;
-    let classpath =
-        project_classpath(&jdk, project, dir, options.release, options.process_timeout)?;
+    let classpath = project_classpath(
+        &jdk,
+        project,
+        dir,
+        options.release,
+        options.process_timeout,
+        &options.limits,
+    )?;
     let source_path = write_test_source(dir, test_class, test_source)?;
     let (test_classes, errors) = compile_tests(
         &jdk,
@@ -517,6 +539,7 @@ pub fn run_test_class(
                 per_test_timeout: options.test_timeout,
                 process_timeout: options.process_timeout,
                 jvm_args: &options.jvm_args,
+                limits: &options.limits,
                 dir: &dir.join(format!("{order:?}").to_lowercase()),
                 round: 1,
             })

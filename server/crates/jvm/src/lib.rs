@@ -2,9 +2,13 @@
 //! a sandboxed child process and speaks its wire protocol (docs/protocol.md). The only crate
 //! that reads or writes the worker's JSON; everything it returns is a plain Rust value.
 //!
+//! Other processes that run code under test (the verification's JVMs) start through
+//! [`spawn_sandboxed`] / [`ExecutionLimits::spawn`], under the same sandbox policy.
+//!
 //! API boundary: callers use [`Supervisor`] synchronously. Misbehaving code under test never
 //! makes a call fail or panic: it becomes an [`ExecutionOutcome`] or a [`TestStatus`].
 
+mod command;
 mod config;
 mod error;
 mod jdk;
@@ -15,6 +19,7 @@ mod sandbox;
 mod supervisor;
 mod worker_build;
 
+pub use command::{spawn_sandboxed, ExecutionLimits, SandboxedChild};
 pub use config::WorkerConfig;
 pub use error::{JdkError, JvmError};
 pub use jdk::{parse_version, JavaVersion, Jdk, MINIMUM_JAVA};

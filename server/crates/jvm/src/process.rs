@@ -74,7 +74,7 @@ impl WorkerProcess {
         let scratch = ScratchDir(scratch);
         let scratch_path = scratch.0.clone();
         let scratch_ref = &scratch_path;
-        let mut sandbox = PreparedSandbox::new(config.sandbox, scratch_ref)
+        let mut sandbox = PreparedSandbox::new(config.sandbox, &[scratch_ref.as_path()])
             .map_err(|e| JvmError::Spawn(format!("preparing the sandbox: {e}")))?;
 
         let (req_r, req_w) = pipe().map_err(|e| spawn_err("pipe", e))?;
@@ -260,10 +260,8 @@ fn exit_kind(st: std::process::ExitStatus) -> ExitKind {
 }
 
 fn jvm_args(config: &WorkerConfig, scratch: &Path, classes: &Path) -> Vec<String> {
-    let mut a = vec![
-        format!("-Xmx{}m", config.heap_mb),
-        format!("-Xss{}k", config.stack_kb),
-        format!("-XX:MaxMetaspaceSize={}m", config.metaspace_mb),
+    let mut a = Vec::from(config.execution_limits().jvm_memory_args());
+    a.extend([
         "-XX:+UseSerialGC".into(),
         "-Xshare:auto".into(),
         // No hsperfdata file in /tmp (the sandbox would deny it anyway).
@@ -273,7 +271,7 @@ fn jvm_args(config: &WorkerConfig, scratch: &Path, classes: &Path) -> Vec<String
         "-Dfile.encoding=UTF-8".into(),
         // The worker wraps descriptors 3 and 4 in FileDescriptor objects by reflection.
         "--add-opens=java.base/java.io=ALL-UNNAMED".into(),
-    ];
+    ]);
     if config.quick_start {
         a.push("-XX:TieredStopAtLevel=1".into());
     }
@@ -293,7 +291,7 @@ fn jvm_args(config: &WorkerConfig, scratch: &Path, classes: &Path) -> Vec<String
 
 /// A close-on-exec pipe (read end, write end). Close-on-exec matters: other workers spawned
 /// concurrently must not inherit our ends, or EOF would never come.
-fn pipe() -> std::io::Result<(File, File)> {
+pub(crate) fn pipe() -> std::io::Result<(File, File)> {
     let mut fds = [0i32; 2];
     // SAFETY: pipe2 fills two descriptors that we then own.
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {

@@ -1,7 +1,8 @@
-//! The OS sandbox of the worker: Landlock (writes only under the job's scratch directory, no TCP
-//! bind/connect, no signals or abstract unix sockets out of the domain) plus a private network
-//! namespace where the kernel allows one. Everything is prepared in the parent; the child, between
-//! fork and exec, only makes syscalls (no allocation), see [`PreparedSandbox::apply_in_child`].
+//! The OS sandbox of the worker and of every other process that runs code under test (see
+//! [`crate::command`]): Landlock (writes only beneath the given directories, no TCP bind/connect,
+//! no signals or abstract unix sockets out of the domain) plus a private network namespace where
+//! the kernel allows one. Everything is prepared in the parent; the child, between fork and exec,
+//! only makes syscalls (no allocation), see [`PreparedSandbox::apply_in_child`].
 
 use std::ffi::CString;
 use std::fmt;
@@ -139,10 +140,14 @@ pub(crate) struct PreparedSandbox {
     uid_map: Vec<u8>,
     gid_map: Vec<u8>,
     abi: Option<u32>,
+    /// Fail before exec unless the sandbox came out [`SandboxLevel::Full`].
+    require_full: bool,
 }
 
 impl PreparedSandbox {
-    pub(crate) fn new(policy: SandboxPolicy, scratch: &Path) -> Result<Self, String> {
+    /// A sandbox in which writes are allowed only beneath the `writable` directories (and on
+    /// /dev/null).
+    pub(crate) fn new(policy: SandboxPolicy, writable: &[&Path]) -> Result<Self, String> {
         // SAFETY: getuid/getgid cannot fail.
         let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
         let mut p = PreparedSandbox {
@@ -154,9 +159,10 @@ impl PreparedSandbox {
             uid_map: format!("{uid} {uid} 1\n").into_bytes(),
             gid_map: format!("{gid} {gid} 1\n").into_bytes(),
             abi: kernel_landlock_abi(),
+            require_full: false,
         };
         if policy != SandboxPolicy::Off && p.abi.is_some() {
-            p.ruleset = Some(landlock_ruleset(scratch).map_err(|e| e.to_string())?);
+            p.ruleset = Some(landlock_ruleset(writable).map_err(|e| e.to_string())?);
         }
         Ok(p)
     }
@@ -199,7 +205,17 @@ impl PreparedSandbox {
         if let Some(e) = failure {
             return Err(e);
         }
+        // `report` builds a plain value on the stack: still no allocation.
+        if self.require_full && report(self.abi, &bytes).level() != SandboxLevel::Full {
+            return Err(std::io::Error::from_raw_os_error(libc::EPERM));
+        }
         Ok(())
+    }
+
+    /// Makes [`PreparedSandbox::apply_in_child`] fail, so the program is never executed, when
+    /// the sandbox in force is weaker than [`SandboxLevel::Full`].
+    pub(crate) fn require_full(&mut self) {
+        self.require_full = true;
     }
 
     pub(crate) fn abi(&self) -> Option<u32> {
@@ -236,10 +252,10 @@ unsafe fn write_file(path: &CString, data: &[u8]) {
     }
 }
 
-/// Handles every write right known to ABI 6 and allows them only beneath the scratch directory
-/// (and on /dev/null); reads and execution stay unrestricted. TCP bind/connect are handled with
-/// no rule allowing them. Best effort: older kernels enforce the subset they know.
-fn landlock_ruleset(scratch: &Path) -> Result<RulesetCreated, landlock::RulesetError> {
+/// Handles every write right known to ABI 6 and allows them only beneath the `writable`
+/// directories (and on /dev/null); reads and execution stay unrestricted. TCP bind/connect are
+/// handled with no rule allowing them. Best effort: older kernels enforce the subset they know.
+fn landlock_ruleset(writable: &[&Path]) -> Result<RulesetCreated, landlock::RulesetError> {
     let abi = ABI::V6;
     let write = AccessFs::from_write(abi);
     landlock::Ruleset::default()
@@ -248,7 +264,7 @@ fn landlock_ruleset(scratch: &Path) -> Result<RulesetCreated, landlock::RulesetE
         .handle_access(AccessNet::from_all(abi))?
         .scope(Scope::AbstractUnixSocket | Scope::Signal)?
         .create()?
-        .add_rules(path_beneath_rules([scratch], write))?
+        .add_rules(path_beneath_rules(writable, write))?
         .add_rules(path_beneath_rules(["/dev/null"], write))
 }
 

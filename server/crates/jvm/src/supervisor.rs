@@ -81,6 +81,12 @@ impl Supervisor {
         })
     }
 
+    /// The settings it was made with; [`WorkerConfig::execution_limits`] gives the ones other
+    /// processes that run code under test must obey.
+    pub fn config(&self) -> &WorkerConfig {
+        &self.config
+    }
+
     pub fn jdk(&self) -> &Jdk {
         &self.jdk
     }

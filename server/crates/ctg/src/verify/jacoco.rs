@@ -15,7 +15,7 @@ use jvm::Jdk;
 
 use super::javac::{join_paths, Javac};
 use super::junit::{run_junit, Launch, RunOrder, RunReport};
-use super::process::run_bounded;
+use super::process::{run_bounded, Confinement};
 use super::{
     compile_tests, project_classpath, write_test_source, JUnitSetup, ProjectClasses, Scratch,
     VerifyError, VerifyOptions,
@@ -146,7 +146,14 @@ pub fn measure(
         "jacoco",
     )?;
     let dir = &scratch.path;
-    let classpath = project_classpath(&jdk, project, dir, release, options.process_timeout)?;
+    let classpath = project_classpath(
+        &jdk,
+        project,
+        dir,
+        release,
+        options.process_timeout,
+        &options.limits,
+    )?;
     let source_path = write_test_source(dir, test_class, test_source)?;
     let (test_classes, errors) =
         compile_tests(&jdk, junit, &source_path, &classpath, dir, options, release)?;
@@ -169,7 +176,9 @@ pub fn measure(
         &[agent.as_path()],
     )?;
 
-    let exec = dir.join("jacoco.exec");
+    // In the run directory: the JUnit JVM, and the agent in it, may write nowhere else.
+    let run_dir = dir.join("run");
+    let exec = run_dir.join("jacoco.exec");
     let agent_arg = format!(
         "-javaagent:{}=destfile={},includes={},excludes={}*:ctgls.*",
         agent.display(),
@@ -190,7 +199,8 @@ pub fn measure(
         per_test_timeout: options.test_timeout,
         process_timeout: options.process_timeout,
         jvm_args: &jvm_args,
-        dir: &dir.join("run"),
+        limits: &options.limits,
+        dir: &run_dir,
         round: 0,
     })?;
     let classes_dir = dir.join("classes");
@@ -234,6 +244,7 @@ fn compile_helper(
         timeout: options.process_timeout,
         scratch: dir,
         label: "javac-jacoco-helper",
+        limits: &options.limits,
     }
     .compile(&[file])?;
     if !errors.is_empty() {
@@ -266,12 +277,13 @@ fn run_helper(
         .arg(mode)
         .args(args);
     let label = format!("jacoco-{mode}");
-    let finished = run_bounded(command, options.process_timeout, dir, &label).map_err(|e| {
-        VerifyError::Io {
-            what: "running the JaCoCo helper".into(),
-            source: e,
-        }
-    })?;
+    // The helper runs JaCoCo's analysis, which reads the project's classes without loading
+    // them; it is sandboxed like the rest all the same.
+    let confinement = Confinement {
+        limits: &options.limits,
+        writable: &[dir],
+    };
+    let finished = run_bounded(command, options.process_timeout, dir, &label, &confinement)?;
     if finished.timed_out() {
         return Err(VerifyError::TimedOut {
             what: format!("the JaCoCo helper ({mode})"),

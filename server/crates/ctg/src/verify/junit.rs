@@ -13,11 +13,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use jvm::Jdk;
+use jvm::{ExecutionLimits, Jdk, SandboxReport};
 use testcase::junit::JUnit;
 
 use super::javac::join_paths;
-use super::process::run_bounded;
+use super::process::{run_bounded, Confinement};
 use super::VerifyError;
 
 /// Environment variable with JUnit jars (`:`-separated), used when the project's classpath has
@@ -220,6 +220,8 @@ pub struct RunReport {
     /// The run was killed at its deadline while this test (when known) was running.
     pub timed_out: Option<Option<String>>,
     pub duration: Duration,
+    /// The sandbox the JVM ran in.
+    pub sandbox: SandboxReport,
 }
 
 impl RunReport {
@@ -239,8 +241,9 @@ pub(crate) struct Launch<'a> {
     pub per_test_timeout: Duration,
     pub process_timeout: Duration,
     pub jvm_args: &'a [String],
+    pub limits: &'a ExecutionLimits,
     /// Scratch directory of this run (reports, logs); also the JVM's working, temp and home
-    /// directory, as in the worker.
+    /// directory, as in the worker, and the only place it may write.
     pub dir: &'a Path,
     pub round: u32,
 }
@@ -258,9 +261,8 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
     let mut command = Command::new(&launch.jdk.java);
     command
         .current_dir(launch.dir)
+        .args(launch.limits.jvm_memory_args())
         .args([
-            "-Xmx256m",
-            "-Xss2048k",
             "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1",
             "-Xshare:auto",
@@ -276,6 +278,10 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
         RunOrder::Reverse => "reverse",
     };
     let label = format!("junit-{order}");
+    let confinement = Confinement {
+        limits: launch.limits,
+        writable: &[launch.dir],
+    };
     match launch.setup.junit {
         JUnit::Five => {
             let reports = launch.dir.join("reports");
@@ -304,8 +310,13 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
                 .arg(
                     "--config=junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD",
                 );
-            let finished = run_bounded(command, launch.process_timeout, launch.dir, &label)
-                .map_err(|e| io("running JUnit", e))?;
+            let finished = run_bounded(
+                command,
+                launch.process_timeout,
+                launch.dir,
+                &label,
+                &confinement,
+            )?;
             let executed = tree_order(&finished.stdout);
             let xml = std::fs::read_to_string(reports.join("TEST-junit-jupiter.xml"));
             if finished.timed_out() {
@@ -316,6 +327,7 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
                     failures: Vec::new(),
                     timed_out: Some(None),
                     duration: finished.duration,
+                    sandbox: finished.sandbox,
                 });
             }
             let xml = xml.map_err(|_| VerifyError::Launcher {
@@ -328,6 +340,7 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
                 failures: xml_failures(&xml, launch.test_class),
                 timed_out: None,
                 duration: finished.duration,
+                sandbox: finished.sandbox,
             })
         }
         JUnit::Four => {
@@ -338,8 +351,13 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
                 .arg(order)
                 .arg(launch.per_test_timeout.as_millis().to_string())
                 .arg(&events);
-            let finished = run_bounded(command, launch.process_timeout, launch.dir, &label)
-                .map_err(|e| io("running JUnit", e))?;
+            let finished = run_bounded(
+                command,
+                launch.process_timeout,
+                launch.dir,
+                &label,
+                &confinement,
+            )?;
             let text = std::fs::read_to_string(&events).unwrap_or_default();
             let parsed = parse_junit4_events(&text);
             if !parsed.done && !finished.timed_out() && parsed.timed_out.is_none() {
@@ -359,6 +377,7 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
                 failures: parsed.failures,
                 timed_out,
                 duration: finished.duration,
+                sandbox: finished.sandbox,
             })
         }
     }

@@ -1,10 +1,15 @@
-//! Running javac and JVMs with a time limit: output goes to files in the scratch directory (so
-//! a chatty process can never block on a full pipe), and a process still running at its
-//! deadline is killed and reaped.
+//! Running javac and JVMs with a time limit under the worker's sandbox policy
+//! ([`jvm::ExecutionLimits::spawn`]): output goes to files in the scratch directory (so a chatty
+//! process can never block on a full pipe), and a process still running at its deadline is
+//! killed with its whole process group, as is anything it left running when it exits.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
+
+use jvm::{ExecutionLimits, SandboxReport};
+
+use super::VerifyError;
 
 /// How a bounded process ended.
 #[derive(Debug)]
@@ -14,6 +19,8 @@ pub(crate) struct Finished {
     pub stdout: String,
     pub stderr: String,
     pub duration: Duration,
+    /// The sandbox it ran in.
+    pub sandbox: SandboxReport,
 }
 
 impl Finished {
@@ -37,55 +44,50 @@ impl Finished {
     }
 }
 
-/// Kills the child if the caller unwinds before it was reaped.
-struct Reaper(Option<Child>);
-
-impl Drop for Reaper {
-    fn drop(&mut self) {
-        if let Some(child) = &mut self.0 {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
+/// Where a bounded process may write and under which policy it runs.
+pub(crate) struct Confinement<'a> {
+    pub limits: &'a ExecutionLimits,
+    /// Directories (existing) beneath which it may create, change and delete files.
+    pub writable: &'a [&'a Path],
 }
 
-/// Runs `command` to completion or until `timeout`, with stdin closed and stdout/stderr
-/// captured in `<dir>/<label>.out` and `.err`.
+/// Runs `command` to completion or until `timeout`, sandboxed by `confinement`, with stdin
+/// closed and stdout/stderr captured in `<dir>/<label>.out` and `.err`.
 pub(crate) fn run_bounded(
     mut command: Command,
     timeout: Duration,
     dir: &Path,
     label: &str,
-) -> std::io::Result<Finished> {
+    confinement: &Confinement,
+) -> Result<Finished, VerifyError> {
+    let io = |source| VerifyError::Io {
+        what: format!("running {label}"),
+        source,
+    };
     let out_path: PathBuf = dir.join(format!("{label}.out"));
     let err_path: PathBuf = dir.join(format!("{label}.err"));
     command
         .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&out_path)?)
-        .stderr(std::fs::File::create(&err_path)?);
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        // Its own process group, like the worker: signals to ours do not reach it.
-        command.process_group(0);
-    }
+        .stdout(std::fs::File::create(&out_path).map_err(io)?)
+        .stderr(std::fs::File::create(&err_path).map_err(io)?);
     let start = Instant::now();
-    let mut reaper = Reaper(Some(command.spawn()?));
-    let child = reaper.0.as_mut().expect("just spawned");
+    // Dropped on every early return: that kills the process group.
+    let mut child = confinement
+        .limits
+        .spawn(command, confinement.writable)
+        .map_err(VerifyError::Execution)?;
     let mut pause = Duration::from_millis(5);
     let status = loop {
-        if let Some(status) = child.try_wait()? {
+        if let Some(status) = child.try_wait().map_err(io)? {
             break Some(status);
         }
         if start.elapsed() >= timeout {
-            let _ = child.kill();
-            let _ = child.wait();
+            child.kill_group();
             break None;
         }
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(50));
     };
-    reaper.0 = None;
     let read = |p: &Path| {
         std::fs::read(p)
             .map(|b| String::from_utf8_lossy(&b).into_owned())
@@ -96,6 +98,7 @@ pub(crate) fn run_bounded(
         stdout: read(&out_path),
         stderr: read(&err_path),
         duration: start.elapsed(),
+        sandbox: child.sandbox(),
     })
 }
 
@@ -107,14 +110,28 @@ mod tests {
     fn a_process_past_its_deadline_is_killed() {
         let dir = std::env::temp_dir().join(format!("ctgls-process-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let mut sleep = Command::new("sleep");
-        sleep.arg("30");
-        let finished = run_bounded(sleep, Duration::from_millis(200), &dir, "sleep").unwrap();
+        let limits = ExecutionLimits::default();
+        let confinement = Confinement {
+            limits: &limits,
+            writable: &[&dir],
+        };
+        let mut sleep = Command::new("sh");
+        // Killed with its background sleep: the whole group goes.
+        sleep.args(["-c", "sleep 30 & sleep 30"]);
+        let finished = run_bounded(
+            sleep,
+            Duration::from_millis(200),
+            &dir,
+            "sleep",
+            &confinement,
+        )
+        .unwrap();
         assert!(finished.timed_out());
         assert!(finished.duration < Duration::from_secs(5));
         let mut echo = Command::new("sh");
         echo.args(["-c", "echo out; echo err >&2; exit 3"]);
-        let finished = run_bounded(echo, Duration::from_secs(10), &dir, "echo").unwrap();
+        let finished =
+            run_bounded(echo, Duration::from_secs(10), &dir, "echo", &confinement).unwrap();
         assert_eq!(finished.status.and_then(|s| s.code()), Some(3));
         assert_eq!(finished.stdout, "out\n");
         assert_eq!(finished.tail(), "err");

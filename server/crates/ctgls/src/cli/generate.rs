@@ -11,6 +11,7 @@ use ctg::job::{GenerationObserver, GenerationRequest, Phase};
 use ctg::pipeline::{self, ClassOutcome, PipelineError, PipelineOptions, Verification};
 use ctg::project::{LayoutOverrides, ProjectLayout};
 use ctg::store::Store;
+use ctg::verify::VerifyOptions;
 use jvm::{Supervisor, WorkerConfig};
 use search::{Criterion, Progress};
 use serde_json::{json, Value};
@@ -53,6 +54,11 @@ pub fn run(args: GenerateArgs) -> ExitCode {
             .map_or(0, |since| {
                 u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
             }),
+        // Verification runs the project's code too: under the worker's sandbox and bounds.
+        verify: VerifyOptions {
+            limits: supervisor.config().execution_limits(),
+            ..VerifyOptions::default()
+        },
         ..PipelineOptions::default()
     };
 

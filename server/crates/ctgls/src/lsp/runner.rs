@@ -14,6 +14,7 @@ use ctg::job::{GenerationError, GenerationObserver, GenerationRequest, Phase, So
 use ctg::pipeline::{self, PipelineError, PipelineOptions};
 use ctg::project::{JUnitVersion, ProjectLayout, SourceOverlays};
 use ctg::store::Store;
+use ctg::verify::VerifyOptions;
 use javamodel::JavaModel;
 use jvm::{JvmError, Supervisor, WorkerConfig};
 use search::{Algorithm, CancelToken, Progress};
@@ -227,7 +228,11 @@ fn run_one(
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as u64),
         abandon_when_cancelled: true,
-        ..PipelineOptions::default()
+        // Verification runs the project's code too: under the worker's sandbox and bounds.
+        verify: VerifyOptions {
+            limits: supervisor.config().execution_limits(),
+            ..VerifyOptions::default()
+        },
     };
     let model = &*job.model;
     let mut observer = Observer {

@@ -1,0 +1,197 @@
+//! Any command under the worker's sandbox ([`spawn_sandboxed`]): writes outside the writable
+//! directories and TCP connections are refused, execution can be switched off, and nothing the
+//! command started outlives it. Uses `sh`, so it needs no JVM.
+
+mod common;
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::group_gone;
+use jvm::*;
+
+/// A fresh directory under the system temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(what: &str) -> TempDir {
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("ctgls-sandboxed-{what}-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn sh(script: &str) -> Command {
+    let mut command = Command::new("sh");
+    command.args(["-c", script]);
+    command
+}
+
+fn wait(child: &mut SandboxedChild) -> std::process::ExitStatus {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(Instant::now() < deadline, "the command did not end");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Runs `script` with `writable` writable; victim files live in `outside`.
+fn vandalise(policy: SandboxPolicy, writable: &Path, outside: &Path) -> SandboxReport {
+    let victim = outside.join("precious.txt");
+    std::fs::write(&victim, "original").unwrap();
+    let script = format!(
+        "echo changed > '{victim}'; rm -f '{victim}'; echo new > '{fresh}'; echo ok > '{inside}'",
+        victim = victim.display(),
+        fresh = outside.join("new.txt").display(),
+        inside = writable.join("inside.txt").display(),
+    );
+    let mut child = spawn_sandboxed(sh(&script), policy, &[writable]).unwrap();
+    wait(&mut child);
+    child.sandbox()
+}
+
+#[test]
+fn writes_outside_the_writable_directories_are_denied() {
+    let (writable, outside) = (TempDir::new("writable"), TempDir::new("outside"));
+    let report = vandalise(SandboxPolicy::BestEffort, &writable.0, &outside.0);
+    eprintln!("sandbox: {report}");
+    let victim = std::fs::read_to_string(outside.0.join("precious.txt"));
+    let inside = std::fs::read_to_string(writable.0.join("inside.txt"));
+    assert_eq!(
+        inside.unwrap(),
+        "ok\n",
+        "the writable directory stays writable"
+    );
+    if kernel_landlock_abi().is_none() {
+        assert!(report.warning().is_some());
+        eprintln!("no Landlock on this kernel: write confinement not checked");
+        return;
+    }
+    assert!(report.filesystem, "{report}");
+    assert_eq!(report.level(), SandboxLevel::Full, "{report}");
+    assert_eq!(victim.unwrap(), "original");
+    assert!(!outside.0.join("new.txt").exists());
+}
+
+#[test]
+fn without_the_sandbox_the_same_script_does_write_outside() {
+    let (writable, outside) = (TempDir::new("writable"), TempDir::new("outside"));
+    let report = vandalise(SandboxPolicy::Off, &writable.0, &outside.0);
+    assert_eq!(report.level(), SandboxLevel::None);
+    assert!(report.warning().is_some());
+    assert!(!outside.0.join("precious.txt").exists(), "deleted");
+    assert_eq!(
+        std::fs::read_to_string(outside.0.join("new.txt")).unwrap(),
+        "new\n"
+    );
+}
+
+#[test]
+fn tcp_connections_are_refused() {
+    if !Path::new("/bin/bash").exists() {
+        eprintln!("no bash (for /dev/tcp): not checked");
+        return;
+    }
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let dir = TempDir::new("net");
+    let mut command = Command::new("/bin/bash");
+    command.args([
+        "-c",
+        &format!("exec 3<>/dev/tcp/127.0.0.1/{port} && echo connected"),
+    ]);
+    let mut child = spawn_sandboxed(command, SandboxPolicy::BestEffort, &[&dir.0]).unwrap();
+    let status = wait(&mut child);
+    let report = child.sandbox();
+    if !report.network_isolated() {
+        eprintln!("no network isolation here: {report}");
+        return;
+    }
+    assert!(!status.success(), "the connection failed");
+    assert!(listener.accept().is_err(), "the listener saw no connection");
+}
+
+#[test]
+fn processes_the_command_started_die_with_it() {
+    let dir = TempDir::new("group");
+    let pid_file = dir.0.join("sleeper.pid");
+    let script = format!("sleep 300 & echo $! > '{}'; exit 0", pid_file.display());
+    let mut child = spawn_sandboxed(sh(&script), SandboxPolicy::BestEffort, &[&dir.0]).unwrap();
+    let group = child.id();
+    let status = wait(&mut child);
+    assert!(status.success());
+    let sleeper: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(sleeper != group);
+    assert!(group_gone(group), "the background sleep was killed");
+
+    // A command still running when its handle goes is killed with its group.
+    let mut hung = spawn_sandboxed(
+        sh("sleep 300 & sleep 300"),
+        SandboxPolicy::BestEffort,
+        &[&dir.0],
+    )
+    .unwrap();
+    let group = hung.id();
+    assert!(hung.try_wait().unwrap().is_none());
+    drop(hung);
+    assert!(group_gone(group));
+}
+
+#[test]
+fn limits_come_from_the_worker_config_and_can_switch_execution_off() {
+    let config = WorkerConfig {
+        heap_mb: 300,
+        stack_kb: 1024,
+        metaspace_mb: 128,
+        sandbox: SandboxPolicy::Required,
+        ..WorkerConfig::default()
+    };
+    let limits = config.execution_limits();
+    assert_eq!(limits.sandbox, SandboxPolicy::Required);
+    assert_eq!(
+        limits.jvm_memory_args(),
+        ["-Xmx300m", "-Xss1024k", "-XX:MaxMetaspaceSize=128m"]
+    );
+    let dir = TempDir::new("off");
+    let marker = dir.0.join("ran");
+    let off = ExecutionLimits {
+        execution_enabled: false,
+        ..limits.clone()
+    };
+    let refused = off.spawn(sh(&format!("touch '{}'", marker.display())), &[&dir.0]);
+    assert!(matches!(refused, Err(JvmError::ExecutionDisabled)));
+    assert!(!marker.exists());
+
+    // Required: runs only under the full sandbox, else it refuses before exec.
+    match limits.spawn(sh(&format!("touch '{}'", marker.display())), &[&dir.0]) {
+        Ok(mut child) => {
+            assert_eq!(child.sandbox().level(), SandboxLevel::Full);
+            assert!(wait(&mut child).success());
+            assert!(marker.exists());
+        }
+        Err(JvmError::SandboxUnavailable(report)) => {
+            eprintln!("refused on this system: {report}");
+            assert!(!marker.exists(), "the command never ran");
+        }
+        Err(other) => panic!("{other}"),
+    }
+}
