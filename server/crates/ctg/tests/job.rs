@@ -3,7 +3,9 @@
 //!
 //! Fixtures: `tests/fixtures/job/subjects` (nested numeric conditions, string matching, object
 //! state, an undeclared `ArithmeticException`, an abstract class without subclasses),
-//! `broken` (does not compile), `evolve/v1` and `evolve/v2` (a method removed between them).
+//! `broken` (does not compile), `evolve/v1` and `evolve/v2` (a method removed between them),
+//! `general` (parameters of general types: an `Object` that must be an array, a
+//! `CharSequence` tested for the mutable builders).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -142,6 +144,24 @@ fn dynamosa_covers_every_branch_of_the_fixtures_within_seconds() {
     }
     // The search's random literals (anywhere in the int range) were replaced by simpler ones.
     assert!(values_simplified > 0);
+}
+
+#[test]
+fn general_parameters_get_arrays_and_string_builders() {
+    let root = fixture("general");
+    let mut sup = supervisor();
+    let mut request = request(&root, "job.ArrayCursor");
+    request.criteria.exception = false;
+    let result = generate(&request, &mut sup, &mut Recorder::default()).unwrap();
+    // Everything but the constructor's rejection of a non-array needs an array passed as
+    // `Object`; `kindOf` needs a `StringBuilder` and a `StringBuffer` passed as `CharSequence`.
+    assert_eq!(
+        result.branches.covered,
+        result.branches.total,
+        "uncovered {:#?}",
+        uncovered(&result)
+    );
+    assert_eq!(result.stop_reason, StopReason::AllGoalsCovered);
 }
 
 #[test]

@@ -78,6 +78,10 @@ pub struct Cluster {
     generators: BTreeMap<String, Vec<Generator>>,
     /// Raw names of types some generator chain can build.
     constructible: BTreeSet<String>,
+    /// The constructible classes, enums and records other than the literal-supplied and the
+    /// too general ones, sorted: the concrete types a parameter of a general type (`Object`,
+    /// `CharSequence`, ...) may get besides literals.
+    concrete: Vec<String>,
     pools: ValuePools,
     unreachable: Vec<Unreachable>,
     skipped_targets: Vec<SkippedTarget>,
@@ -126,6 +130,7 @@ impl Cluster {
             modifiers: BTreeMap::new(),
             generators: BTreeMap::new(),
             constructible: BTreeSet::new(),
+            concrete: Vec::new(),
             pools: ValuePools::new(constants),
             unreachable: Vec::new(),
             skipped_targets: Vec::new(),
@@ -160,6 +165,7 @@ impl Cluster {
             }
         }
         cluster.compute_constructible();
+        cluster.concrete = cluster.concrete_types();
 
         let cut_kind = cut.kind;
         let cut_constructible = cluster.constructible.contains(under_test);
@@ -335,6 +341,24 @@ impl Cluster {
         }
     }
 
+    /// The constructible types for [`Cluster::concrete_types_for`]. Interfaces and abstract
+    /// classes are left out: their generators produce one of the concrete types listed anyway,
+    /// and listing a type once keeps the choice among them even.
+    fn concrete_types(&self) -> Vec<String> {
+        self.constructible
+            .iter()
+            .filter(|name| {
+                !jdk::TOO_GENERAL.contains(&name.as_str())
+                    && PrimitiveKind::unboxed(name).is_none()
+                    && name.as_str() != crate::types::STRING
+                    && self.table.get(name).is_some_and(|t| {
+                        matches!(t.kind, TypeKind::Class | TypeKind::Record | TypeKind::Enum)
+                    })
+            })
+            .cloned()
+            .collect()
+    }
+
     /// Whether some value of `ty` other than `null` can be obtained.
     pub fn can_build(&self, ty: &JavaType) -> bool {
         match ty {
@@ -444,6 +468,16 @@ impl Cluster {
 
     pub(crate) fn target_indexes(&self) -> &[usize] {
         &self.targets
+    }
+
+    /// The concrete types the cluster can build whose default instance fits the general type
+    /// `want` (see [`jdk::TOO_GENERAL`]), in a fixed order.
+    pub(crate) fn concrete_types_for(&self, want: &JavaType) -> Vec<JavaType> {
+        self.concrete
+            .iter()
+            .map(|name| self.default_instance(name))
+            .filter(|t| self.table.is_assignable(t, want))
+            .collect()
     }
 
     pub(crate) fn generators_for(&self, raw: &str) -> &[Generator] {

@@ -1,7 +1,8 @@
 //! Changing the value of a primitive statement (seed 001 III-E2 "Change"): numbers move by a
 //! random delta in `±[1, Δ]` or flip their sign, within their type's bounds; strings get the
 //! character deletions, replacements and insertions of EvoSuite's string mutation, each
-//! character touched with probability `1/len`; with a small probability a fresh value is drawn.
+//! character touched with probability `1/len`, with characters often taken from the source's
+//! constants; with a small probability a fresh value is drawn.
 
 use rand::rngs::StdRng;
 use rand::Rng;
@@ -13,6 +14,10 @@ use crate::value::PrimitiveValue;
 
 /// Tries before a mutation gives up on changing the value.
 const MAX_ATTEMPTS: usize = 32;
+
+/// Share of the characters a string edit inserts or puts in place that come from the class's
+/// source constants (ours).
+const SOURCE_CHAR_SHARE: f64 = 0.5;
 
 /// Probability of a sign flip in a numeric mutation (ours; seed 001 names only deltas).
 const SIGN_FLIP: f64 = 0.1;
@@ -31,7 +36,7 @@ pub fn mutate_value(
         if rng.gen_bool(config.random_perturbation) {
             *value = new_value(value.kind(), pools, config, rng);
         } else {
-            delta(value, config, rng);
+            delta(value, pools, config, rng);
         }
         if *value != before {
             return true;
@@ -40,7 +45,7 @@ pub fn mutate_value(
     false
 }
 
-fn delta(value: &mut PrimitiveValue, config: &Config, rng: &mut StdRng) {
+fn delta(value: &mut PrimitiveValue, pools: &ValuePools, config: &Config, rng: &mut StdRng) {
     match value {
         PrimitiveValue::Boolean(b) => *b = !*b,
         PrimitiveValue::Byte(v) => {
@@ -85,7 +90,7 @@ fn delta(value: &mut PrimitiveValue, config: &Config, rng: &mut StdRng) {
             *v = float_delta(f64::from(*v), f64::from(f32::MAX), config, rng) as f32
         }
         PrimitiveValue::Double(v) => *v = float_delta(*v, f64::MAX, config, rng),
-        PrimitiveValue::String(s) => *s = string_delta(s, rng),
+        PrimitiveValue::String(s) => *s = string_delta(s, pools, rng),
     }
 }
 
@@ -132,9 +137,10 @@ fn float_delta(v: f64, max: f64, config: &Config, rng: &mut StdRng) -> f64 {
 }
 
 /// Each of deletion, replacement and insertion is applied with probability 1/3; deletion and
-/// replacement touch each character with probability `1/len`, insertion adds a random character
-/// with probability 1/2, a second with 1/4, and so on.
-fn string_delta(s: &str, rng: &mut StdRng) -> String {
+/// replacement touch each character with probability `1/len`, insertion adds a character with
+/// probability 1/2, a second with 1/4, and so on. So most edits are small steps: one character
+/// deleted, replaced or inserted.
+fn string_delta(s: &str, pools: &ValuePools, rng: &mut StdRng) -> String {
     let mut chars: Vec<char> = s.chars().collect();
     if rng.gen_bool(1.0 / 3.0) && !chars.is_empty() {
         let p = 1.0 / chars.len() as f64;
@@ -144,7 +150,7 @@ fn string_delta(s: &str, rng: &mut StdRng) -> String {
         let p = 1.0 / chars.len() as f64;
         for c in chars.iter_mut() {
             if rng.gen_bool(p) {
-                *c = random_char(rng);
+                *c = edit_char(pools, rng);
             }
         }
     }
@@ -152,14 +158,26 @@ fn string_delta(s: &str, rng: &mut StdRng) -> String {
         let mut alpha = 0.5;
         while rng.gen_bool(alpha) {
             let at = rng.gen_range(0..=chars.len());
-            chars.insert(at, random_char(rng));
+            chars.insert(at, edit_char(pools, rng));
             alpha *= 0.5;
         }
     }
     chars.into_iter().collect()
 }
 
-fn random_char(rng: &mut StdRng) -> char {
+/// A character for a replacement or an insertion: with [`SOURCE_CHAR_SHARE`] one of the
+/// class's `char` constants or a character of its string constants, else mostly printable
+/// ASCII.
+///
+/// Deviation: EvoSuite's string mutation draws random characters only. A condition such as
+/// `s.charAt(0) == ';'` is then hit with probability about 1/95 per replacement; the source
+/// usually mentions the character it compares with.
+fn edit_char(pools: &ValuePools, rng: &mut StdRng) -> char {
+    if rng.gen_bool(SOURCE_CHAR_SHARE) {
+        if let Some(c) = pools.constants.pick_text_char(rng) {
+            return c;
+        }
+    }
     if rng.gen_bool(0.9) {
         printable_char(rng)
     } else {
@@ -221,5 +239,79 @@ mod tests {
         }
         // About one character deleted or inserted per mutation on average, never many.
         assert!(total_distance < 1500, "{total_distance}");
+    }
+
+    /// The characters of `after` that are not in `before` (a multiset difference).
+    fn new_chars(before: &str, after: &str) -> Vec<char> {
+        let mut left: Vec<char> = before.chars().collect();
+        after
+            .chars()
+            .filter(|c| match left.iter().position(|l| l == c) {
+                Some(i) => {
+                    left.swap_remove(i);
+                    false
+                }
+                None => true,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn string_edits_often_use_characters_of_the_source_constants() {
+        let mut constants = ConstantPool::new();
+        constants.add(PrimitiveValue::Char(';'));
+        constants.add(PrimitiveValue::String("#".into()));
+        let pools = ValuePools::new(constants);
+        let config = Config {
+            random_perturbation: 0.0,
+            ..Config::default()
+        };
+        let mut rng = StdRng::seed_from_u64(5);
+        let (mut from_source, mut added) = (0, 0);
+        let mut single_steps = 0;
+        for _ in 0..1000 {
+            let mut v = PrimitiveValue::String("abcd".into());
+            assert!(mutate_value(&mut v, &pools, &config, &mut rng));
+            let PrimitiveValue::String(s) = v else {
+                panic!()
+            };
+            let new = new_chars("abcd", &s);
+            added += new.len();
+            from_source += new.iter().filter(|c| **c == ';' || **c == '#').count();
+            let len = s.chars().count();
+            if new.len() <= 1 && (3..=5).contains(&len) {
+                single_steps += 1;
+            }
+        }
+        // Half of the new characters come from the constants; a random printable one is `;`
+        // or `#` with probability 2/95.
+        let share = from_source as f64 / added as f64;
+        assert!((0.4..0.65).contains(&share), "{share}");
+        // Most mutations are one small step: a character inserted, deleted or replaced (the
+        // rest touch two or three characters).
+        assert!(single_steps > 500, "{single_steps}");
+    }
+
+    #[test]
+    fn without_text_constants_edits_use_random_characters() {
+        let mut constants = ConstantPool::new();
+        constants.add(PrimitiveValue::Int(7));
+        constants.add(PrimitiveValue::String(String::new()));
+        let pools = ValuePools::new(constants);
+        let config = Config {
+            random_perturbation: 0.0,
+            ..Config::default()
+        };
+        let mut rng = StdRng::seed_from_u64(6);
+        let mut distinct = std::collections::BTreeSet::new();
+        for _ in 0..300 {
+            let mut v = PrimitiveValue::String("abcd".into());
+            assert!(mutate_value(&mut v, &pools, &config, &mut rng));
+            let PrimitiveValue::String(s) = v else {
+                panic!()
+            };
+            distinct.extend(new_chars("abcd", &s));
+        }
+        assert!(distinct.len() > 30, "{distinct:?}");
     }
 }

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use rand::distributions::{Distribution, WeightedIndex};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -29,6 +30,28 @@ pub(crate) type Gen<T> = Result<T, Failed>;
 
 /// Tries per value before giving up on generators of a type.
 const GENERATOR_ATTEMPTS: usize = 3;
+
+/// Share of literals among the values of a general type such as `Object` (the rest: arrays and
+/// other concrete types). Ours; high enough that containers keyed by `Object` mostly see
+/// `Integer`s and `String`s, whose equal values collide.
+const GENERAL_LITERAL_SHARE: f64 = 0.5;
+
+/// How many component types [`common_component`] chooses from.
+const COMMON_COMPONENTS: usize = 6;
+
+/// The component types of arrays made for general parameters: the primitive arrays code most
+/// often takes apart (`int[]`, `char[]`, `byte[]`), and `String[]`, `Integer[]`, `Object[]` for
+/// the reference-array paths (`instanceof Object[]`).
+fn common_component(i: usize) -> JavaType {
+    match i {
+        0 => JavaType::Primitive(PrimitiveKind::Int),
+        1 => JavaType::Primitive(PrimitiveKind::Char),
+        2 => JavaType::Primitive(PrimitiveKind::Byte),
+        3 => JavaType::string(),
+        4 => JavaType::class(PrimitiveKind::Int.boxed()),
+        _ => JavaType::object(),
+    }
+}
 
 /// Probability of building a fresh receiver when the only reusable ones may be null.
 const FRESH_RECEIVER_OVER_MAYBE_NULL: f64 = 0.5;
@@ -457,9 +480,14 @@ impl Factory<'_> {
         if let JavaType::Array(component) = want {
             return self.array(tc, pos, component, depth);
         }
-        if let Some(kind) = self.literal_kind_for(want) {
-            let v = new_value(kind, self.cluster.pools(), self.config, self.rng);
-            return self.insert_at(tc, pos, Statement::Primitive(v));
+        if let Some(kind) = LiteralKind::for_type(want) {
+            return self.literal(tc, pos, kind);
+        }
+        if want
+            .class_name()
+            .is_some_and(|n| jdk::TOO_GENERAL.contains(&n))
+        {
+            return self.general_value(tc, pos, want, depth);
         }
         let s = self.generator_statement(tc, pos, want, None, depth)?;
         let is_container = matches!(
@@ -473,25 +501,71 @@ impl Factory<'_> {
         Ok(v)
     }
 
-    /// The literal kind that provides values of `want`: its own for primitives, boxes and
-    /// `String`; `int` or `String` for general types they fit (`Object`, `Number`, ...).
-    fn literal_kind_for(&mut self, want: &JavaType) -> Option<LiteralKind> {
-        if let Some(k) = LiteralKind::for_type(want) {
-            return Some(k);
-        }
-        let name = want.class_name()?;
-        if !jdk::TOO_GENERAL.contains(&name) {
-            return None;
-        }
+    fn literal(&mut self, tc: &mut TestCase, pos: &mut usize, kind: LiteralKind) -> Gen<VarRef> {
+        let v = new_value(kind, self.cluster.pools(), self.config, self.rng);
+        self.insert_at(tc, pos, Statement::Primitive(v))
+    }
+
+    /// A value of a type too general to have generators of its own (`Object`, `Serializable`,
+    /// `CharSequence`, ...; [`jdk::TOO_GENERAL`]): with [`GENERAL_LITERAL_SHARE`] an `int` or a
+    /// `String` that fits (seed 001 IV-A), else, in equal parts, an array of a common
+    /// component type (when arrays fit: `Object`, `Cloneable`, `Serializable`) or a value of a
+    /// concrete type the cluster can build. Options that do not apply are left out and the
+    /// others keep their proportions.
+    ///
+    /// Deviation: seed 001 only gives `Object` `Integer`s (for containers). Code that takes an
+    /// `Object` and inspects it at run time (`Array.getLength(o)`, `instanceof`, `equals` of
+    /// another instance) cannot be covered by literals alone; EvoSuite's implementation also
+    /// draws `Object` values from classes of its cluster (its `CastClassManager`).
+    fn general_value(
+        &mut self,
+        tc: &mut TestCase,
+        pos: &mut usize,
+        want: &JavaType,
+        depth: usize,
+    ) -> Gen<VarRef> {
         let table = self.cluster.table();
-        let options: Vec<LiteralKind> = [
+        let literals: Vec<LiteralKind> = [
             LiteralKind::Primitive(PrimitiveKind::Int),
             LiteralKind::String,
         ]
         .into_iter()
         .filter(|k| table.is_assignable(&k.value_type(), want))
         .collect();
-        (!options.is_empty()).then(|| options[self.rng.gen_range(0..options.len())])
+        let arrays = table.is_assignable(&JavaType::array_of(JavaType::object()), want);
+        let concrete = self.cluster.concrete_types_for(want);
+        let other_share = (1.0 - GENERAL_LITERAL_SHARE) / 2.0;
+        let weights = [
+            if literals.is_empty() {
+                0.0
+            } else {
+                GENERAL_LITERAL_SHARE
+            },
+            if arrays { other_share } else { 0.0 },
+            if concrete.is_empty() {
+                0.0
+            } else {
+                other_share
+            },
+        ];
+        // Zero weights are never chosen; all zero is an error.
+        let choice = WeightedIndex::new(weights)
+            .map_err(|_| Failed)?
+            .sample(self.rng);
+        match choice {
+            0 => {
+                let kind = literals[self.rng.gen_range(0..literals.len())];
+                self.literal(tc, pos, kind)
+            }
+            1 => {
+                let component = common_component(self.rng.gen_range(0..COMMON_COMPONENTS));
+                self.array(tc, pos, &component, depth)
+            }
+            _ => {
+                let ty = concrete[self.rng.gen_range(0..concrete.len())].clone();
+                self.generate(tc, pos, &ty, depth + 1)
+            }
+        }
     }
 
     /// A statement producing a value assignable to `want` from one of its generators (not
@@ -611,5 +685,106 @@ impl Factory<'_> {
     /// Whether a value produced as `produced` may be declared as `declared`.
     pub fn declarable(&self, produced: &JavaType, declared: &JavaType) -> bool {
         declarable(self.cluster, produced, declared)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::test_fixtures::general_cluster;
+    use crate::validate::check_well_typed;
+
+    /// The declared types of the values generated for `want` over many seeds (one value per
+    /// seed, in a test case of its own), each test case checked to be well typed.
+    fn generated_types(want: &JavaType) -> Vec<JavaType> {
+        let c = general_cluster();
+        let config = Config {
+            null_probability: 0.0,
+            ..Config::default()
+        };
+        (0..300)
+            .filter_map(|seed| {
+                let mut rng = StdRng::seed_from_u64(seed);
+                let mut f = Factory {
+                    cluster: &c,
+                    config: &config,
+                    rng: &mut rng,
+                };
+                let mut tc = TestCase::new();
+                let mut pos = 0;
+                let v = f.generate(&mut tc, &mut pos, want, 0).ok()?;
+                assert_eq!(check_well_typed(&tc, &c), Ok(()), "{tc}");
+                assert!(c.is_assignable(&tc.statement(v).value_type()?, want));
+                tc.statement(v).value_type()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn object_values_are_literals_arrays_and_other_concrete_types() {
+        let types = generated_types(&JavaType::object());
+        let share = |p: &dyn Fn(&JavaType) -> bool| {
+            types.iter().filter(|t| p(t)).count() as f64 / types.len() as f64
+        };
+        let literal = share(&|t| LiteralKind::for_type(t).is_some());
+        let array = share(&|t| matches!(t, JavaType::Array(_)));
+        let holder = share(&|t| t.is_class("g.Holder"));
+        assert!((0.4..0.6).contains(&literal), "{literal}");
+        assert!((0.15..0.35).contains(&array), "{array}");
+        // The concrete types are `g.Holder` and the built-in containers and builders.
+        assert!(holder > 0.0 && literal + array + holder < 1.0, "{holder}");
+        let components: BTreeSet<String> = types
+            .iter()
+            .filter_map(|t| match t {
+                JavaType::Array(c) => Some(c.to_string()),
+                _ => None,
+            })
+            .collect();
+        for c in ["int", "char", "java.lang.String", "java.lang.Object"] {
+            assert!(components.contains(c), "{components:?}");
+        }
+    }
+
+    #[test]
+    fn cloneable_values_are_arrays_or_cloneable_classes_never_literals() {
+        let types = generated_types(&JavaType::class("java.lang.Cloneable"));
+        assert!(types.len() > 250, "{}", types.len());
+        assert!(types.iter().any(|t| matches!(t, JavaType::Array(_))));
+        assert!(types.iter().any(|t| t.is_class(jdk::ARRAY_LIST)));
+        assert!(!types.iter().any(|t| LiteralKind::for_type(t).is_some()));
+    }
+
+    #[test]
+    fn char_sequences_include_the_mutable_builders_but_no_arrays() {
+        let types = generated_types(&JavaType::class("java.lang.CharSequence"));
+        assert!(types.iter().any(|t| t.is_class(jdk::STRING_BUILDER)));
+        assert!(types.iter().any(|t| t.is_class(jdk::STRING_BUFFER)));
+        assert!(types.iter().any(|t| *t == JavaType::string()));
+        assert!(!types.iter().any(|t| matches!(t, JavaType::Array(_))));
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_general_values() {
+        let c = general_cluster();
+        let config = Config::default();
+        let run = |seed| {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut f = Factory {
+                cluster: &c,
+                config: &config,
+                rng: &mut rng,
+            };
+            let mut tc = TestCase::new();
+            for _ in 0..5 {
+                let mut pos = tc.len();
+                let _ = f.generate(&mut tc, &mut pos, &JavaType::object(), 0);
+            }
+            tc
+        };
+        assert_eq!(run(4), run(4));
     }
 }

@@ -1,7 +1,7 @@
 //! What the cluster knows about the JDK without asking the worker: the hierarchy of the
 //! `java.lang` and `java.util` types that commonly appear in signatures, and the few JDK
 //! members it uses to build values of them (`ArrayList`/`HashSet`/`HashMap` filled with
-//! `add`/`put`, `Optional.of`/`empty`). The worker does not describe these types' members
+//! `add`/`put`, `Optional.of`/`empty`, `new StringBuilder(String)`/`new StringBuffer(String)`). The worker does not describe these types' members
 //! (`String`, boxes, `Object` are leaves of `describe`), and using every public JDK member
 //! would mostly test the JDK.
 
@@ -16,6 +16,8 @@ pub const HASH_MAP: &str = "java.util.HashMap";
 pub const COLLECTION: &str = "java.util.Collection";
 pub const MAP: &str = "java.util.Map";
 pub const OPTIONAL: &str = "java.util.Optional";
+pub const STRING_BUILDER: &str = "java.lang.StringBuilder";
+pub const STRING_BUFFER: &str = "java.lang.StringBuffer";
 
 /// Supertypes too general to look for generators under: values for them are literals
 /// (`Object` gets an `Integer` or a `String`, seed 001 section IV-A) and an index of every
@@ -146,6 +148,21 @@ pub fn builtin_types() -> Vec<TypeInfo> {
         ),
         info(OPTIONAL, Class, &["T"], vec![]),
     ];
+    // The mutable `CharSequence`s, so that code which treats them apart from `String`
+    // (`instanceof StringBuilder`) can be reached; `Comparable` since Java 11, the worker's
+    // minimum.
+    for name in [STRING_BUILDER, STRING_BUFFER] {
+        out.push(info(
+            name,
+            Class,
+            &[],
+            vec![
+                serializable(),
+                comparable(JavaType::class(name)),
+                JavaType::class("java.lang.CharSequence"),
+            ],
+        ));
+    }
     for k in PrimitiveKind::ALL {
         let boxed = JavaType::class(k.boxed());
         let mut supertypes = vec![serializable(), comparable(boxed)];
@@ -186,7 +203,7 @@ fn method(name: &str, is_static: bool) -> CallableKind {
     }
 }
 
-/// Constructors and factories of the built-in containers: generators.
+/// Constructors and factories of the built-in containers and string builders: generators.
 pub fn builtin_generators() -> Vec<Callable> {
     let optional_t = JavaType::generic(OPTIONAL, vec![var("T")]);
     vec![
@@ -200,6 +217,22 @@ pub fn builtin_generators() -> Vec<Callable> {
         ),
         builtin(HASH_SET, CallableKind::Constructor, &[], vec![], None, &[]),
         builtin(HASH_MAP, CallableKind::Constructor, &[], vec![], None, &[]),
+        builtin(
+            STRING_BUILDER,
+            CallableKind::Constructor,
+            &[STRING],
+            vec![JavaType::string()],
+            None,
+            &[],
+        ),
+        builtin(
+            STRING_BUFFER,
+            CallableKind::Constructor,
+            &[STRING],
+            vec![JavaType::string()],
+            None,
+            &[],
+        ),
         builtin(
             OPTIONAL,
             method("of", true),

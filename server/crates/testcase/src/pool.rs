@@ -159,6 +159,25 @@ impl ConstantPool {
     }
 }
 
+impl ConstantPool {
+    /// A character of the pool's text: a `char` constant, or a character of a string constant,
+    /// each constant equally likely. `None` when there is no such character.
+    pub fn pick_text_char(&self, rng: &mut StdRng) -> Option<char> {
+        let texts = self.chars.len() + self.strings.len();
+        if texts == 0 {
+            return None;
+        }
+        let i = rng.gen_range(0..texts);
+        if let Some(c) = self.chars.get(i) {
+            return Some(*c);
+        }
+        let s = &self.strings[i - self.chars.len()];
+        let n = s.chars().count();
+        // An empty string constant has no character: the caller falls back to random ones.
+        (n > 0).then(|| s.chars().nth(rng.gen_range(0..n)).unwrap_or_default())
+    }
+}
+
 fn push<T>(queue: &mut VecDeque<T>, value: T, capacity: Option<usize>) -> Option<T> {
     queue.push_back(value);
     match capacity {

@@ -68,6 +68,46 @@ pub fn bank_cluster() -> Cluster {
     Cluster::build("b.Account", &[account, bank], &[], ConstantPool::new()).unwrap()
 }
 
+/// `g.Holder(Object)` with `hold(Cloneable)` and `text(CharSequence)`: parameters of the
+/// general types arrays and other concrete types fit.
+pub fn general_cluster() -> Cluster {
+    let method = |name: &str, param: &str| MethodDescription {
+        name: name.into(),
+        declaring_class: "g.Holder".into(),
+        is_static: false,
+        return_type: "void".into(),
+        generic_return_type: Some("void".into()),
+        params: vec![p(param)],
+        exceptions: vec![],
+        varargs: false,
+        type_parameters: vec![],
+    };
+    let holder = TypeDescription {
+        name: "g.Holder".into(),
+        kind: TypeKind::Class,
+        is_public: true,
+        project: true,
+        inner_class: false,
+        superclass: Some("java.lang.Object".into()),
+        interfaces: vec![],
+        type_parameters: vec![],
+        constructors: vec![ConstructorDescription {
+            params: vec![p("java.lang.Object")],
+            exceptions: vec![],
+            varargs: false,
+            type_parameters: vec![],
+        }],
+        methods: vec![
+            method("hold", "java.lang.Cloneable"),
+            method("text", "java.lang.CharSequence"),
+        ],
+        fields: vec![],
+        enum_constants: vec![],
+        subclasses: vec![],
+    };
+    Cluster::build("g.Holder", &[holder], &[], ConstantPool::new()).unwrap()
+}
+
 pub fn callable(c: &Cluster, display: &str) -> Arc<Callable> {
     (0..)
         .map(|i| c.callable(i))

@@ -185,7 +185,29 @@ pub(crate) fn test_base_name(
             name.push_str(&part);
         }
     }
-    name
+    not_an_object_method(name)
+}
+
+/// The methods of `Object` without parameters.
+const OBJECT_NO_ARG_METHODS: [&str; 8] = [
+    "toString",
+    "hashCode",
+    "getClass",
+    "clone",
+    "finalize",
+    "notify",
+    "notifyAll",
+    "wait",
+];
+
+/// `name`, or `test` + `Name` when a test method `void name()` would clash with a method of
+/// `Object` and not compile (`toString() in ...Test cannot override toString() in Object`).
+fn not_an_object_method(name: String) -> String {
+    if OBJECT_NO_ARG_METHODS.contains(&name.as_str()) {
+        format!("test{}", upper_first(&name))
+    } else {
+        name
+    }
 }
 
 fn lower_first(s: &str) -> String {
@@ -350,6 +372,18 @@ mod tests {
         assert_eq!(names.name(&account), "account0");
         assert_eq!(names.name(&JavaType::string()), "string0");
         assert_eq!(names.name(&account), "account1");
+    }
+
+    #[test]
+    fn tests_are_not_named_like_methods_of_object() {
+        assert_eq!(not_an_object_method("toString".into()), "testToString");
+        assert_eq!(not_an_object_method("hashCode".into()), "testHashCode");
+        assert_eq!(not_an_object_method("wait".into()), "testWait");
+        assert_eq!(
+            not_an_object_method("toStringReturnsAbc".into()),
+            "toStringReturnsAbc"
+        );
+        assert_eq!(not_an_object_method("equals".into()), "equals");
     }
 
     #[test]
