@@ -1,6 +1,6 @@
 //! The owner of editor state. One task receives every state-changing notification as an
 //! `Event`, in the order the client sent them, and applies them one at a time; readers get
-//! snapshots (cheap `Document` clones) through a reply channel.
+//! snapshots (cheap `OpenFile` clones) through a reply channel.
 //!
 //! Architecture invariant: nothing else holds the document store or the configuration, so
 //! no lock is needed and a `didChange` can never be applied before the one sent before it.
@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use futures::FutureExt;
 use serde_json::{json, Value};
-use syntax::{Document, PositionEncoding, TextChange, TextPosition};
+use syntax::{PositionEncoding, TextChange, TextPosition};
 
 use crate::open_file::OpenFile;
 use tokio::sync::{mpsc, oneshot};
@@ -121,7 +121,7 @@ pub enum Event {
     },
     DocumentSnapshot {
         uri: Uri,
-        reply: oneshot::Sender<Option<Document>>,
+        reply: oneshot::Sender<Option<OpenFile>>,
     },
     ConfigSnapshot {
         reply: oneshot::Sender<Config>,
