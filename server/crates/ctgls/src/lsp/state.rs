@@ -409,7 +409,7 @@ impl State {
                 origin,
             } => self.apply_settings(generation, settings, origin).await,
             Event::DocumentSnapshot { uri, reply } => {
-                let _ = reply.send(self.files.get(&uri).map(|file| file.document().clone()));
+                let _ = reply.send(self.files.get(&uri).cloned());
             }
             Event::ConfigSnapshot { reply } => {
                 let _ = reply.send(self.config.clone());
@@ -448,12 +448,12 @@ impl State {
             Ok(()) => {
                 self.note_edit(&uri);
                 // Results of unchanged members move with the text; those of edited members
-                // are withdrawn.
-                if self
-                    .tracked
-                    .get(&uri)
-                    .is_some_and(|t| t.results.is_some() || t.problem.is_some())
-                {
+                // are withdrawn. Whatever the file shows (results, its problem, or why no run
+                // can happen at all) is placed on the new text and published for its version.
+                let unavailable = self.unavailable_reason().is_some();
+                if self.tracked.get(&uri).is_some_and(|t| {
+                    t.results.is_some() || t.problem.is_some() || unavailable
+                }) {
                     self.publish_diagnostics(&uri).await;
                 }
             }
