@@ -404,7 +404,10 @@ mod tests {
         doc.apply_changes(&[change((6, 9), (6, 9), "        }\n")], 2, Utf8)
             .unwrap();
         let text = doc.text();
-        assert!(text.contains("\n                 }\n       throw"), "{text:?}");
+        assert!(
+            text.contains("\n                 }\n       throw"),
+            "{text:?}"
+        );
         assert_eq!(sexp(doc.tree()), sexp(&crate::parse_java(&text, None)));
 
         // And back: repairing the text gives the fresh tree too.

@@ -451,9 +451,11 @@ impl State {
                 // are withdrawn. Whatever the file shows (results, its problem, or why no run
                 // can happen at all) is placed on the new text and published for its version.
                 let unavailable = self.unavailable_reason().is_some();
-                if self.tracked.get(&uri).is_some_and(|t| {
-                    t.results.is_some() || t.problem.is_some() || unavailable
-                }) {
+                if self
+                    .tracked
+                    .get(&uri)
+                    .is_some_and(|t| t.results.is_some() || t.problem.is_some() || unavailable)
+                {
                     self.publish_diagnostics(&uri).await;
                 }
             }
