@@ -48,12 +48,49 @@ fn env_u64(name: &str) -> Option<u64> {
 /// Pieces of text that edits insert: characters of every UTF-8 length, line breaks of every
 /// kind, and Java fragments that open or close constructs.
 const PIECES: &[&str] = &[
-    "a", "x", " ", ";", "{", "}", "(", ")", "\"", "'", "/", "*", "é", "中", "😀", "𝄞", "\n", "\r\n",
-    "\t", "if (", "if (x > 0) {", "} else {", "return 0;", "int y = 1;\n", "/*", "*/", "// 😀\n",
-    "switch (v) { case 1 -> 2; default -> 3; }", "for (int i = 0; i < n; i++) {",
-    "while (true) { break; }", "x -> x + 1", "new Object() { int f() { return 1; } }",
-    "\"é中😀\"", "public void m() {}\n", "class Inner { }\r\n", "@Override ", "throws Exception ",
-    "catch (RuntimeException e) {", "try {", "¬", "\u{2028}", "\u{feff}",
+    "a",
+    "x",
+    " ",
+    ";",
+    "{",
+    "}",
+    "(",
+    ")",
+    "\"",
+    "'",
+    "/",
+    "*",
+    "é",
+    "中",
+    "😀",
+    "𝄞",
+    "\n",
+    "\r\n",
+    "\r",
+    "\t",
+    "if (",
+    "if (x > 0) {",
+    "} else {",
+    "return 0;",
+    "int y = 1;\n",
+    "/*",
+    "*/",
+    "// 😀\n",
+    "switch (v) { case 1 -> 2; default -> 3; }",
+    "for (int i = 0; i < n; i++) {",
+    "while (true) { break; }",
+    "x -> x + 1",
+    "new Object() { int f() { return 1; } }",
+    "\"é中😀\"",
+    "public void m() {}\n",
+    "class Inner { }\r\n",
+    "@Override ",
+    "throws Exception ",
+    "catch (RuntimeException e) {",
+    "try {",
+    "¬",
+    "\u{2028}",
+    "\u{feff}",
 ];
 
 /// A document as the client sees it.
@@ -312,8 +349,7 @@ impl Soak {
     fn answered(&mut self, method: &str, params: Value) -> Result<Value, Value> {
         let answer = self.server.request(method, params.clone());
         if let Err(error) = &answer {
-            if !error["code"].is_i64() || !error["message"].as_str().is_some_and(|m| !m.is_empty())
-            {
+            if !error["code"].is_i64() || error["message"].as_str().is_none_or(str::is_empty) {
                 self.fail(format!("{method} {params}: malformed error {error}"));
             }
         }
@@ -325,7 +361,9 @@ impl Soak {
     }
 
     fn pick_open_doc(&mut self) -> Option<usize> {
-        let open: Vec<usize> = (0..self.docs.len()).filter(|&i| self.docs[i].open).collect();
+        let open: Vec<usize> = (0..self.docs.len())
+            .filter(|&i| self.docs[i].open)
+            .collect();
         open.choose(&mut self.rng).copied()
     }
 
@@ -598,7 +636,9 @@ impl Soak {
     /// the last line, or inside a surrogate pair.
     fn query_position(&mut self, text: &str) -> Value {
         match self.rng.gen_range(0..10) {
-            0 => json!({ "line": lines(text).len() + self.rng.gen_range(0..3), "character": self.rng.gen_range(0..5) }),
+            0 => {
+                json!({ "line": lines(text).len() + self.rng.gen_range(0..3), "character": self.rng.gen_range(0..5) })
+            }
             1 => json!({ "line": self.rng.gen_range(0..lines(text).len()), "character": 100_000 }),
             2 if !self.utf8 => match text.char_indices().find(|(_, c)| c.len_utf16() == 2) {
                 Some((offset, _)) => {
@@ -680,7 +720,10 @@ impl Soak {
             1 => json!(["source"]),
             _ => json!(["quickfix"]),
         };
-        self.note(format!("codeAction {} {start}..{end} only {only}", short(&uri)));
+        self.note(format!(
+            "codeAction {} {start}..{end} only {only}",
+            short(&uri)
+        ));
         let actions = self.ok(
             "textDocument/codeAction",
             json!({
@@ -797,8 +840,10 @@ impl Soak {
     fn save(&mut self, index: usize) {
         let uri = self.docs[index].uri.clone();
         self.note(format!("didSave {}", short(&uri)));
-        self.server
-            .notify("textDocument/didSave", json!({ "textDocument": { "uri": uri } }));
+        self.server.notify(
+            "textDocument/didSave",
+            json!({ "textDocument": { "uri": uri } }),
+        );
         self.count("didSave");
     }
 
@@ -1051,7 +1096,8 @@ impl Soak {
                     None => self.edit(index),
                 }
             }
-            85..=89 if self.generation => {
+            85 if self.generation => self.settle(index),
+            86..=89 if self.generation => {
                 // Pause, so that idle timers fire and runs start before the next edit.
                 let pause = self.rng.gen_range(50..600);
                 self.note(format!("pause {pause} ms"));
@@ -1065,6 +1111,60 @@ impl Soak {
                 }
             }
         }
+    }
+
+    /// Generation on: repairs every open file (a run compiles the whole project from the
+    /// editor's buffers), saves one and lets its run finish (or give up after a while), so that
+    /// later edits meet results and runs to cancel.
+    fn settle(&mut self, index: usize) {
+        for each in 0..self.docs.len() {
+            let original = self.docs[each].original.clone();
+            if !self.docs[each].open || self.docs[each].text == original {
+                continue;
+            }
+            let doc = &mut self.docs[each];
+            doc.text = original.clone();
+            doc.version += 1;
+            doc.undo.clear();
+            doc.history.insert(doc.version, original.clone());
+            let params = json!({
+                "textDocument": { "uri": doc.uri, "version": doc.version },
+                "contentChanges": [{ "text": original }],
+            });
+            self.send_change(each, params);
+        }
+        self.save(index);
+        self.note(format!("settle {}", short(&self.docs[index].uri)));
+        let seen = self.server.notifications.len();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            self.server.pump_for(Duration::from_millis(200));
+            let ended = self.server.notifications[seen..].iter().any(|n| {
+                n["method"] == "$/progress"
+                    && n["params"]["value"]["kind"] == "end"
+                    && n["params"]["value"]["message"]
+                        .as_str()
+                        .is_some_and(|m| m.contains("branches"))
+            });
+            if ended {
+                break;
+            }
+        }
+        self.count("settle");
+    }
+
+    /// How many runs ended with results and how many were cancelled, from `$/progress`.
+    fn runs(&self) -> (usize, usize) {
+        let ends: Vec<&str> = self
+            .server
+            .notifications
+            .iter()
+            .filter(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == "end")
+            .map(|n| n["params"]["value"]["message"].as_str().unwrap_or_default())
+            .collect();
+        let finished = ends.iter().filter(|m| m.contains("branches")).count();
+        let cancelled = ends.iter().filter(|m| m.contains("cancelled")).count();
+        (finished, cancelled)
     }
 
     /// Shuts down and checks that the server and its JVM workers are gone.
@@ -1081,7 +1181,10 @@ impl Soak {
                 if gone {
                     break;
                 }
-                assert!(Instant::now() < deadline, "worker {pid} outlived the server");
+                assert!(
+                    Instant::now() < deadline,
+                    "worker {pid} outlived the server"
+                );
                 std::thread::sleep(Duration::from_millis(50));
             }
         }
@@ -1189,6 +1292,12 @@ fn soak_with_generation() {
         return;
     }
     let mut soak = Soak::start("generation", seed_or(0x5eed_e2e0), false, true);
-    soak.run(steps_or(1500));
+    soak.run(steps_or(500));
+    let (finished, cancelled) = soak.runs();
+    eprintln!("runs: {finished} finished with results, {cancelled} cancelled");
+    assert!(
+        finished > 0 && cancelled > 0,
+        "the session let runs finish and cancelled others ({finished} finished, {cancelled} cancelled)"
+    );
     soak.finish();
 }
