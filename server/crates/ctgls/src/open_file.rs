@@ -15,6 +15,15 @@ pub struct OpenFile {
     model: Arc<JavaModel>,
 }
 
+impl std::fmt::Debug for OpenFile {
+    /// The document's version and length; the model is too large for a log line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenFile")
+            .field("document", &self.document)
+            .finish_non_exhaustive()
+    }
+}
+
 impl OpenFile {
     pub fn open(text: &str, version: i32) -> OpenFile {
         let document = Document::new(text, version);

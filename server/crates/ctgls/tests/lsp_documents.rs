@@ -235,3 +235,51 @@ fn exit_without_shutdown_exits_with_1() {
     let status = server.exit();
     assert_eq!(status.code(), Some(1));
 }
+
+/// Regression: with execution disabled, the `generation-unavailable` diagnostic on the class
+/// name was published on open and never again, so after an edit above the class the editor
+/// kept it at the old version and the old place.
+#[test]
+fn the_unavailable_diagnostic_follows_edits() {
+    let project = std::env::temp_dir().join(format!("ctgls-unavailable-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&project);
+    std::fs::create_dir_all(project.join("src/main/java")).unwrap();
+    std::fs::write(project.join("pom.xml"), "<project/>\n").unwrap();
+    let root = format!("file://{}", project.display());
+    let uri = format!("{root}/src/main/java/A.java");
+
+    let mut server = TestServer::start();
+    server.initialize(json!({
+        "processId": null,
+        "rootUri": root,
+        "capabilities": {},
+        "initializationOptions": {"executionEnabled": false},
+    }));
+    server.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "java", "version": 1, "text": "class A {}\n"}}),
+    );
+    let opened =
+        server.wait_for_notification("textDocument/publishDiagnostics", |p| p["uri"] == uri);
+    assert_eq!(opened["version"], 1);
+    assert_eq!(opened["diagnostics"][0]["code"], "generation-unavailable");
+    assert_eq!(opened["diagnostics"][0]["range"]["start"]["line"], 0);
+
+    server.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "// 😀\n"}],
+        }),
+    );
+    let edited = server.wait_for_notification("textDocument/publishDiagnostics", |p| {
+        p["uri"] == uri && p["version"] == 2
+    });
+    assert_eq!(edited["diagnostics"][0]["code"], "generation-unavailable");
+    assert_eq!(
+        edited["diagnostics"][0]["range"],
+        json!({"start": {"line": 1, "character": 6}, "end": {"line": 1, "character": 7}})
+    );
+    assert_eq!(server.shutdown_and_exit().code(), Some(0));
+    let _ = std::fs::remove_dir_all(&project);
+}

@@ -144,8 +144,16 @@ impl Document {
             edits.push(edit);
         }
 
-        let old_tree = (!reparse_from_scratch).then_some(&tree);
-        self.tree = parse_rope(&rope, old_tree);
+        // Tree-sitter's error recovery depends on the subtrees it reuses: with syntax errors
+        // before or after the edit, an incremental reparse can give a different tree than a
+        // parse from scratch (https://github.com/tree-sitter/tree-sitter/issues/4001). The
+        // tree must be the parse of the text, so erroneous text is parsed from scratch.
+        reparse_from_scratch |= self.tree.root_node().has_error();
+        let mut new_tree = parse_rope(&rope, (!reparse_from_scratch).then_some(&tree));
+        if !reparse_from_scratch && new_tree.root_node().has_error() {
+            new_tree = parse_rope(&rope, None);
+        }
+        self.tree = new_tree;
         self.rope = rope;
         self.lone_crs = lone_crs;
         self.version = version;
@@ -378,6 +386,35 @@ mod tests {
         assert_eq!(class_body(incremental), class_body(fresh.root_node()));
         // Tree-sitter rows split at '\n' only: the closing brace is on row 2.
         assert_eq!(class_body(incremental).1, tree_sitter::Point::new(2, 17));
+    }
+
+    /// Regression: tree-sitter's error recovery depends on the subtrees it reuses, so an
+    /// incremental reparse of text with syntax errors could give a different tree than a parse
+    /// from scratch (here the stray `}` closed a different block), and the Java model built
+    /// from it differed from a fresh build. Found by the LSP soak test.
+    #[test]
+    fn an_edit_that_breaks_the_syntax_gives_the_tree_of_a_fresh_parse() {
+        let before = "public final class AmountParser {\n\
+                      public static long parseCents(String text) {\n\
+                      if (trimmed.endsWith(\" EUR\")) {\n}\n\
+                      if (negative) {\n}\n\
+                      \x20               throw new IllegalArgumentException(\"more than two decimals: \" + text);\n\
+                      while (fraction.length() < 2) {\n}\n";
+        let mut doc = Document::new(before, 1);
+        doc.apply_changes(&[change((6, 9), (6, 9), "        }\n")], 2, Utf8)
+            .unwrap();
+        let text = doc.text();
+        assert!(
+            text.contains("\n                 }\n       throw"),
+            "{text:?}"
+        );
+        assert_eq!(sexp(doc.tree()), sexp(&crate::parse_java(&text, None)));
+
+        // And back: repairing the text gives the fresh tree too.
+        doc.apply_changes(&[change((6, 9), (7, 0), "")], 3, Utf8)
+            .unwrap();
+        assert_eq!(doc.text(), before);
+        assert_eq!(sexp(doc.tree()), sexp(&crate::parse_java(before, None)));
     }
 
     proptest::proptest! {

@@ -2,7 +2,9 @@
 //! names and shapes may change without notice.
 //!
 //! - `ctgls/debugDocument` (request), params `{ "uri": string }`: the server's current view
-//!   of an open document, `{ "uri", "version", "text" }`, or `null` when it is not open.
+//!   of an open document, `{ "uri", "version", "text", "model" }`, or `null` when it is not
+//!   open. `model` is `javamodel::dump` of the Java model the server keeps up to date edit by
+//!   edit, so tests can compare it with a model built from scratch from `text`.
 //! - `ctgls/debugConfig` (request), no params: the configuration in effect, with the keys of
 //!   the `ctgls` settings section.
 
@@ -22,4 +24,5 @@ pub struct DebugDocument {
     pub uri: Uri,
     pub version: i32,
     pub text: String,
+    pub model: String,
 }

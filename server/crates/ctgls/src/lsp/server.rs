@@ -100,16 +100,17 @@ impl Backend {
         params: DebugDocumentParams,
     ) -> Result<Option<DebugDocument>> {
         let uri = params.uri;
-        let document = self
+        let file = self
             .ask(|reply| Event::DocumentSnapshot {
                 uri: uri.clone(),
                 reply,
             })
             .await?;
-        Ok(document.map(|document| DebugDocument {
+        Ok(file.map(|file| DebugDocument {
             uri,
-            version: document.version(),
-            text: document.text(),
+            version: file.document().version(),
+            text: file.document().text(),
+            model: javamodel::dump(file.model()),
         }))
     }
 

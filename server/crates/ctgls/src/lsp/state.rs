@@ -1,6 +1,6 @@
 //! The owner of editor state. One task receives every state-changing notification as an
 //! `Event`, in the order the client sent them, and applies them one at a time; readers get
-//! snapshots (cheap `Document` clones) through a reply channel.
+//! snapshots (cheap `OpenFile` clones) through a reply channel.
 //!
 //! Architecture invariant: nothing else holds the document store or the configuration, so
 //! no lock is needed and a `didChange` can never be applied before the one sent before it.
@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use futures::FutureExt;
 use serde_json::{json, Value};
-use syntax::{Document, PositionEncoding, TextChange, TextPosition};
+use syntax::{PositionEncoding, TextChange, TextPosition};
 
 use crate::open_file::OpenFile;
 use tokio::sync::{mpsc, oneshot};
@@ -121,7 +121,7 @@ pub enum Event {
     },
     DocumentSnapshot {
         uri: Uri,
-        reply: oneshot::Sender<Option<Document>>,
+        reply: oneshot::Sender<Option<OpenFile>>,
     },
     ConfigSnapshot {
         reply: oneshot::Sender<Config>,
@@ -409,7 +409,7 @@ impl State {
                 origin,
             } => self.apply_settings(generation, settings, origin).await,
             Event::DocumentSnapshot { uri, reply } => {
-                let _ = reply.send(self.files.get(&uri).map(|file| file.document().clone()));
+                let _ = reply.send(self.files.get(&uri).cloned());
             }
             Event::ConfigSnapshot { reply } => {
                 let _ = reply.send(self.config.clone());
@@ -448,11 +448,13 @@ impl State {
             Ok(()) => {
                 self.note_edit(&uri);
                 // Results of unchanged members move with the text; those of edited members
-                // are withdrawn.
+                // are withdrawn. Whatever the file shows (results, its problem, or why no run
+                // can happen at all) is placed on the new text and published for its version.
+                let unavailable = self.unavailable_reason().is_some();
                 if self
                     .tracked
                     .get(&uri)
-                    .is_some_and(|t| t.results.is_some() || t.problem.is_some())
+                    .is_some_and(|t| t.results.is_some() || t.problem.is_some() || unavailable)
                 {
                     self.publish_diagnostics(&uri).await;
                 }

@@ -167,6 +167,22 @@ impl TestServer {
         }
     }
 
+    /// Receives and files whatever the server sends during `duration` (answering its
+    /// requests), without waiting for anything in particular.
+    pub fn pump_for(&mut self, duration: Duration) {
+        let deadline = Instant::now() + duration;
+        while !self.stdout_closed {
+            let timeout = deadline.saturating_duration_since(Instant::now());
+            match self.incoming.recv_timeout(timeout) {
+                Ok(Incoming::Message(message)) => self.dispatch(message),
+                Ok(Incoming::End) | Err(RecvTimeoutError::Disconnected) => {
+                    self.stdout_closed = true;
+                }
+                Err(RecvTimeoutError::Timeout) => return,
+            }
+        }
+    }
+
     /// Drops the notifications received so far, so that the next wait sees only newer ones.
     pub fn forget_notifications(&mut self) {
         self.pending_notifications.clear();
