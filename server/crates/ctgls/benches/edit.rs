@@ -129,4 +129,42 @@ fn main() {
     );
     report("single-character insert (didChange path)", inserts);
     report("single-character delete (didChange path)", deletes);
+
+    // The same typing while the file has a syntax error elsewhere in the method: a half-typed
+    // `if (` before the statement, as while someone is writing a condition.
+    let indent = text
+        .lines()
+        .nth(target_line as usize)
+        .map(|line| line.len() - line.trim_start().len())
+        .unwrap_or(0) as u32;
+    version += 1;
+    let open = TextPosition::new(target_line, indent);
+    file.apply_changes(
+        &[TextChange::replace(TextRange::new(open, open), "if (".to_owned())],
+        version,
+        PositionEncoding::Utf16,
+    )
+    .expect("valid change");
+    assert!(file.document().tree().root_node().has_error());
+    let at = TextPosition::new(target_line, column + 4);
+    let mut inserts = Vec::new();
+    let mut deletes = Vec::new();
+    for _ in 0..300 {
+        version += 1;
+        let insert = [TextChange::replace(TextRange::new(at, at), "7".to_owned())];
+        let start = Instant::now();
+        file.apply_changes(&insert, version, PositionEncoding::Utf16)
+            .expect("valid insert");
+        inserts.push(start.elapsed());
+
+        version += 1;
+        let end = TextPosition::new(target_line, column + 5);
+        let delete = [TextChange::replace(TextRange::new(at, end), String::new())];
+        let start = Instant::now();
+        file.apply_changes(&delete, version, PositionEncoding::Utf16)
+            .expect("valid delete");
+        deletes.push(start.elapsed());
+    }
+    report("single-character insert, file with a syntax error", inserts);
+    report("single-character delete, file with a syntax error", deletes);
 }
