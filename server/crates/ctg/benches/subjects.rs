@@ -310,7 +310,11 @@ fn main() {
             if !ledgers.iter().any(|(s, _)| *s == subject) {
                 ledgers.push((subject, CostLedger::default()));
             }
-            let costs = &ledgers.iter().find(|(s, _)| *s == subject).expect("added").1;
+            let costs = &ledgers
+                .iter()
+                .find(|(s, _)| *s == subject)
+                .expect("added")
+                .1;
             let row = run_class(
                 subject,
                 deps,

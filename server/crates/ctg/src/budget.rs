@@ -131,7 +131,10 @@ pub struct CostLedger(Arc<Mutex<EmissionCosts>>);
 
 impl CostLedger {
     pub fn costs(&self) -> EmissionCosts {
-        *self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     pub fn learn(&self, tests: usize, total: Duration, suite: Option<&VerifiedSuite>) {
@@ -225,7 +228,10 @@ mod tests {
         assert_eq!(c.estimate(100), secs(1.5 + 2.0 + 2.0));
         c.rounds = 2.0;
         assert_eq!(c.estimate(100), secs(1.5 + 2.0 * 4.0));
-        assert!(c.estimate(10) < c.estimate(100), "a bigger suite costs more");
+        assert!(
+            c.estimate(10) < c.estimate(100),
+            "a bigger suite costs more"
+        );
     }
 
     fn suite(rounds: u32, compile: f64, runs: &[(usize, f64)]) -> VerifiedSuite {
@@ -277,7 +283,11 @@ mod tests {
             c.learn(10, secs(1000.0), None);
         }
         assert!(c.worker.scale <= MAX_SCALE);
-        assert_eq!(c.javac, costs().javac, "without JUnit only the worker part moves");
+        assert_eq!(
+            c.javac,
+            costs().javac,
+            "without JUnit only the worker part moves"
+        );
     }
 
     #[test]
@@ -333,6 +343,10 @@ mod tests {
             reserve: EmissionReserve::Estimated(costs()),
             ..budget
         };
-        assert_eq!(tight.stop_at(50), secs(1.0), "the estimate exceeds what is left");
+        assert_eq!(
+            tight.stop_at(50),
+            secs(1.0),
+            "the estimate exceeds what is left"
+        );
     }
 }

@@ -178,9 +178,23 @@ pub fn generate_tests(
     );
     supervisor.release(unit);
     let (suite, verification, not_printable) = emitted?;
+    let took = emission_started.elapsed();
+    tracing::debug!(
+        "{class}: emission of {} tests took {took:?} (reserved {:?}; javac {:?}, JUnit {:?}, \
+         {} rounds)",
+        generation.tests.len(),
+        generation.emission_reserve,
+        suite
+            .compiles
+            .iter()
+            .map(|c| c.duration)
+            .collect::<Vec<_>>(),
+        suite.runs.iter().map(|r| r.duration).collect::<Vec<_>>(),
+        suite.rounds,
+    );
     options.costs.learn(
         generation.tests.len(),
-        emission_started.elapsed(),
+        took,
         (verification == Verification::JUnit).then_some(&suite),
     );
     restrict_coverage(&mut generation, &suite.kept_tests);

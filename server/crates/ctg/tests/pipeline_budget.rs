@@ -73,7 +73,11 @@ fn a_run_ends_near_its_budget_and_leaves_the_estimate_to_emission() {
         );
         eprintln!("{report}");
 
-        assert_eq!(outcome.emission.verification, Verification::JUnit, "{report}");
+        assert_eq!(
+            outcome.emission.verification,
+            Verification::JUnit,
+            "{report}"
+        );
         assert!(!outcome.emission.suite.kept.is_empty(), "{report}");
         assert_eq!(generation.stop_reason, StopReason::TimeBudget, "{report}");
         // The job left what it estimated: it ended at the budget minus the reserve (plus at

@@ -187,8 +187,8 @@ fn past_the_deadline_a_failing_assertion_costs_its_test_and_the_suite_still_pass
     let home_name = suite
         .dropped
         .iter()
-        .find(|d| d.test == "homeName")
-        .expect("the homeName test is dropped");
+        .find(|d| d.test.starts_with("homeName"))
+        .unwrap_or_else(|| panic!("the homeName test is dropped: {:#?}", suite.dropped));
     assert_eq!(home_name.assertion, None, "{home_name:?}");
     match &home_name.reason {
         DropReason::DeadlinePassed {
