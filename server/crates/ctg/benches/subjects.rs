@@ -103,10 +103,11 @@ fn percent(covered: f64, total: f64) -> f64 {
     }
 }
 
+/// A class to run: (subject, its dependencies among the subjects, class).
+type Selected = (&'static str, &'static [&'static str], &'static str);
+
 fn run_class(
-    subject: &'static str,
-    deps: &[&str],
-    class: &'static str,
+    (subject, deps, class): Selected,
     budget: u64,
     seed: u64,
     supervisor: &mut Supervisor,
@@ -316,9 +317,7 @@ fn main() {
                 .expect("added")
                 .1;
             let row = run_class(
-                subject,
-                deps,
-                class,
+                (subject, deps, class),
                 budget,
                 seed,
                 &mut supervisor,
