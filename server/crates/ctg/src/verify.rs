@@ -227,8 +227,9 @@ pub enum DropReason {
         order: RunOrder,
     },
     /// An assertion of the test failed; with time for more rounds only the assertion would
-    /// have been dropped, but the verification deadline had passed (`VerifyOptions::deadline`),
-    /// so the whole test went and no round was spent saving the rest of it.
+    /// have been dropped, but less than two rounds' time was left before the deadline
+    /// (`VerifyOptions::deadline`), so the whole test went and no round was spent saving the
+    /// rest of it.
     DeadlinePassed {
         round: u32,
         order: RunOrder,
