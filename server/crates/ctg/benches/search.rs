@@ -20,6 +20,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use ctg::budget::EmissionReserve;
 use ctg::job::{generate, GenerationObserver, GenerationRequest, GenerationResult};
 use ctg::project::{LayoutOverrides, ProjectLayout};
 use jvm::{Supervisor, WorkerConfig};
@@ -185,8 +186,7 @@ fn main() {
                 request.seed = 1000 + seed;
                 // The whole budget goes to set-up and search; set-up takes about a second.
                 request.budget = Duration::from_secs(seconds + 1);
-                request.emission_share = 0.0;
-                request.emission_minimum = Duration::ZERO;
+                request.emission_reserve = EmissionReserve::None;
                 request.minimisation_share = 0.0;
                 request.minimise = false;
                 // Without the exception criterion: undeclared exceptions have no known total, so

@@ -3,8 +3,10 @@
 //! into `target/subjects/<subject>/` (`src/`, `classes/`, `version`). For every class and
 //! budget, the emitted (verified) test class is measured independently with JaCoCo, and the
 //! table gives JaCoCo's branch coverage next to what ctgls reported, the number of tests, their
-//! mean length in statements and the wall time; then the mean JaCoCo branch coverage per
-//! budget.
+//! mean length in statements, the wall time, the time the job reserved for emission and
+//! verification, the time they took and the verification rounds; then the mean JaCoCo branch
+//! coverage per budget. The classes of one subject share a `CostLedger`, as the classes of one
+//! `ctgls generate` run do.
 //!
 //! `bash tests/bench/fetch-subjects.sh && cargo bench -p ctg --bench subjects`. Settings
 //! (environment):
@@ -20,6 +22,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use ctg::budget::CostLedger;
 use ctg::job::GenerationRequest;
 use ctg::pipeline::{self, ClassOutcome, PipelineOptions};
 use ctg::project::{JUnitVersion, LayoutOverrides, ProjectLayout};
@@ -87,6 +90,9 @@ struct Cells {
     ctgls: String,
     tests: usize,
     mean_length: f64,
+    reserve: Duration,
+    emission: Duration,
+    rounds: String,
 }
 
 fn percent(covered: f64, total: f64) -> f64 {
@@ -97,13 +103,15 @@ fn percent(covered: f64, total: f64) -> f64 {
     }
 }
 
+/// A class to run: (subject, its dependencies among the subjects, class).
+type Selected = (&'static str, &'static [&'static str], &'static str);
+
 fn run_class(
-    subject: &'static str,
-    deps: &[&str],
-    class: &'static str,
+    (subject, deps, class): Selected,
     budget: u64,
     seed: u64,
     supervisor: &mut Supervisor,
+    costs: &CostLedger,
     junit: &Result<JUnitSetup, String>,
 ) -> Row {
     let started = Instant::now();
@@ -125,6 +133,7 @@ fn run_class(
         junit: Some(JUnitVersion::Five),
         store: None,
         write: false,
+        costs: costs.clone(),
         ..PipelineOptions::default()
     };
     let outcome = pipeline::generate_tests(&request, &options, supervisor, &mut ());
@@ -175,6 +184,12 @@ fn cells(outcome: &ClassOutcome, measured: Result<(u32, u32), String>) -> Cells 
         ),
         tests: outcome.emission.suite.kept.len(),
         mean_length,
+        reserve: generation.emission_reserve,
+        emission: outcome.emission.time,
+        rounds: match outcome.emission.suite.deadline_round {
+            Some(round) => format!("{} (deadline at {round})", outcome.emission.suite.rounds),
+            None => outcome.emission.suite.rounds.to_string(),
+        },
     }
 }
 
@@ -289,10 +304,26 @@ fn main() {
         }
     };
     let mut rows = Vec::new();
+    let mut ledgers: Vec<(&str, CostLedger)> = Vec::new();
     for &budget in &budgets {
         for &(subject, deps, class) in &selected {
             eprintln!("{subject} {class} {budget}s ...");
-            let row = run_class(subject, deps, class, budget, seed, &mut supervisor, &junit);
+            if !ledgers.iter().any(|(s, _)| *s == subject) {
+                ledgers.push((subject, CostLedger::default()));
+            }
+            let costs = &ledgers
+                .iter()
+                .find(|(s, _)| *s == subject)
+                .expect("added")
+                .1;
+            let row = run_class(
+                (subject, deps, class),
+                budget,
+                seed,
+                &mut supervisor,
+                costs,
+                &junit,
+            );
             eprintln!(
                 "  {:.1}% JaCoCo, {:.0} s",
                 row.jacoco_percent,
@@ -304,13 +335,13 @@ fn main() {
     supervisor.shutdown();
 
     println!(
-        "| subject | class | budget | JaCoCo branches | ctgls branches | tests | mean length | wall s |"
+        "| subject | class | budget | JaCoCo branches | ctgls branches | tests | mean length | wall s | reserve s | emission s | rounds |"
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for row in &rows {
         match &row.cells {
             Ok(c) => println!(
-                "| {} | {} | {} s | {} | {} | {} | {:.1} | {:.1} |",
+                "| {} | {} | {} s | {} | {} | {} | {:.1} | {:.1} | {:.1} | {:.1} | {} |",
                 row.subject,
                 simple(row.class),
                 row.budget,
@@ -318,10 +349,13 @@ fn main() {
                 c.ctgls,
                 c.tests,
                 c.mean_length,
-                row.wall.as_secs_f64()
+                row.wall.as_secs_f64(),
+                c.reserve.as_secs_f64(),
+                c.emission.as_secs_f64(),
+                c.rounds,
             ),
             Err(error) => println!(
-                "| {} | {} | {} s | error: {} | | | | {:.1} |",
+                "| {} | {} | {} s | error: {} | | | | {:.1} | | | |",
                 row.subject,
                 simple(row.class),
                 row.budget,

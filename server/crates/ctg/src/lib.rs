@@ -1,6 +1,7 @@
 //! Generation jobs and project scheduling: where the pure crates (the Java model, the test
 //! cluster, the search) meet the JVM worker. Used by both the language server and the CLI.
 
+pub mod budget;
 pub mod cluster;
 pub mod compile;
 pub mod emit;

@@ -12,9 +12,12 @@ use std::time::{Duration, Instant};
 use jvm::{CompileRequest, ExecuteOptions, JvmError, Supervisor, UnitId};
 use testcase::junit::{print_class, JUnit, Suppressions, TestClassSpec};
 
+use crate::budget::{CostLedger, EmissionReserve};
 use crate::cluster::DEFAULT_DESCRIBE_DEPTH;
 use crate::emit::{self, EmitError, NotPrintable, Written};
-use crate::job::{self, GenerationError, GenerationObserver, GenerationRequest, GenerationResult};
+use crate::job::{
+    self, GenerationError, GenerationObserver, GenerationRequest, GenerationResult, JobSources,
+};
 use crate::project::JUnitVersion;
 use crate::store::{self, FinishedRun, RunInfo, Store, StoredTest};
 use crate::verify::{self, JUnitSetup, ProjectClasses, VerifiedSuite, VerifyError, VerifyOptions};
@@ -37,6 +40,9 @@ pub struct PipelineOptions {
     /// emitting what it found (the editor cancels a run because the text changed, so its
     /// results are not wanted; the CLI keeps them).
     pub abandon_when_cancelled: bool,
+    /// What emission and verification cost on earlier runs of the session: the job reserves
+    /// time from it, and every run adds what it measured. Keep one per project and session.
+    pub costs: CostLedger,
 }
 
 /// Everything one class's run produced.
@@ -124,7 +130,11 @@ pub fn generate_tests(
             seeds.tests
         }));
     }
-    let mut generation = job::generate(&request, supervisor, observer)?;
+    if let EmissionReserve::Estimated(_) = request.emission_reserve {
+        request.emission_reserve = EmissionReserve::Estimated(options.costs.costs());
+    }
+    let (mut generation, JobSources { sources, cut }) =
+        job::generate_keeping_sources(&request, supervisor, observer)?;
     if options.abandon_when_cancelled && request.cancel.is_cancelled() {
         return Err(PipelineError::Generation(GenerationError::Cancelled {
             class,
@@ -135,8 +145,8 @@ pub fn generate_tests(
     let junit = options
         .junit
         .unwrap_or_else(|| request.layout.junit_version());
-    let sources = job::read_sources(&request.layout, &request.overlays)?;
-    let located = job::locate(&request.layout, &sources, &class);
+    // The sources the job read and compiled: emission compiles them again, uninstrumented
+    // (the worker recompiles only the instrumented file; the others are cached by content).
     let compiled = supervisor
         .compile(&CompileRequest {
             sources: sources.iter().map(|source| source.file.clone()).collect(),
@@ -148,25 +158,47 @@ pub fn generate_tests(
             error,
         })?;
     let Some(unit) = compiled.unit else {
-        // The job compiled these same sources a moment ago; this is a file changed on disk in
-        // between, and the next run will say so properly.
+        // The job compiled these same texts with one class instrumented a moment ago, so only
+        // a worker problem can get here; the next run will say so properly.
         return Err(PipelineError::Generation(GenerationError::DoesNotCompile {
             class: class.clone(),
             diagnostics: Vec::new(),
         }));
     };
-    let model = located.as_ref().map(|cut| &cut.model);
+    let mut verify = options.verify.clone();
+    if verify.deadline.is_none() {
+        verify.deadline = Some(started + request.budget);
+    }
     let emitted = emit_verified(
         &request,
-        options,
+        &verify,
         junit,
         supervisor,
         unit,
-        model,
+        &cut.model,
         &generation,
     );
     supervisor.release(unit);
     let (suite, verification, not_printable) = emitted?;
+    let took = emission_started.elapsed();
+    tracing::debug!(
+        "{class}: emission of {} tests took {took:?} (reserved {:?}; javac {:?}, JUnit {:?}, \
+         {} rounds)",
+        generation.tests.len(),
+        generation.emission_reserve,
+        suite
+            .compiles
+            .iter()
+            .map(|c| c.duration)
+            .collect::<Vec<_>>(),
+        suite.runs.iter().map(|r| r.duration).collect::<Vec<_>>(),
+        suite.rounds,
+    );
+    options.costs.learn(
+        generation.tests.len(),
+        took,
+        (verification == Verification::JUnit).then_some(&suite),
+    );
     restrict_coverage(&mut generation, &suite.kept_tests);
 
     let path = emit::test_file(&request.layout, &class);
@@ -191,10 +223,7 @@ pub fn generate_tests(
     };
 
     if let Some(store) = &options.store {
-        let source_hash = located
-            .as_ref()
-            .map(|cut| source_hash(&sources[cut.index].file.text))
-            .unwrap_or_default();
+        let source_hash = source_hash(&sources[cut.index].file.text);
         let mut run = finished_run(&generation, &request, options.timestamp_ms, source_hash);
         run.suite = stored_suite(&generation, &emission);
         if let Err(error) = store.save_run(&run) {
@@ -244,11 +273,11 @@ fn restrict_coverage(generation: &mut GenerationResult, kept: &[usize]) {
 /// Observes the generated tests in the worker, prints them and verifies them with JUnit.
 fn emit_verified(
     request: &GenerationRequest,
-    options: &PipelineOptions,
+    verify: &VerifyOptions,
     junit: JUnitVersion,
     supervisor: &mut Supervisor,
     unit: UnitId,
-    model: Option<&javamodel::JavaModel>,
+    model: &javamodel::JavaModel,
     generation: &GenerationResult,
 ) -> Result<(VerifiedSuite, Verification, Vec<String>), PipelineError> {
     let class = &request.class;
@@ -260,9 +289,7 @@ fn emit_verified(
         .describe(unit, std::slice::from_ref(class), DEFAULT_DESCRIBE_DEPTH)
         .map_err(jvm_error)?;
     let mut facts = emit::type_facts(&described);
-    if let Some(model) = model {
-        facts.add_parameter_names(model);
-    }
+    facts.add_parameter_names(model);
 
     let tests: Vec<_> = generation.tests.iter().map(|t| t.test.clone()).collect();
     let execute = ExecuteOptions {
@@ -311,6 +338,8 @@ fn emit_verified(
                 dropped: Vec::new(),
                 runs: Vec::new(),
                 rounds: 0,
+                compiles: Vec::new(),
+                deadline_round: None,
             };
             let reason = format!(
                 "{error}; put JUnit on the project's classpath (--classpath) or set \
@@ -344,7 +373,7 @@ fn emit_verified(
         },
         None => ProjectClasses::from_layout(&request.layout).with_overlays(&request.overlays),
     };
-    let suite = verify::verify_and_stabilise(&spec, &project, &setup, &options.verify);
+    let suite = verify::verify_and_stabilise(&spec, &project, &setup, verify);
     if let Some(dir) = &worker_classes {
         let _ = std::fs::remove_dir_all(dir);
     }

@@ -27,7 +27,7 @@ pub mod jacoco;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use jvm::{ExecutionLimits, Jdk, JdkError, JvmError};
 pub use testcase::junit::Instability;
@@ -103,6 +103,11 @@ pub struct VerifyOptions {
     /// every process verification starts; callers pass the worker's
     /// ([`jvm::WorkerConfig::execution_limits`]) so one setting governs both.
     pub limits: ExecutionLimits,
+    /// When the user's budget ends. Verification never stops short of a suite that passed a
+    /// whole round, but once the time left would not cover two more rounds (one that drops
+    /// unstable assertions, one that confirms it), a failing test is dropped whole instead, so
+    /// the next round is normally the last ([`DropReason::DeadlinePassed`]).
+    pub deadline: Option<Instant>,
 }
 
 impl Default for VerifyOptions {
@@ -117,6 +122,7 @@ impl Default for VerifyOptions {
             keep_scratch: false,
             jvm_args: Vec::new(),
             limits: ExecutionLimits::default(),
+            deadline: None,
         }
     }
 }
@@ -182,6 +188,17 @@ pub struct VerifiedSuite {
     /// Every JUnit run, in order; the last two passed (forward, then reverse).
     pub runs: Vec<RunReport>,
     pub rounds: u32,
+    /// The javac runs that compiled the test class, one per round.
+    pub compiles: Vec<CompileRun>,
+    /// The first round after which the deadline made failing tests go whole.
+    pub deadline_round: Option<u32>,
+}
+
+/// One javac run of the test class: how many tests it held and how long it took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompileRun {
+    pub tests: usize,
+    pub duration: Duration,
 }
 
 /// A test or an assertion left out, and why.
@@ -219,6 +236,16 @@ pub enum DropReason {
     NotRun {
         round: u32,
         order: RunOrder,
+    },
+    /// An assertion of the test failed; with time for more rounds only the assertion would
+    /// have been dropped, but less than two rounds' time was left before the deadline
+    /// (`VerifyOptions::deadline`), so the whole test went and no round was spent saving the
+    /// rest of it.
+    DeadlinePassed {
+        round: u32,
+        order: RunOrder,
+        assertion: String,
+        message: String,
     },
 }
 
@@ -399,7 +426,10 @@ pub fn verify_and_stabilise(
     let mut dropped = Vec::new();
     let mut runs = Vec::new();
     let mut last_failures = Vec::new();
+    let mut compiles = Vec::new();
+    let mut deadline_round = None;
     for round in 1..=options.max_rounds.max(1) {
+        let round_started = Instant::now();
         let printed = print_class(spec, &suppressions);
         if printed.tests.is_empty() {
             return Ok(VerifiedSuite {
@@ -409,6 +439,8 @@ pub fn verify_and_stabilise(
                 dropped,
                 runs,
                 rounds: round,
+                compiles,
+                deadline_round,
             });
         }
         let round_dir = scratch.path.join(format!("round-{round}"));
@@ -422,6 +454,10 @@ pub fn verify_and_stabilise(
             options,
             options.release,
         )?;
+        compiles.push(CompileRun {
+            tests: printed.tests.len(),
+            duration: round_started.elapsed(),
+        });
         if !errors.is_empty() {
             drop_uncompilable(
                 &printed,
@@ -436,8 +472,9 @@ pub fn verify_and_stabilise(
         run_classpath.extend(classpath.iter().cloned());
         let mut failed: BTreeSet<usize> = BTreeSet::new();
         let mut round_failures = Vec::new();
+        let mut reports = Vec::with_capacity(2);
         for order in [RunOrder::Forward, RunOrder::Reverse] {
-            let report = junit::run_junit(&junit::Launch {
+            reports.push(junit::run_junit(&junit::Launch {
                 jdk: &jdk,
                 setup: junit,
                 classpath: &run_classpath,
@@ -449,11 +486,27 @@ pub fn verify_and_stabilise(
                 limits: &options.limits,
                 dir: &round_dir.join(format!("{order:?}").to_lowercase()),
                 round,
-            })?;
+            })?);
+        }
+        let drops = if round >= WHOLE_TESTS_FROM_ROUND {
+            FailureDrops::WholeTests
+        } else if out_of_time(options.deadline, Instant::now(), round_started.elapsed()) {
+            FailureDrops::WholeTestsAtDeadline
+        } else {
+            FailureDrops::Assertions
+        };
+        if drops == FailureDrops::WholeTestsAtDeadline
+            && deadline_round.is_none()
+            && reports.iter().any(|r| !r.passed())
+        {
+            deadline_round = Some(round);
+        }
+        for report in reports {
             apply_run(
                 &printed,
                 &report,
                 round,
+                drops,
                 &mut suppressions,
                 &mut dropped,
                 &mut failed,
@@ -471,6 +524,8 @@ pub fn verify_and_stabilise(
                 dropped,
                 runs,
                 rounds: round,
+                compiles,
+                deadline_round,
             });
         }
         last_failures = round_failures;
@@ -479,6 +534,23 @@ pub fn verify_and_stabilise(
         rounds: options.max_rounds,
         last: last_failures,
     })
+}
+
+/// What a failing test loses in a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FailureDrops {
+    /// Only its failing assertion, where that is all that failed.
+    Assertions,
+    /// The whole test: rounds must end (`WHOLE_TESTS_FROM_ROUND`).
+    WholeTests,
+    /// The whole test: the deadline leaves no time for a round that saves the rest of it.
+    WholeTestsAtDeadline,
+}
+
+/// Whether the time left before `deadline` is too short for two more rounds like the one that
+/// just took `round`: the one after a failure, and one more should that fail again.
+fn out_of_time(deadline: Option<Instant>, now: Instant, round: Duration) -> bool {
+    deadline.is_some_and(|deadline| now + round * 2 > deadline)
 }
 
 /// Compiles test class `test_class` (binary name) from `test_source` and runs it in fresh
@@ -610,6 +682,7 @@ fn apply_run(
     printed: &PrintedClass,
     report: &RunReport,
     round: u32,
+    drops: FailureDrops,
     suppressions: &mut Suppressions,
     dropped: &mut Vec<Dropped>,
     failed: &mut BTreeSet<usize>,
@@ -633,13 +706,23 @@ fn apply_run(
             .filter(|(t, _)| t.index == test.index)
             .and_then(|(_, a)| a);
         let droppable = assertion.filter(|a| {
-            a.kind != AssertionKind::Throws
-                && (f.assertion_error || !a.runs_statement)
-                && round < WHOLE_TESTS_FROM_ROUND
+            a.kind != AssertionKind::Throws && (f.assertion_error || !a.runs_statement)
         });
         match droppable {
-            Some(a) => assertion_drops.push((test, a, f)),
-            None => drop_test(
+            Some(a) if drops == FailureDrops::Assertions => assertion_drops.push((test, a, f)),
+            Some(a) if drops == FailureDrops::WholeTestsAtDeadline => drop_test(
+                suppressions,
+                dropped,
+                test.index,
+                &test.name,
+                DropReason::DeadlinePassed {
+                    round,
+                    order,
+                    assertion: a.subject.clone(),
+                    message: f.message.clone(),
+                },
+            ),
+            _ => drop_test(
                 suppressions,
                 dropped,
                 test.index,
@@ -735,5 +818,20 @@ fn drop_test(
             assertion: None,
             reason,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn out_of_time_when_two_more_rounds_would_pass_the_deadline() {
+        let now = Instant::now();
+        let round = Duration::from_secs(2);
+        assert!(!out_of_time(None, now, round), "no deadline, never");
+        assert!(!out_of_time(Some(now + Duration::from_secs(5)), now, round));
+        assert!(out_of_time(Some(now + Duration::from_secs(3)), now, round));
+        assert!(out_of_time(Some(now), now, round), "already passed");
     }
 }

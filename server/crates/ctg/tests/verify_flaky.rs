@@ -16,8 +16,9 @@ use verify_support::*;
 
 const FLAKY: &str = "flaky.Flaky";
 
-#[test]
-fn unstable_assertions_become_comments_and_stable_ones_stay() {
+/// The test class of the flaky subject: one test calling every method with a stable or an
+/// unstable result, and one per method that is unstable in another way.
+fn flaky_suite() -> (TestClassSpec, ProjectClasses, JUnitSetup) {
     let root = fixture_dir().join("flaky");
     let mut subject = Subject::new(&root);
     let cluster = subject.cluster(FLAKY);
@@ -78,6 +79,12 @@ fn unstable_assertions_become_comments_and_stable_ones_stay() {
         overlays: Default::default(),
     };
     let setup = JUnitSetup::locate(JUnit::Five, &[]).expect("JUnit installed (tests/run.sh)");
+    (spec, project, setup)
+}
+
+#[test]
+fn unstable_assertions_become_comments_and_stable_ones_stay() {
+    let (spec, project, setup) = flaky_suite();
     let options = VerifyOptions {
         test_timeout: std::time::Duration::from_secs(2),
         ..VerifyOptions::default()
@@ -156,8 +163,47 @@ fn unstable_assertions_become_comments_and_stable_ones_stay() {
 
     assert_eq!(suite.kept, vec!["randomRatio", "homeName"]);
     assert_eq!(suite.rounds, 2);
+    assert_eq!(suite.deadline_round, None);
     let last = &suite.runs[suite.runs.len() - 2..];
     assert!(last.iter().all(|r| r.passed()), "{last:#?}");
     assert_eq!(last[0].executed, vec!["homeName", "randomRatio"]);
     assert_eq!(last[1].executed, vec!["randomRatio", "homeName"]);
+}
+
+#[test]
+fn past_the_deadline_a_failing_assertion_costs_its_test_and_the_suite_still_passes() {
+    let (spec, project, setup) = flaky_suite();
+    let options = VerifyOptions {
+        test_timeout: std::time::Duration::from_secs(2),
+        // Already passed: no time for a round that saves the rest of a test.
+        deadline: Some(std::time::Instant::now()),
+        ..VerifyOptions::default()
+    };
+    let suite =
+        verify_and_stabilise(&spec, &project, &setup, &options).unwrap_or_else(|e| panic!("{e}"));
+
+    // The homeName test loses more than its assertion; the other drops are as without a
+    // deadline, and the suite is still one that passed a whole round.
+    let home_name = suite
+        .dropped
+        .iter()
+        .find(|d| d.test.starts_with("homeName"))
+        .unwrap_or_else(|| panic!("the homeName test is dropped: {:#?}", suite.dropped));
+    assert_eq!(home_name.assertion, None, "{home_name:?}");
+    match &home_name.reason {
+        DropReason::DeadlinePassed {
+            round, assertion, ..
+        } => {
+            assert_eq!(*round, 1);
+            assert_eq!(assertion, "flaky0.homeName()");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(suite.dropped.len(), 3, "{:#?}", suite.dropped);
+    assert_eq!(suite.kept, vec!["randomRatio"]);
+    assert_eq!(suite.deadline_round, Some(1));
+    assert_eq!(suite.rounds, 2);
+    let last = &suite.runs[suite.runs.len() - 2..];
+    assert!(last.iter().all(|r| r.passed()), "{last:#?}");
+    assert!(!suite.source.contains("homeName"), "{}", suite.source);
 }

@@ -133,6 +133,15 @@ impl<I: Clone> CoverageArchive<I> {
             .filter_map(|(i, e)| e.as_deref().map(|t| (GoalId(i as u32), t)))
     }
 
+    /// The number of distinct tests in the archive: the size of the suite it would give now.
+    pub fn distinct_tests(&self) -> usize {
+        let mut tests: Vec<*const ArchivedTest<I>> =
+            self.entries.iter().flatten().map(Arc::as_ptr).collect();
+        tests.sort_unstable();
+        tests.dedup();
+        tests.len()
+    }
+
     /// The distinct tests of the archive (the final test suite), ordered by the first goal each
     /// one covers.
     pub fn tests(&self) -> Vec<&ArchivedTest<I>> {

@@ -231,6 +231,7 @@ where
                 .collect(),
             targets,
             secondary_heuristic: self.heuristic,
+            archived_tests: self.archive.distinct_tests(),
         }
     }
 

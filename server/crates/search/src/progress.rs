@@ -32,6 +32,9 @@ pub struct Progress {
     pub targets: usize,
     /// The secondary heuristic of the last generation (aDynaMOSA switches it).
     pub secondary_heuristic: Option<SecondaryHeuristic>,
+    /// Distinct tests in the archive: the size of the suite the search would return now
+    /// (before minimisation), which is what emitting it will cost.
+    pub archived_tests: usize,
 }
 
 impl Progress {

@@ -104,6 +104,11 @@ fn keeps_the_shortest_covering_test_and_reports_first_coverage() {
         3,
         "long (add), short (classify), new_goal"
     );
+    assert_eq!(
+        archive.distinct_tests(),
+        3,
+        "what the budget's estimate counts"
+    );
     assert_eq!(archive.covered_count(), long.covered.len() + 1);
 }
 

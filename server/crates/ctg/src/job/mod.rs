@@ -3,10 +3,12 @@
 //! JVM worker executing, minimise the archive's tests, and run them once more with getter
 //! observation so the caller can print regression assertions.
 //!
-//! Budget: `GenerationRequest::budget` is what the user waits for. The job keeps
-//! `emission_share` of it for the caller's emission and verification, spends what set-up takes,
-//! then gives the search `1 - minimisation_share` of what is left; minimisation runs until the
-//! job's deadline minus an estimate of the final run. With `max_executions` the search is
+//! Budget: `GenerationRequest::budget` is what the user waits for, from the job's start to the
+//! end of the caller's verification. The job spends what set-up takes; the search then stops
+//! when the time left reaches the estimate of emitting and verifying the tests it has archived
+//! (`crate::budget::SearchBudget`, which also keeps `minimisation_share` of the time before
+//! that); minimisation runs until the end of the budget minus that estimate for the suite it
+//! minimises and an estimate of the final run. With `max_executions` the search is
 //! deterministic for a seed (when the code under test is); time only decides when to stop.
 //!
 //! Module map: `request`, `result` (public values), `observer` (phases and progress), `setup`
@@ -43,11 +45,10 @@ use javamodel::instrument::ProbeTable;
 use jvm::{ExecuteOptions, SandboxLevel, Supervisor};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
-use search::{
-    AllGoalsCovered, GoalTable, MaxExecutions, Search, SearchConfig, TimeBudget, Variation as _,
-};
+use search::{AllGoalsCovered, GoalTable, MaxExecutions, Search, SearchConfig, Variation as _};
 use testcase::{ClusterError, ConstantPool, TestCase};
 
+use crate::budget::{SearchBudget, MIN_SEARCH_SHARE};
 use crate::cluster::{build_cluster, describe_for_cluster, DEFAULT_DESCRIBE_DEPTH};
 use crate::compile::FileLevel;
 use crate::job::observer::SearchBridge;
@@ -60,6 +61,23 @@ pub fn generate(
     supervisor: &mut Supervisor,
     observer: &mut dyn GenerationObserver,
 ) -> Result<GenerationResult, GenerationError> {
+    generate_keeping_sources(request, supervisor, observer).map(|(result, _)| result)
+}
+
+/// What the job read and parsed, handed back so that emission does not do it again.
+pub struct JobSources {
+    /// The project's sources as the job compiled them (overlays applied, uninstrumented text).
+    pub sources: Vec<ProjectSource>,
+    /// The file and model of the class under test.
+    pub cut: ClassSource,
+}
+
+/// [`generate`], also returning the sources and the model of the class under test.
+pub fn generate_keeping_sources(
+    request: &GenerationRequest,
+    supervisor: &mut Supervisor,
+    observer: &mut dyn GenerationObserver,
+) -> Result<(GenerationResult, JobSources), GenerationError> {
     let started = Instant::now();
     let mut clock = PhaseClock {
         started,
@@ -131,7 +149,7 @@ pub fn generate(
         run_compiled(&context, supervisor, observer, &mut clock, warnings)
     })();
     supervisor.release(unit);
-    outcome
+    outcome.map(|result| (result, JobSources { sources, cut }))
 }
 
 /// Measures phases one after the other.
@@ -171,7 +189,7 @@ fn run_compiled(
 ) -> Result<GenerationResult, GenerationError> {
     let request = context.request;
     let class = request.class.as_str();
-    let job_deadline = context.started + request.job_budget();
+    let budget_end = context.started + request.budget;
 
     observer.on_phase(Phase::Describing, context.started.elapsed());
     let described = describe_for_cluster(supervisor, context.unit, class, DEFAULT_DESCRIBE_DEPTH)?;
@@ -247,8 +265,12 @@ fn run_compiled(
         algorithm: request.algorithm,
         ..request.search.clone()
     };
-    let left = job_deadline.saturating_duration_since(Instant::now());
-    let search_budget = left.mul_f64(1.0 - share(request.minimisation_share));
+    let search_budget = SearchBudget {
+        available: budget_end.saturating_duration_since(Instant::now()),
+        reserve: request.emission_reserve,
+        minimisation_share: share(request.minimisation_share),
+        minimum: request.budget.mul_f64(MIN_SEARCH_SHARE),
+    };
     let abort = executor.abort_token();
     observer.on_phase(Phase::Searching, context.started.elapsed());
     let mut rng = StdRng::seed_from_u64(request.seed);
@@ -259,7 +281,7 @@ fn run_compiled(
         };
         let mut search = Search::new(&table, &config, &mut variation, &mut executor)
             .seeds(seeds)
-            .stop_when(TimeBudget(search_budget))
+            .stop_when(search_budget)
             .stop_when(request.cancel.clone())
             .stop_when(abort)
             .observe(&mut bridge);
@@ -312,6 +334,12 @@ fn run_compiled(
         kept[slot].2.push(found.describe(&table, goal));
     }
     drop(archived);
+    // What emission will need, for the suite as it is before minimisation (which only ever
+    // makes it smaller): the job's own deadline.
+    let emission_reserve = request.emission_reserve.for_tests(kept.len());
+    let job_deadline = budget_end
+        .checked_sub(emission_reserve)
+        .unwrap_or(budget_end);
 
     let cancelled = request.cancel.is_cancelled();
     let mut minimisation = MinimisationSummary {
@@ -413,6 +441,7 @@ fn run_compiled(
         progress: found.samples,
         warm_start,
         minimisation,
+        emission_reserve,
         fallbacks: context.fallbacks.clone(),
         warnings,
     })

@@ -7,6 +7,7 @@ use std::time::Duration;
 use search::{Algorithm, CancelToken, Criteria, SearchConfig};
 use testcase::{Cluster, TestCase};
 
+use crate::budget::{EmissionCosts, EmissionReserve};
 use crate::project::{ProjectLayout, SourceOverlays};
 
 /// One generation job for one class. `GenerationRequest::new` gives the defaults; the fields
@@ -20,15 +21,13 @@ pub struct GenerationRequest {
     /// a member class).
     pub class: String,
     /// Everything the user waits for: worker start, compile, describe, search, minimisation,
-    /// the final run, and the caller's emission and verification (see `emission_share`).
+    /// the final run, and the caller's emission and verification (see `emission_reserve`).
     pub budget: Duration,
-    /// Share of `budget` the job leaves to the caller for emitting and verifying the tests
-    /// (compiling and running them twice in a fresh JVM); in `[0, 0.9]`.
-    pub emission_share: f64,
-    /// The least time left for emission and verification, whatever the share: javac and two
-    /// JUnit JVMs take a few seconds however small the suite (about 4 s on our 2-core machine,
-    /// `docs/benchmarks.md`). Never more than half the budget.
-    pub emission_minimum: Duration,
+    /// What the job leaves of `budget` to the caller for emitting and verifying the tests: the
+    /// search stops when the time left reaches the estimate for the tests it has archived
+    /// (`crate::budget`). `ctg::pipeline` replaces the default costs with those its
+    /// `CostLedger` measured.
+    pub emission_reserve: EmissionReserve,
     /// Share of the time left after set-up that goes to minimisation and the final run rather
     /// than the search; in `[0, 0.9]`.
     pub minimisation_share: f64,
@@ -68,8 +67,7 @@ impl GenerationRequest {
             overlays: SourceOverlays::default(),
             class: class.into(),
             budget: Duration::from_secs(10),
-            emission_share: 0.2,
-            emission_minimum: Duration::from_secs(4),
+            emission_reserve: EmissionReserve::Estimated(EmissionCosts::default()),
             minimisation_share: 0.15,
             max_executions: None,
             seed: 0,
@@ -85,16 +83,6 @@ impl GenerationRequest {
             stop_when_covered: true,
             minimise: true,
         }
-    }
-
-    /// The part of the budget this job may use (what is left for emission excluded).
-    pub fn job_budget(&self) -> Duration {
-        let reserve = self
-            .budget
-            .mul_f64(share(self.emission_share))
-            .max(self.emission_minimum)
-            .min(self.budget / 2);
-        self.budget.saturating_sub(reserve)
     }
 }
 

@@ -42,6 +42,9 @@ pub struct GenerationResult {
     pub progress: Vec<Progress>,
     pub warm_start: WarmStart,
     pub minimisation: MinimisationSummary,
+    /// The time the job left of the budget for emission and verification: the estimate for
+    /// the archive's suite when the search stopped (`crate::budget`).
+    pub emission_reserve: Duration,
     /// Probes that measure less than their construct allows, with the reason.
     pub fallbacks: Vec<Fallback>,
     /// Things the user should know (a weaker sandbox, types the tests cannot build, ...).

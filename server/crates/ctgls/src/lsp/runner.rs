@@ -10,6 +10,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use ctg::budget::CostLedger;
 use ctg::job::{GenerationError, GenerationObserver, GenerationRequest, Phase, SourceDiagnostic};
 use ctg::pipeline::{self, PipelineError, PipelineOptions};
 use ctg::project::{JUnitVersion, ProjectLayout, SourceOverlays};
@@ -149,7 +150,8 @@ impl Drop for Runner {
 }
 
 /// Workers by project root and JDK.
-type Workers = HashMap<(PathBuf, Option<PathBuf>), Supervisor>;
+/// Per project (root, JDK): its warm worker and what emission costs there.
+type Workers = HashMap<(PathBuf, Option<PathBuf>), (Supervisor, CostLedger)>;
 
 fn run_loop(jobs: mpsc::Receiver<RunJob>, events: WeakEventSender) {
     let mut workers: Workers = HashMap::new();
@@ -182,7 +184,7 @@ fn run_loop(jobs: mpsc::Receiver<RunJob>, events: WeakEventSender) {
             break;
         }
     }
-    for (_, mut worker) in workers {
+    for (_, (mut worker, _)) in workers {
         worker.shutdown();
     }
 }
@@ -200,7 +202,7 @@ fn run_one(
         .cloned()
         .collect();
     for stale in stale {
-        if let Some(mut worker) = workers.remove(&stale) {
+        if let Some((mut worker, _)) = workers.remove(&stale) {
             worker.shutdown();
         }
     }
@@ -210,9 +212,9 @@ fn run_one(
             ..WorkerConfig::default()
         };
         let supervisor = Supervisor::new(config).map_err(|e| jvm_failure(&job.class, e))?;
-        workers.insert(key.clone(), supervisor);
+        workers.insert(key.clone(), (supervisor, CostLedger::default()));
     }
-    let supervisor = workers.get_mut(&key).expect("inserted above");
+    let (supervisor, costs) = workers.get_mut(&key).expect("inserted above");
 
     let mut request = GenerationRequest::new(job.layout.clone(), job.class.clone());
     request.overlays = job.overlays.clone();
@@ -233,6 +235,7 @@ fn run_one(
             limits: supervisor.config().execution_limits(),
             ..VerifyOptions::default()
         },
+        costs: costs.clone(),
     };
     let model = &*job.model;
     let mut observer = Observer {
