@@ -140,7 +140,10 @@ fn main() {
     version += 1;
     let open = TextPosition::new(target_line, indent);
     file.apply_changes(
-        &[TextChange::replace(TextRange::new(open, open), "if (".to_owned())],
+        &[TextChange::replace(
+            TextRange::new(open, open),
+            "if (".to_owned(),
+        )],
         version,
         PositionEncoding::Utf16,
     )
