@@ -166,6 +166,10 @@ pub fn generate_tests(
         }));
     };
     let mut verify = options.verify.clone();
+    // The tests must compile where the project's tests do: at the release its build targets
+    // (a getter the worker's newer JDK has, such as `StringBuilder.isEmpty()` since 15, must
+    // not end up in the tests of a Java 11 project).
+    verify.release = verify.release.or_else(|| request.layout.java_release());
     if verify.deadline.is_none() {
         verify.deadline = Some(started + request.budget);
     }

@@ -408,6 +408,12 @@ pub fn verify_and_stabilise(
         Some(jdk) => jdk.clone(),
         None => Jdk::locate(None)?,
     };
+    // A release newer than the JDK cannot be compiled for; the JDK's own level is the closest.
+    let mut options = options.clone();
+    options.release = options
+        .release
+        .filter(|&release| release <= jdk.version.feature);
+    let options = &options;
     let scratch = Scratch::new(
         options.scratch_parent.as_deref(),
         options.keep_scratch,
@@ -567,6 +573,12 @@ pub fn run_test_class(
         Some(jdk) => jdk.clone(),
         None => Jdk::locate(None)?,
     };
+    // A release newer than the JDK cannot be compiled for; the JDK's own level is the closest.
+    let mut options = options.clone();
+    options.release = options
+        .release
+        .filter(|&release| release <= jdk.version.feature);
+    let options = &options;
     let scratch = Scratch::new(
         options.scratch_parent.as_deref(),
         options.keep_scratch,
