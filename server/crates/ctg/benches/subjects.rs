@@ -129,13 +129,16 @@ fn run_class(
     let mut request = GenerationRequest::new(layout, class);
     request.budget = Duration::from_secs(budget);
     request.seed = seed;
-    let options = PipelineOptions {
+    let mut options = PipelineOptions {
         junit: Some(JUnitVersion::Five),
         store: None,
         write: false,
         costs: costs.clone(),
         ..PipelineOptions::default()
     };
+    // tests/bench/fetch-subjects.sh builds the subjects with `--release 11` (no build file
+    // comes with them to say so), and the JaCoCo step below compiles the tests the same way.
+    options.verify.release = Some(11);
     let outcome = pipeline::generate_tests(&request, &options, supervisor, &mut ());
     let wall = started.elapsed();
     let mut jacoco_percent = 0.0;
