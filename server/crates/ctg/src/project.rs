@@ -285,9 +285,7 @@ fn gradle_release(build: &str) -> Option<u32> {
                 .trim_start_matches('(')
                 .trim_start();
             let rest = rest.strip_prefix("JavaVersion.").unwrap_or(rest);
-            let end = rest
-                .find(|c: char| c == ')' || c == '\n' || c == ';')
-                .unwrap_or(rest.len());
+            let end = rest.find([')', '\n', ';']).unwrap_or(rest.len());
             parse_java_version(&rest[..end])
         })
     };

@@ -7,48 +7,12 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use support::{copy_dir, TestServer};
+use support::{Project, TestServer};
 
 const RUN_TIMEOUT: Duration = Duration::from_secs(120);
 
 fn e2e_enabled() -> bool {
     std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
-
-/// A copy of the example project, removed on drop.
-struct Project(PathBuf);
-
-impl Project {
-    fn copy(name: &str) -> Project {
-        let dir = std::env::temp_dir().join(format!("ctgls-lsp-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let from =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/projects/bank/src/main");
-        copy_dir(&from, &dir.join("src/main"));
-        std::fs::write(dir.join("pom.xml"), "<project/>\n").unwrap();
-        Project(dir)
-    }
-
-    fn file(&self, class: &str) -> PathBuf {
-        self.0
-            .join(format!("src/main/java/com/example/bank/{class}.java"))
-    }
-
-    fn uri(&self, class: &str) -> String {
-        format!("file://{}", self.file(class).display())
-    }
-
-    fn test_file(&self, class: &str) -> PathBuf {
-        self.0.join(format!(
-            "src/test/java/com/example/bank/{class}GeneratedTest.java"
-        ))
-    }
-}
-
-impl Drop for Project {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn start(project: &Project, settings: Value) -> TestServer {
@@ -157,7 +121,7 @@ fn opening_a_class_publishes_coverage_diagnostics() {
     if !e2e_enabled() {
         return;
     }
-    let project = Project::copy("open");
+    let project = Project::copy("lsp", "open");
     let mut server = start(&project, json!({ "budgetSeconds": 8, "idleDelayMs": 100 }));
     let uri = open(&mut server, &project, "Account");
     let published = final_diagnostics(&mut server, &uri);
@@ -255,7 +219,7 @@ fn a_session_diagnostics_hover_lens_coverage_actions_and_edits() {
     if !e2e_enabled() {
         return;
     }
-    let project = Project::copy("session");
+    let project = Project::copy("lsp", "session");
     let mut server = start(&project, json!({ "budgetSeconds": 8, "idleDelayMs": 300 }));
     let uri = open(&mut server, &project, "Account");
 
@@ -542,7 +506,7 @@ fn cancelling_a_run_and_restarting_with_the_store() {
     if !e2e_enabled() {
         return;
     }
-    let project = Project::copy("restart");
+    let project = Project::copy("lsp", "restart");
     let mut server = start(&project, json!({ "budgetSeconds": 30, "idleDelayMs": 100 }));
     let uri = open(&mut server, &project, "Bank");
     // The cancel button of the progress: the run ends early, saying so.
@@ -692,7 +656,7 @@ fn bad_inputs_are_reported_and_nothing_is_lost() {
     if !e2e_enabled() {
         return;
     }
-    let project = Project::copy("bad");
+    let project = Project::copy("lsp", "bad");
 
     // Execution disabled: a message once, a diagnostic on the class, no run.
     let mut server = start(&project, json!({ "executionEnabled": false }));

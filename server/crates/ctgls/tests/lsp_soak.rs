@@ -24,14 +24,14 @@ mod support;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
-use support::{copy_dir, position, TestServer};
+use support::{position, Project, TestServer};
 
 fn e2e_enabled() -> bool {
     std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
@@ -143,27 +143,6 @@ struct Soak {
     _project: Project,
 }
 
-/// A copy of the example project, removed on drop.
-struct Project(PathBuf);
-
-impl Project {
-    fn copy(name: &str) -> Project {
-        let dir = std::env::temp_dir().join(format!("ctgls-soak-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let from =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/projects/bank/src/main");
-        copy_dir(&from, &dir.join("src/main"));
-        std::fs::write(dir.join("pom.xml"), "<project/>\n").unwrap();
-        Project(dir)
-    }
-}
-
-impl Drop for Project {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// LSP lines of `text`: (start, end of content) byte offsets; lines end at "\r\n", "\n", "\r".
 fn lines(text: &str) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
@@ -250,7 +229,7 @@ fn fresh_model(text: &str) -> String {
 
 impl Soak {
     fn start(name: &str, seed: u64, utf8: bool, generation: bool) -> Soak {
-        let project = Project::copy(name);
+        let project = Project::copy("soak", name);
         let root = format!("file://{}", project.0.display());
         let settings = if generation {
             json!({ "budgetSeconds": 2, "idleDelayMs": 150 })

@@ -104,20 +104,17 @@ pub fn minimise(
         if batch.is_empty() {
             break;
         }
-        if Instant::now() >= deadline || cancel.is_cancelled() || executor.has_failed() {
-            stats.cut_short = true;
+        let Some(kept) = run_round(
+            executor,
+            batch.iter().map(|(index, _, t)| (t, &states[*index].goals)),
+            deadline,
+            cancel,
+            &mut stats,
+        ) else {
             break;
-        }
-        let candidates: Vec<TestCase> = batch.iter().map(|(_, _, t)| t.clone()).collect();
-        let runs = executor.run(&candidates, false);
-        stats.executions += runs.len() as u64;
-        for ((index, at, candidate), run) in batch.into_iter().zip(runs) {
+        };
+        for ((index, at, candidate), keeps) in batch.into_iter().zip(kept) {
             let state = &mut states[index];
-            let fitness = goal_fitness(executor.table(), &run.result);
-            let keeps = state
-                .goals
-                .iter()
-                .all(|goal| covers(&run.result, &fitness, goal));
             if keeps {
                 state.test = candidate;
             }
@@ -196,21 +193,18 @@ fn simplify_values(
         if batch.is_empty() {
             break;
         }
-        if Instant::now() >= deadline || cancel.is_cancelled() || executor.has_failed() {
-            stats.cut_short = true;
+        let Some(kept) = run_round(
+            executor,
+            batch.iter().map(|(index, _, t)| (t, &states[*index].goals)),
+            deadline,
+            cancel,
+            stats,
+        ) else {
             break;
-        }
-        let candidates: Vec<TestCase> = batch.iter().map(|(_, _, t)| t.clone()).collect();
-        let runs = executor.run(&candidates, false);
-        stats.executions += runs.len() as u64;
-        for ((index, value, candidate), run) in batch.into_iter().zip(runs) {
+        };
+        for ((index, value, candidate), keeps) in batch.into_iter().zip(kept) {
             let state = &mut states[index];
-            let fitness = goal_fitness(executor.table(), &run.result);
-            if state
-                .goals
-                .iter()
-                .all(|goal| covers(&run.result, &fitness, goal))
-            {
+            if keeps {
                 state.test = candidate;
                 stats.values_simplified += 1;
                 // Simplify further from the new value.
@@ -225,6 +219,36 @@ fn simplify_values(
         }
     }
     states.into_iter().map(|s| s.test).collect()
+}
+
+/// Runs one round of candidates in one worker batch and says, for each, whether it still
+/// covers every goal it must keep; `None` (and `cut_short`) when the deadline has passed, the
+/// job was cancelled or the worker failed, before anything ran.
+fn run_round<'t>(
+    executor: &mut JvmExecutor<'_, '_>,
+    candidates: impl Iterator<Item = (&'t TestCase, &'t Vec<KeptGoal>)>,
+    deadline: Instant,
+    cancel: &CancelToken,
+    stats: &mut MinimisationStats,
+) -> Option<Vec<bool>> {
+    if Instant::now() >= deadline || cancel.is_cancelled() || executor.has_failed() {
+        stats.cut_short = true;
+        return None;
+    }
+    let (tests, goals): (Vec<TestCase>, Vec<&Vec<KeptGoal>>) = candidates
+        .map(|(test, goals)| (test.clone(), goals))
+        .unzip();
+    let runs = executor.run(&tests, false);
+    stats.executions += runs.len() as u64;
+    Some(
+        runs.iter()
+            .zip(goals)
+            .map(|(run, goals)| {
+                let fitness = goal_fitness(executor.table(), &run.result);
+                goals.iter().all(|goal| covers(&run.result, &fitness, goal))
+            })
+            .collect(),
+    )
 }
 
 /// How complex a literal reads: the length of its Java text, then its magnitude.

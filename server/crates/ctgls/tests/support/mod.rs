@@ -29,6 +29,45 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
+/// A copy of the example project (`tests/projects/bank`, sources and a bare `pom.xml`) in a
+/// scratch directory, removed on drop.
+pub struct Project(pub std::path::PathBuf);
+
+impl Project {
+    /// `prefix` names the test file, `name` the test, in the scratch directory's name.
+    pub fn copy(prefix: &str, name: &str) -> Project {
+        let dir =
+            std::env::temp_dir().join(format!("ctgls-{prefix}-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../tests/projects/bank/src/main");
+        copy_dir(&from, &dir.join("src/main"));
+        std::fs::write(dir.join("pom.xml"), "<project/>\n").unwrap();
+        Project(dir)
+    }
+
+    pub fn file(&self, class: &str) -> std::path::PathBuf {
+        self.0
+            .join(format!("src/main/java/com/example/bank/{class}.java"))
+    }
+
+    pub fn uri(&self, class: &str) -> String {
+        format!("file://{}", self.file(class).display())
+    }
+
+    pub fn test_file(&self, class: &str) -> std::path::PathBuf {
+        self.0.join(format!(
+            "src/test/java/com/example/bank/{class}GeneratedTest.java"
+        ))
+    }
+}
+
+impl Drop for Project {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// How long to wait for any single answer from the server.
 pub const TIMEOUT: Duration = Duration::from_secs(20);
 
