@@ -165,6 +165,33 @@ fn general_parameters_get_arrays_and_string_builders() {
 }
 
 #[test]
+fn minimised_tests_end_as_they_did() {
+    // `per(7, 2)` covers the false branch and the last line; so does `per(7, 0)`, which throws.
+    // Minimisation may make the values simpler but must not turn the test that returns into
+    // one that throws: JaCoCo counts a line that ends in an exception as not covered.
+    let root = fixture("general");
+    let mut sup = supervisor();
+    let result = generate(&request(&root, "job.Ratio"), &mut sup, &mut ()).unwrap();
+    assert_eq!(result.branches.covered, result.branches.total);
+    assert!(result.minimisation.values_simplified > 0);
+    for test in &result.tests {
+        if !test.covers.iter().any(|c| c.contains("Exception")) {
+            assert_eq!(
+                test.result.status,
+                TestStatus::Ok,
+                "kept for {:?}: {}",
+                test.covers,
+                test.test
+            );
+        }
+    }
+    assert!(result
+        .tests
+        .iter()
+        .any(|t| t.result.status == TestStatus::Exception));
+}
+
+#[test]
 fn undeclared_exceptions_name_member_line_and_test() {
     let root = fixture("subjects");
     let mut sup = supervisor();

@@ -17,14 +17,19 @@
 //! minimises only the statements; this second pass follows the shrinking of property-based
 //! testing tools (greedy, one candidate at a time, smaller by the length of the printed literal),
 //! and runs side by side and under the same deadline as the first.
+//!
+//! Both passes keep a candidate only when it also ends the way the test did (returns, or
+//! throws the same exception type): otherwise `interest(0)` would replace `interest(3)` in a
+//! test kept for the line `return balance / ratePerUnit;`, which the throwing call reaches too.
 
 use std::collections::BTreeSet;
 use std::time::Instant;
 
+use jvm::TestStatus;
 use search::{goal_fitness, CancelToken, ExecutionResult, GoalId, MemberId};
 use testcase::{PrimitiveValue, Statement, TestCase, VarRef};
 
-use crate::job::executor::JvmExecutor;
+use crate::job::executor::{JvmExecutor, Run};
 
 /// A goal a test must keep covering.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +67,27 @@ pub fn covers(result: &ExecutionResult, fitness: &[f64], goal: &KeptGoal) -> boo
     }
 }
 
+/// How a run ended: the worker's status and the type of the exception that ended it.
+type Outcome = Option<(TestStatus, Option<String>)>;
+
+fn outcome(run: &Run) -> Outcome {
+    run.worker.as_ref().map(|worker| {
+        (
+            worker.status,
+            worker.exception.as_ref().map(|e| e.type_name.clone()),
+        )
+    })
+}
+
+/// What a shorter or simpler test must keep: every goal, and the way the test ends. A test that
+/// returned normally must not become one that throws (JaCoCo counts the lines of a block that
+/// ends in an exception as not covered, and the archive prefers tests that end normally), nor
+/// one that throws another exception.
+struct Keep {
+    goals: Vec<KeptGoal>,
+    outcome: Outcome,
+}
+
 /// Minimises every test with the goals it must keep; returns the tests in the same order.
 pub fn minimise(
     executor: &mut JvmExecutor<'_, '_>,
@@ -73,18 +99,31 @@ pub fn minimise(
         statements_before: tests.iter().map(|(t, _)| t.len()).sum(),
         ..MinimisationStats::default()
     };
+    stats.statements_after = stats.statements_before;
+    // How each test ends now, which its minimised form must keep.
+    if Instant::now() >= deadline || cancel.is_cancelled() || executor.has_failed() {
+        stats.cut_short = true;
+        return (tests.into_iter().map(|(t, _)| t).collect(), stats);
+    }
+    let originals: Vec<TestCase> = tests.iter().map(|(t, _)| t.clone()).collect();
+    let runs = executor.run(&originals, false);
+    stats.executions += runs.len() as u64;
     struct State {
         test: TestCase,
-        goals: Vec<KeptGoal>,
+        keep: Keep,
         /// The next statement to try removing; `None` when done.
         cursor: Option<usize>,
     }
     let mut states: Vec<State> = tests
         .into_iter()
-        .map(|(test, goals)| State {
+        .zip(&runs)
+        .map(|((test, goals), run)| State {
             cursor: test.len().checked_sub(1),
             test,
-            goals,
+            keep: Keep {
+                goals,
+                outcome: outcome(run),
+            },
         })
         .collect();
     loop {
@@ -106,7 +145,7 @@ pub fn minimise(
         }
         let Some(kept) = run_round(
             executor,
-            batch.iter().map(|(index, _, t)| (t, &states[*index].goals)),
+            batch.iter().map(|(index, _, t)| (t, &states[*index].keep)),
             deadline,
             cancel,
             &mut stats,
@@ -122,8 +161,7 @@ pub fn minimise(
             state.cursor = at.checked_sub(1);
         }
     }
-    let tests: Vec<(TestCase, Vec<KeptGoal>)> =
-        states.into_iter().map(|s| (s.test, s.goals)).collect();
+    let tests: Vec<(TestCase, Keep)> = states.into_iter().map(|s| (s.test, s.keep)).collect();
     stats.statements_after = tests.iter().map(|(t, _)| t.len()).sum();
     let tests = if stats.cut_short {
         tests.into_iter().map(|(t, _)| t).collect()
@@ -136,14 +174,14 @@ pub fn minimise(
 /// The second pass: simpler literals, one candidate per unfinished test and round.
 fn simplify_values(
     executor: &mut JvmExecutor<'_, '_>,
-    tests: Vec<(TestCase, Vec<KeptGoal>)>,
+    tests: Vec<(TestCase, Keep)>,
     deadline: Instant,
     cancel: &CancelToken,
     stats: &mut MinimisationStats,
 ) -> Vec<TestCase> {
     struct State {
         test: TestCase,
-        goals: Vec<KeptGoal>,
+        keep: Keep,
         /// The literal statements left to simplify, last first (popped from the end).
         todo: Vec<usize>,
         /// Candidates for the statement at the end of `todo`, most preferred last.
@@ -151,7 +189,7 @@ fn simplify_values(
     }
     let mut states: Vec<State> = tests
         .into_iter()
-        .map(|(test, goals)| {
+        .map(|(test, keep)| {
             let todo = test
                 .statements()
                 .iter()
@@ -161,7 +199,7 @@ fn simplify_values(
                 .collect();
             State {
                 test,
-                goals,
+                keep,
                 todo,
                 candidates: Vec::new(),
             }
@@ -195,7 +233,7 @@ fn simplify_values(
         }
         let Some(kept) = run_round(
             executor,
-            batch.iter().map(|(index, _, t)| (t, &states[*index].goals)),
+            batch.iter().map(|(index, _, t)| (t, &states[*index].keep)),
             deadline,
             cancel,
             stats,
@@ -222,11 +260,11 @@ fn simplify_values(
 }
 
 /// Runs one round of candidates in one worker batch and says, for each, whether it still
-/// covers every goal it must keep; `None` (and `cut_short`) when the deadline has passed, the
-/// job was cancelled or the worker failed, before anything ran.
+/// covers every goal it must keep and ends as the test did; `None` (and `cut_short`) when the
+/// deadline has passed, the job was cancelled or the worker failed, before anything ran.
 fn run_round<'t>(
     executor: &mut JvmExecutor<'_, '_>,
-    candidates: impl Iterator<Item = (&'t TestCase, &'t Vec<KeptGoal>)>,
+    candidates: impl Iterator<Item = (&'t TestCase, &'t Keep)>,
     deadline: Instant,
     cancel: &CancelToken,
     stats: &mut MinimisationStats,
@@ -235,17 +273,20 @@ fn run_round<'t>(
         stats.cut_short = true;
         return None;
     }
-    let (tests, goals): (Vec<TestCase>, Vec<&Vec<KeptGoal>>) = candidates
-        .map(|(test, goals)| (test.clone(), goals))
-        .unzip();
+    let (tests, keeps): (Vec<TestCase>, Vec<&Keep>) =
+        candidates.map(|(test, keep)| (test.clone(), keep)).unzip();
     let runs = executor.run(&tests, false);
     stats.executions += runs.len() as u64;
     Some(
         runs.iter()
-            .zip(goals)
-            .map(|(run, goals)| {
+            .zip(keeps)
+            .map(|(run, keep)| {
                 let fitness = goal_fitness(executor.table(), &run.result);
-                goals.iter().all(|goal| covers(&run.result, &fitness, goal))
+                outcome(run) == keep.outcome
+                    && keep
+                        .goals
+                        .iter()
+                        .all(|goal| covers(&run.result, &fitness, goal))
             })
             .collect(),
     )
