@@ -101,27 +101,9 @@ fn main() {
         .map(|(number, _)| number as u32)
         .expect("the generated file has loop bodies");
     let column = 20; // after `total += ` : inside an expression statement
-    let at = TextPosition::new(target_line, column);
     let mut file = OpenFile::open(&text, 1);
     let mut version = 1;
-    let mut inserts = Vec::new();
-    let mut deletes = Vec::new();
-    for _ in 0..1_000 {
-        version += 1;
-        let insert = [TextChange::replace(TextRange::new(at, at), "7".to_owned())];
-        let start = Instant::now();
-        file.apply_changes(&insert, version, PositionEncoding::Utf16)
-            .expect("valid insert");
-        inserts.push(start.elapsed());
-
-        version += 1;
-        let end = TextPosition::new(target_line, column + 1);
-        let delete = [TextChange::replace(TextRange::new(at, end), String::new())];
-        let start = Instant::now();
-        file.apply_changes(&delete, version, PositionEncoding::Utf16)
-            .expect("valid delete");
-        deletes.push(start.elapsed());
-    }
+    let (inserts, deletes) = type_and_delete(&mut file, &mut version, target_line, column, 1_000);
     assert_eq!(
         file.document().text(),
         text,
@@ -149,25 +131,38 @@ fn main() {
     )
     .expect("valid change");
     assert!(file.document().tree().root_node().has_error());
-    let at = TextPosition::new(target_line, column + 4);
-    let mut inserts = Vec::new();
-    let mut deletes = Vec::new();
-    for _ in 0..300 {
-        version += 1;
+    let (inserts, deletes) = type_and_delete(&mut file, &mut version, target_line, column + 4, 300);
+    report("single-character insert, file with a syntax error", inserts);
+    report("single-character delete, file with a syntax error", deletes);
+}
+
+/// `samples` times: type `7` at (`line`, `column`), then delete it, each one `didChange` with
+/// one change in UTF-16 positions; the time of each insert and each delete.
+fn type_and_delete(
+    file: &mut OpenFile,
+    version: &mut i32,
+    line: u32,
+    column: u32,
+    samples: usize,
+) -> (Vec<Duration>, Vec<Duration>) {
+    let at = TextPosition::new(line, column);
+    let end = TextPosition::new(line, column + 1);
+    let mut inserts = Vec::with_capacity(samples);
+    let mut deletes = Vec::with_capacity(samples);
+    for _ in 0..samples {
+        *version += 1;
         let insert = [TextChange::replace(TextRange::new(at, at), "7".to_owned())];
         let start = Instant::now();
-        file.apply_changes(&insert, version, PositionEncoding::Utf16)
+        file.apply_changes(&insert, *version, PositionEncoding::Utf16)
             .expect("valid insert");
         inserts.push(start.elapsed());
 
-        version += 1;
-        let end = TextPosition::new(target_line, column + 5);
+        *version += 1;
         let delete = [TextChange::replace(TextRange::new(at, end), String::new())];
         let start = Instant::now();
-        file.apply_changes(&delete, version, PositionEncoding::Utf16)
+        file.apply_changes(&delete, *version, PositionEncoding::Utf16)
             .expect("valid delete");
         deletes.push(start.elapsed());
     }
-    report("single-character insert, file with a syntax error", inserts);
-    report("single-character delete, file with a syntax error", deletes);
+    (inserts, deletes)
 }
