@@ -37,6 +37,17 @@ impl Drop for Outside {
     }
 }
 
+/// A file in `outside` holding "original", and a test class whose one test overwrites it.
+fn overwrites_a_file_in(outside: &Outside) -> (PathBuf, String) {
+    let victim = outside.0.join("precious.txt");
+    std::fs::write(&victim, "original").unwrap();
+    let source = test_class(&[(
+        "overwritesOutside",
+        format!("Vandal.overwrite({});", java_string(&victim)),
+    )]);
+    (victim, source)
+}
+
 fn vandal_project(classpath: Vec<PathBuf>) -> ProjectClasses {
     ProjectClasses {
         sources: vec![fixtures().join("hostile/hostile/Vandal.java")],
@@ -191,12 +202,7 @@ fn hostile_tests_fail_inside_the_sandbox_and_leave_nothing_behind() {
 #[test]
 fn without_the_sandbox_the_same_test_does_write_outside() {
     let outside = Outside::new("unsandboxed");
-    let victim = outside.0.join("precious.txt");
-    std::fs::write(&victim, "original").unwrap();
-    let source = test_class(&[(
-        "overwritesOutside",
-        format!("Vandal.overwrite({});", java_string(&victim)),
-    )]);
+    let (victim, source) = overwrites_a_file_in(&outside);
     let setup = JUnitSetup::locate(JUnit::Five, &[]).expect("JUnit installed (tests/run.sh)");
     let options = VerifyOptions {
         limits: ExecutionLimits {
@@ -221,12 +227,7 @@ fn without_the_sandbox_the_same_test_does_write_outside() {
 #[test]
 fn with_execution_disabled_verification_runs_nothing() {
     let outside = Outside::new("disabled");
-    let victim = outside.0.join("precious.txt");
-    std::fs::write(&victim, "original").unwrap();
-    let source = test_class(&[(
-        "overwritesOutside",
-        format!("Vandal.overwrite({});", java_string(&victim)),
-    )]);
+    let (victim, source) = overwrites_a_file_in(&outside);
     let setup = JUnitSetup::locate(JUnit::Five, &[]).expect("JUnit installed (tests/run.sh)");
     let options = VerifyOptions {
         limits: ExecutionLimits {
