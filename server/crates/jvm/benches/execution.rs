@@ -2,7 +2,8 @@
 //! overhead against calling the same methods from compiled Java: directly, through
 //! `Method.invoke` in one reused class loader, and with a fresh class loader per test.
 //!
-//! Run: `cargo bench -p jvm --bench execution` (figures go to docs/benchmarks.md).
+//! Run: `cargo bench -p jvm --bench execution` (figures go to docs/benchmarks.md). Profiling:
+//! `CTGLS_BENCH_ONLY=account CTGLS_BENCH_ROUNDS=200 CTGLS_BENCH_JVM_ARGS=-XX:StartFlightRecording=filename=/tmp/w.jfr`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -96,10 +97,24 @@ fn triangle_test(k: i32) -> TestCase {
     }
 }
 
+/// `CTGLS_BENCH_JVM_ARGS` (whitespace-separated) adds JVM options to the worker, e.g. a
+/// profiler's `-XX:StartFlightRecording=filename=/tmp/w.jfr`; the sandbox is then off, since a
+/// profiler writes outside the worker's scratch directory.
 fn config(cache: &Path, quick_start: bool) -> WorkerConfig {
+    let extra: Vec<String> = std::env::var("CTGLS_BENCH_JVM_ARGS")
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
     WorkerConfig {
         cache_dir: Some(cache.into()),
         quick_start,
+        sandbox: if extra.is_empty() {
+            SandboxPolicy::BestEffort
+        } else {
+            SandboxPolicy::Off
+        },
+        extra_jvm_args: extra,
         ..WorkerConfig::default()
     }
 }
@@ -213,7 +228,7 @@ fn throughput(label: &str, project: &str, make: fn(i32) -> TestCase, mode: Mode)
     let mut reused = 0;
     let worker = sup.worker_pid().unwrap();
     let (worker_cpu, bench_cpu) = (cpu_ns(worker), cpu_ns(std::process::id()));
-    for _ in 0..7 {
+    for _ in 0..timed_rounds() {
         let t = Instant::now();
         match sup.execute(unit, &tests, &opts).unwrap() {
             ExecutionOutcome::Finished(r) => {
@@ -240,6 +255,14 @@ fn throughput(label: &str, project: &str, make: fn(i32) -> TestCase, mode: Mode)
         rounds.len() * tests.len()
     );
     per_test_us
+}
+
+/// Timed rounds per throughput run: `CTGLS_BENCH_ROUNDS`, default 7 (more for profiling).
+fn timed_rounds() -> usize {
+    std::env::var("CTGLS_BENCH_ROUNDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(7)
 }
 
 const DRIVER: &str = r#"
@@ -409,9 +432,14 @@ fn main() {
         s.start().unwrap();
         s.sandbox().map(|r| r.to_string())
     });
+    let account = "Account, 9 statements/test";
+    if std::env::var("CTGLS_BENCH_ONLY").as_deref() == Ok("account") {
+        // One throughput run, e.g. under a profiler (`CTGLS_BENCH_JVM_ARGS`).
+        throughput(account, "bank", account_test, DEFAULT);
+        return;
+    }
     cold_start(true);
     cold_start(false);
-    let account = "Account, 9 statements/test";
     let worker_us = throughput(account, "bank", account_test, DEFAULT);
     let fresh_us = throughput(
         account,

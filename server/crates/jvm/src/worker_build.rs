@@ -70,6 +70,10 @@ pub(crate) const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../java/ctgls/worker/StaticState.java"),
     ),
     (
+        "ctgls/worker/StaticValues.java",
+        include_str!("../../../java/ctgls/worker/StaticValues.java"),
+    ),
+    (
         "ctgls/worker/Loaders.java",
         include_str!("../../../java/ctgls/worker/Loaders.java"),
     ),

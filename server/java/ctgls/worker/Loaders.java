@@ -4,8 +4,10 @@ import ctgls.worker.Unit.TestLoader;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Which class loader the next test of a unit runs in: the loader of the previous test when the
@@ -15,8 +17,9 @@ import java.util.Map;
  * defined so far. If all are reusable it initialises them (their initialisers are pure, so doing
  * it now rather than when a later test first touches them cannot be observed, and a failed
  * initialisation is found here rather than turned into a NoClassDefFoundError for the next test),
- * puts their non-final primitive static fields back to the values they had right after
- * initialisation, and keeps the loader. Used by the worker's main thread only.
+ * puts their static state back to what it was right after initialisation (non-final primitive
+ * fields, and the values {@link StaticValues} plans for), and keeps the loader. Used by the
+ * worker's main thread only.
  */
 final class Loaders {
     /** A static field to put back after every test, with its value right after initialisation. */
@@ -37,9 +40,14 @@ final class Loaders {
     /** How many classes of {@link #kept} were checked and initialised. */
     private int settled;
     private final List<Reset> resets = new ArrayList<>();
+    /** Steps that put value-checked static state of {@link #kept} back ({@link StaticValues}). */
+    private final List<StaticValues.Restore> restores = new ArrayList<>();
     /** Copies of the project classes, initialised only to read initial values of resettable fields. */
     private TestLoader template;
     private final Map<String, Object> initialValues = new HashMap<>();
+    /** Classes whose looping initialisation ended in the template ({@link #witnessTermination}). */
+    private final Set<String> terminates = new HashSet<>();
+    private static final long INITIALISATION_DEADLINE_MS = 1000;
 
     Loaders(Unit unit) {
         this.unit = unit;
@@ -66,6 +74,7 @@ final class Loaders {
         kept = null;
         settled = 0;
         resets.clear();
+        restores.clear();
     }
 
     /**
@@ -101,12 +110,25 @@ final class Loaders {
                 }
             }
             for (Class<?> c : fresh) {
+                if (rule.verdict(c.getName()).loops) {
+                    String why = witnessTermination(c.getName());
+                    if (why != null) {
+                        return why;
+                    }
+                }
                 try {
                     Class.forName(c.getName(), true, loader);
                 } catch (Throwable e) {
                     return c.getName() + ": its initialisation failed (" + e + ")";
                 }
-                for (String name : rule.verdict(c.getName()).resettable) {
+                StaticState.Verdict v = rule.verdict(c.getName());
+                if (!v.valueChecked.isEmpty()) {
+                    String why = planRestores(loader, c, v.valueChecked);
+                    if (why != null) {
+                        return why;
+                    }
+                }
+                for (String name : v.resettable) {
                     try {
                         Field f = c.getDeclaredField(name);
                         f.setAccessible(true);
@@ -126,17 +148,88 @@ final class Loaders {
                         + e + ")";
             }
         }
+        for (StaticValues.Restore r : restores) {
+            try {
+                r.apply();
+            } catch (Throwable e) {
+                return "static state cannot be put back (" + e + ")";
+            }
+        }
         return null;
+    }
+
+    /**
+     * Plans putting the value-checked fields of {@code live} back from the template's initialised
+     * copy; returns why not when one of them cannot be.
+     */
+    private String planRestores(TestLoader loader, Class<?> live, List<String> fields) {
+        Class<?> pristine;
+        try {
+            pristine = Class.forName(live.getName(), true, template());
+        } catch (Throwable e) {
+            return live.getName() + ": its initialisation failed in a second copy (" + e + ")";
+        }
+        StaticValues values = new StaticValues(template(), loader, restores);
+        for (String name : fields) {
+            try {
+                values.staticField(live, pristine, name);
+            } catch (StaticValues.Unrestorable e) {
+                return live.getName() + ": static field " + e.getMessage();
+            } catch (Throwable e) {
+                return live.getName() + "." + name + ": cannot be put back (" + e + ")";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Initialises the pristine copy of a class whose initialisation may loop, on a thread of its
+     * own under a deadline, before the worker initialises the test's copy outside any test: the
+     * initialisation is pure, so if it ends once it ends every time, with the same values. Returns
+     * why not when it does not end in time.
+     */
+    private String witnessTermination(String name) {
+        if (terminates.contains(name)) {
+            return null;
+        }
+        TestLoader pristine = template();
+        Thread t = new Thread(() -> {
+            try {
+                Class.forName(name, true, pristine);
+            } catch (Throwable e) {
+                // The test's copy fails the same way, and settle reports it.
+            }
+        }, "ctgls-initialise-" + name);
+        t.setDaemon(true);
+        t.start();
+        try {
+            t.join(INITIALISATION_DEADLINE_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (t.isAlive()) {
+            TestRunner.stop(t);
+            // Its classes may be stuck half-initialised: the next value needed comes from a new copy.
+            template = null;
+            initialValues.clear();
+            return name + ": its initialisation loops and did not end within " + INITIALISATION_DEADLINE_MS + " ms";
+        }
+        terminates.add(name);
+        return null;
+    }
+
+    private TestLoader template() {
+        if (template == null) {
+            template = unit.newLoader();
+        }
+        return template;
     }
 
     /** The value of a resettable field right after its class's initialisation (a boxed primitive). */
     private Object initialValue(String className, String field) throws ReflectiveOperationException {
         String key = className + "#" + field;
         if (!initialValues.containsKey(key)) {
-            if (template == null) {
-                template = unit.newLoader();
-            }
-            Field f = Class.forName(className, true, template).getDeclaredField(field);
+            Field f = Class.forName(className, true, template()).getDeclaredField(field);
             f.setAccessible(true);
             initialValues.put(key, f.get(null));
         }

@@ -44,11 +44,26 @@ final class StaticState {
         final String reason;
         /** Non-final primitive static fields, put back to their initial values after every test. */
         final List<String> resettable;
+        /**
+         * Static fields whose kind the class file cannot settle (a final array, a field of an
+         * interface type, a non-final String): {@link StaticValues} decides them from the values
+         * an initialised copy of the class holds, and plans how to put them back.
+         */
+        final List<String> valueChecked;
+        /**
+         * Its initialisation (or one it triggers) has a loop, so the class file does not prove
+         * that it terminates: the worker first initialises a pristine copy under a deadline
+         * ({@link Loaders}), and only then the test's copy, which then computes the same values
+         * in the same steps.
+         */
+        final boolean loops;
 
-        Verdict(boolean reusable, String reason, List<String> resettable) {
+        Verdict(boolean reusable, String reason, List<String> resettable, List<String> valueChecked, boolean loops) {
             this.reusable = reusable;
             this.reason = reason;
             this.resettable = resettable;
+            this.valueChecked = valueChecked;
+            this.loops = loops;
         }
     }
 
@@ -65,6 +80,8 @@ final class StaticState {
     private final Map<String, Verdict> verdicts = new HashMap<>();
     private final Set<String> inProgress = new HashSet<>();
     private final Map<String, Boolean> immutable = new HashMap<>();
+    /** Classes whose initialisation triggers one that {@link Verdict#loops}. */
+    private final Set<String> loopingDependencies = new HashSet<>();
 
     /**
      * @param classes the unit's class bytes by binary name
@@ -123,7 +140,8 @@ final class StaticState {
     }
 
     private static Verdict no(String reason) {
-        return new Verdict(false, reason, java.util.Collections.<String>emptyList());
+        return new Verdict(false, reason, java.util.Collections.<String>emptyList(),
+                java.util.Collections.<String>emptyList(), false);
     }
 
     /** Why a class or its initialiser is not provably free of static state. */
@@ -140,22 +158,29 @@ final class StaticState {
         if (cf == null) {
             throw new Reject("not a project class");
         }
-        List<String> resettable = ownState(cf);
+        List<String> resettable = new ArrayList<>();
+        List<String> valueChecked = new ArrayList<>();
+        ownState(cf, resettable, valueChecked);
         // Initialising a class initialises its superclass first; supertypes are part of its state.
         supertypes(name, cf);
         ClassFile.Member clinit = cf.method("<clinit>", "()V");
+        boolean loops = false;
         if (clinit != null) {
-            new InitScan(name).method(cf, clinit);
+            InitScan scan = new InitScan(name);
+            scan.method(cf, clinit);
+            loops = scan.loops;
         }
-        return new Verdict(true, null, resettable);
+        return new Verdict(true, null, resettable, valueChecked, loops || loopingDependencies.contains(name));
     }
 
-    /** Rules 1 and 5 for the class itself; returns its resettable fields. */
-    private List<String> ownState(ClassFile cf) throws Reject {
+    /**
+     * Rules 1 and 5 for the class itself, as far as the class file tells: collects its resettable
+     * fields and the fields left to {@link StaticValues}.
+     */
+    private void ownState(ClassFile cf, List<String> resettable, List<String> valueChecked) throws Reject {
         if (cf.method("finalize", "()V") != null) {
             throw new Reject("declares finalize(), which runs during a later test");
         }
-        List<String> resettable = new ArrayList<>();
         for (ClassFile.Member f : cf.fields) {
             if (!f.is(ClassFile.ACC_STATIC)) {
                 continue;
@@ -164,19 +189,59 @@ final class StaticState {
                     && (f.name.equals("$VALUES") || f.name.startsWith("$SwitchMap$"))) {
                 continue;
             }
-            if (f.is(ClassFile.ACC_FINAL)) {
-                if (!immutableType(f.descriptor)) {
-                    throw new Reject("static final field " + f.name + " holds a mutable kind of value ("
-                            + typeName(f.descriptor) + ")");
-                }
-            } else if (isPrimitive(f.descriptor)) {
+            if (f.is(ClassFile.ACC_FINAL) && immutableType(f.descriptor)) {
+                continue;
+            }
+            if (!f.is(ClassFile.ACC_FINAL) && isPrimitive(f.descriptor)) {
                 resettable.add(f.name);
+            } else if (mutableJdkType(f.descriptor)) {
+                throw new Reject((f.is(ClassFile.ACC_FINAL) ? "static final field " : "non-final static field ")
+                        + f.name + " holds a mutable kind of value (" + typeName(f.descriptor) + ")");
             } else {
-                throw new Reject("non-final static field " + f.name + " of type " + typeName(f.descriptor));
+                valueChecked.add(f.name);
             }
         }
-        return resettable;
     }
+
+    /**
+     * JDK types whose values are mutable containers or carry hidden state (collections, random
+     * generators, thread locals, atomics, builders): rejected from the class file alone, with a
+     * clearer reason than the initialiser scan would give.
+     */
+    private static boolean mutableJdkType(String d) {
+        if (!d.startsWith("L") || !d.endsWith(";")) {
+            return false;
+        }
+        String t = d.substring(1, d.length() - 1);
+        return MUTABLE_JDK.contains(t) || t.startsWith("java/util/concurrent/") || t.startsWith("java/lang/ref/");
+    }
+
+    /**
+     * Immutable JDK value types: a final field of one holds the same value for ever (a project
+     * subclass of one with state of its own is caught when its holder's values are checked).
+     */
+    private static boolean jdkValueType(String d) {
+        if (!d.startsWith("L") || !d.endsWith(";")) {
+            return false;
+        }
+        String t = d.substring(1, d.length() - 1);
+        return t.equals("java/nio/charset/Charset") || t.equals("java/util/regex/Pattern")
+                || t.equals("java/math/BigInteger") || t.equals("java/math/BigDecimal")
+                || t.equals("java/math/MathContext") || t.equals("java/util/Locale") || t.equals("java/util/UUID")
+                || t.startsWith("java/time/") && t.indexOf('/', 10) < 0;
+    }
+
+    private static final Set<String> MUTABLE_JDK = new HashSet<>(Arrays.asList(
+            "java/util/Collection", "java/util/List", "java/util/Set", "java/util/Map", "java/util/Queue",
+            "java/util/Deque", "java/util/SortedMap", "java/util/SortedSet", "java/util/NavigableMap",
+            "java/util/NavigableSet", "java/util/ArrayList", "java/util/LinkedList", "java/util/HashMap",
+            "java/util/LinkedHashMap", "java/util/TreeMap", "java/util/HashSet", "java/util/LinkedHashSet",
+            "java/util/TreeSet", "java/util/Vector", "java/util/Stack", "java/util/Hashtable",
+            "java/util/Properties", "java/util/IdentityHashMap", "java/util/WeakHashMap", "java/util/EnumMap",
+            "java/util/EnumSet", "java/util/ArrayDeque", "java/util/PriorityQueue", "java/util/BitSet",
+            "java/util/Random", "java/util/Iterator", "java/util/ListIterator", "java/lang/ThreadLocal",
+            "java/lang/InheritableThreadLocal", "java/lang/StringBuilder", "java/lang/StringBuffer",
+            "java/lang/Thread", "java/lang/ThreadGroup"));
 
     private void supertypes(String from, ClassFile cf) throws Reject {
         if (cf.superName != null) {
@@ -200,7 +265,7 @@ final class StaticState {
         ClassFile cf = parsed(to);
         if (cf.method("<clinit>", "()V") == null && !inProgress.contains(to)) {
             try {
-                ownState(cf);
+                ownState(cf, new ArrayList<String>(), new ArrayList<String>());
             } catch (Reject r) {
                 throw new Reject("its initialisation uses " + dotted(to) + ", which " + r.getMessage());
             }
@@ -210,6 +275,9 @@ final class StaticState {
         Verdict v = verdictOf(to);
         if (!v.reusable) {
             throw new Reject("its initialisation uses " + dotted(to) + ", which is not reusable (" + v.reason + ")");
+        }
+        if (v.loops) {
+            loopingDependencies.add(from);
         }
     }
 
@@ -324,6 +392,8 @@ final class StaticState {
         private final String root;
         private final Set<String> onPath = new HashSet<>();
         private int budget = MAX_INIT_CODE;
+        /** A backward jump or handler was seen: termination is not proved by the scan. */
+        boolean loops;
 
         InitScan(String root) {
             this.root = root;
@@ -343,7 +413,7 @@ final class StaticState {
             }
             for (int[] h : m.handlers) {
                 if (h[2] <= h[0]) {
-                    throw new Reject("its initialisation loops (an exception handler before its range)");
+                    loops = true; // an exception handler before its range
                 }
             }
             code(owner, m.code);
@@ -404,10 +474,10 @@ final class StaticState {
             }
         }
 
-        /** A jump by {@code offset} bytes: only forward, so the code cannot loop. */
-        private void forward(int offset) throws Reject {
+        /** A jump by {@code offset} bytes; a backward one makes a loop. */
+        private void forward(int offset) {
             if (offset <= 0) {
-                throw new Reject("its initialisation has a loop");
+                loops = true;
             }
         }
 
@@ -451,6 +521,12 @@ final class StaticState {
                 if (!f.is(ClassFile.ACC_FINAL)) {
                     throw new Reject("its initialisation reads the non-final field " + dotted(declaring) + "."
                             + r.name + ", which a test may have changed");
+                }
+                if (!immutableType(f.descriptor) && !jdkValueType(f.descriptor) && !f.is(ClassFile.ACC_SYNTHETIC)) {
+                    // The worker puts such values back after a test, but it may initialise this
+                    // class before it has (Loaders.settle), and then it would read what the test left.
+                    throw new Reject("its initialisation reads " + dotted(declaring) + "." + r.name
+                            + ", whose contents a test may have changed");
                 }
                 dependency(root, declaring);
                 return;
@@ -503,7 +579,9 @@ final class StaticState {
                 return;
             }
             if (!type.equals("java/lang/StringBuilder") && !type.equals("java/lang/StringBuffer")
-                    && !type.equals("java/lang/String") && !BOXES.contains(type) && !type.equals("java/lang/Object")) {
+                    && !type.equals("java/lang/String") && !BOXES.contains(type) && !type.equals("java/lang/Object")
+                    && !type.equals("java/math/BigInteger") && !type.equals("java/math/BigDecimal")
+                    && !type.equals("java/math/MathContext") && !jdkThrowable(type)) {
                 throw new Reject("its initialisation creates a " + dotted(type));
             }
         }
@@ -549,6 +627,12 @@ final class StaticState {
         }
 
         private void invokeDynamic(ClassFile.Ref r) throws Reject {
+            if (r.owner.equals("java/lang/invoke/LambdaMetafactory")) {
+                // Makes an object of a generated class holding the captured values; the lambda's
+                // body only runs when it is called (through an interface call, which this scan
+                // rejects). The captured values are checked as values (StaticValues).
+                return;
+            }
             if (!r.owner.equals("java/lang/invoke/StringConcatFactory")) {
                 throw new Reject("its initialisation uses invokedynamic (" + dotted(r.owner) + "." + r.name + ")");
             }
@@ -562,6 +646,12 @@ final class StaticState {
         }
     }
 
+    /** An exception or error class of {@code java.lang}, which an initialiser may make and throw. */
+    private static boolean jdkThrowable(String type) {
+        return type.startsWith("java/lang/") && type.indexOf('/', 10) < 0
+                && (type.endsWith("Exception") || type.endsWith("Error"));
+    }
+
     /**
      * JDK methods an initialiser may call: they have no side effects outside the objects the
      * initialiser made, read no mutable global state (default locale, system properties, time,
@@ -570,13 +660,19 @@ final class StaticState {
     static boolean jdkCall(String owner, String name, String descriptor) {
         boolean safeParams = true;
         for (String p : parameters(descriptor)) {
-            if (!isPrimitive(p) && !p.equals("Ljava/lang/String;") && !p.equals("[C") && !p.equals("[B")
-                    && !p.equals("[I")) {
+            if (!isPrimitive(p) && !p.equals("Ljava/lang/String;") && !(p.startsWith("[") && isPrimitive(p.substring(1)))) {
                 safeParams = false;
             }
         }
+        if (jdkThrowable(owner)) {
+            return name.equals("<init>") && safeParams;
+        }
         switch (owner) {
             case "java/lang/Object":
+            case "java/lang/Number":
+            case "java/io/InputStream":
+            case "java/io/OutputStream":
+                // Constructors of JDK base classes without state of their own.
                 return name.equals("<init>") && descriptor.equals("()V");
             case "java/lang/Enum":
                 return name.equals("<init>") || name.equals("ordinal") || name.equals("name");
@@ -599,6 +695,24 @@ final class StaticState {
             case "java/lang/Math":
             case "java/lang/StrictMath":
                 return safeParams && !name.equals("random");
+            case "java/util/Arrays":
+                // fill, copyOf, sort and friends on the initialiser's own primitive arrays.
+                return safeParams;
+            case "java/math/BigInteger":
+            case "java/math/BigDecimal":
+            case "java/math/MathContext":
+                // Immutable numbers (BigInteger(int, Random) takes a Random, so is not safe).
+                return safeParams || name.equals("equals") && descriptor.equals("(Ljava/lang/Object;)Z")
+                        || (name.equals("add") || name.equals("subtract") || name.equals("multiply")
+                                || name.equals("divide") || name.equals("pow") || name.equals("shiftLeft")
+                                || name.equals("negate") || name.equals("setScale") || name.equals("compareTo"))
+                                && !descriptor.contains("Ljava/lang/Object;");
+            case "java/nio/charset/Charset":
+                // A charset by name: the JDK's providers, the same answer whenever it is asked.
+                return name.equals("forName") && descriptor.equals("(Ljava/lang/String;)Ljava/nio/charset/Charset;")
+                        || name.equals("name") && descriptor.equals("()Ljava/lang/String;");
+            case "java/util/regex/Pattern":
+                return (name.equals("compile") || name.equals("quote")) && safeParams;
             default:
                 if (BOXES.contains(owner)) {
                     if (name.equals("getInteger") || name.equals("getLong") || name.equals("getBoolean")) {

@@ -37,6 +37,11 @@ pub struct ExecutorStats {
     pub worker_timeouts: u64,
     /// Times the worker process died during a batch.
     pub worker_crashes: u64,
+    /// Tests that ran in a class loader no earlier test used (the worker could not prove that
+    /// reusing one is unobservable; each costs defining and initialising the classes again).
+    pub fresh_loaders: u64,
+    /// The first reason the worker gave for not keeping a test's loader.
+    pub loader_dropped: Option<String>,
 }
 
 pub struct JvmExecutor<'a, 's> {
@@ -179,6 +184,12 @@ impl<'a, 's> JvmExecutor<'a, 's> {
 
     fn finish(&mut self, test: &TestCase, worker: TestResult) -> Run {
         let result = self.mapper.map(test, &worker);
+        if worker.fresh_loader {
+            self.stats.fresh_loaders += 1;
+        }
+        if self.stats.loader_dropped.is_none() {
+            self.stats.loader_dropped = worker.loader_dropped.clone();
+        }
         if worker.status == TestStatus::Invalid {
             self.stats.invalid += 1;
             if self.stats.first_invalid.is_none() {

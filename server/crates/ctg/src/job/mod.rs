@@ -435,6 +435,8 @@ fn run_compiled(
         tests: report.tests,
         executions: stats.executions,
         statements_executed: stats.statements,
+        fresh_loader_executions: stats.fresh_loaders,
+        loader_dropped: stats.loader_dropped.clone(),
         timings: clock.timings,
         stop_reason: found.stop_reason,
         cancelled,

@@ -34,6 +34,11 @@ pub struct GenerationResult {
     pub executions: u64,
     /// Test statements executed over all those executions.
     pub statements_executed: u64,
+    /// Of `executions`, those that needed a fresh class loader (see `loader_dropped`).
+    pub fresh_loader_executions: u64,
+    /// Why the worker could not reuse a test's class loader, the first reason it gave (e.g.
+    /// a class with mutable static state): such tests cost several times more.
+    pub loader_dropped: Option<String>,
     pub timings: PhaseTimings,
     pub stop_reason: StopReason,
     /// The job was cancelled; what it found until then is here.

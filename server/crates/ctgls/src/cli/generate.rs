@@ -396,6 +396,8 @@ fn class_json(outcome: &ClassOutcome) -> Value {
         "dropped": dropped,
         "executions": g.executions,
         "statements_executed": g.statements_executed,
+        "fresh_loader_executions": g.fresh_loader_executions,
+        "loader_dropped": g.loader_dropped,
         "wall_seconds": outcome.wall.as_secs_f64(),
         "phases_seconds": {
             "read": t.read.as_secs_f64(),
