@@ -150,7 +150,11 @@ fn static_arrays_objects_and_strings_a_test_changed_are_put_back_in_a_reused_loa
     let pristine = "0123/zero,one/DARK/7/0/none/4/0";
     for (k, r) in r.iter().enumerate() {
         assert_eq!(r.status, TestStatus::Ok, "{r:#?}");
-        assert_eq!(text_value(r, 0), pristine, "test {k} saw what an earlier one left");
+        assert_eq!(
+            text_value(r, 0),
+            pristine,
+            "test {k} saw what an earlier one left"
+        );
         assert_eq!(r.loader_dropped, None, "{r:#?}");
     }
     assert_eq!(fresh(&r), vec![true, false, false, false]);
@@ -353,4 +357,43 @@ fn a_test_that_interrupts_its_thread_does_not_disturb_the_cleanup_after_it() {
     assert_eq!((r[0].status, r[0].leaked_threads), (TestStatus::Ok, 0));
     assert_eq!(sup.starts(), 1, "no restart");
     assert_eq!(text_value(&r[1], 0), NEW_THREAD);
+}
+
+#[test]
+fn a_reused_loader_still_reports_what_the_initialiser_of_the_class_under_test_covered() {
+    let mut sup = supervisor();
+    let unit = statics(&mut sup);
+    let t = test(vec![
+        int(3),
+        call_static("statics.Squares", "square", &["int"], &[0]),
+    ]);
+    let r = run(&mut sup, unit, &[t.clone(), t.clone(), t]);
+    assert_eq!(fresh(&r), vec![true, false, false]);
+    let first = &r[0].trace;
+    for (k, r) in r.iter().enumerate() {
+        assert_eq!(r.status, TestStatus::Ok, "{r:#?}");
+        assert_eq!(int_value(r, 1), 9);
+        assert_eq!(r.loader_dropped, None, "{r:#?}");
+        let file = r
+            .trace
+            .files
+            .iter()
+            .find(|f| f.key == "statics/Squares.java#s1")
+            .unwrap_or_else(|| panic!("test {k}: {:#?}", r.trace));
+        // The initialiser's lines, its loop (5 iterations) and both outcomes of its condition.
+        assert!(
+            file.lines.contains(&(13, 1)) && file.lines.contains(&(14, 5)),
+            "test {k}: {file:#?}"
+        );
+        assert_eq!(file.loops, vec![(0, 5)], "test {k}");
+        let condition = file.branches.iter().find(|b| b.id == 0).unwrap();
+        assert_eq!(
+            (condition.true_distance, condition.false_distance),
+            (0.0, 0.0)
+        );
+        assert_eq!(
+            r.trace, *first,
+            "test {k} reports what a fresh loader reports"
+        );
+    }
 }

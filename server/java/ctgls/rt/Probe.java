@@ -473,7 +473,18 @@ public final class Probe {
 
     /** Starts recording for the threads of {@code testGroup}; clears the previous test's trace. */
     public static void beginTest(ThreadGroup testGroup) {
+        beginTest(testGroup, null);
+    }
+
+    /**
+     * Like {@link #beginTest(ThreadGroup)}, for a test whose class loader initialised the classes
+     * of {@code initialisedSlots} (slot indexes, from {@link #recordInitialisation}) before it
+     * began: {@link #snapshot} adds their initialisers' recorded trace to every such slot the test
+     * reaches, since in a fresh loader the test would have run those initialisers itself.
+     */
+    public static void beginTest(ThreadGroup testGroup, int[] initialisedSlots) {
         synchronized (LOCK) {
+            replay = initialisedSlots;
             clear(touchedBranches, branchHits);
             for (int k = 0; k < touchedBranches.size; k++) {
                 int id = touchedBranches.data[k];
@@ -514,6 +525,159 @@ public final class Probe {
         paused = on;
     }
 
+    /**
+     * Runs {@code init} (a class initialisation in a copy no test uses) with the probes of the
+     * calling thread's group recorded, and keeps what they record, per slot, for
+     * {@link #snapshot} to replay. Returns the slots the initialisation reached. Only called
+     * between tests: it clears the trace.
+     */
+    public static int[] recordInitialisation(Runnable init) {
+        beginTest(Thread.currentThread().getThreadGroup(), null);
+        try {
+            init.run();
+        } finally {
+            endTest();
+        }
+        synchronized (LOCK) {
+            IntList slots = new IntList();
+            InitTrace proxiesGoTo = null;
+            for (IntList touched : new IntList[] {touchedBranches, touchedLines, touchedMethods, touchedLoops}) {
+                for (int k = 0; k < touched.size; k++) {
+                    int s = slotOf(touched.data[k]);
+                    if (initTraces.length <= s) {
+                        initTraces = Arrays.copyOf(initTraces, Math.max(s + 1, initTraces.length * 2));
+                    }
+                    if (initTraces[s] == null) {
+                        initTraces[s] = new InitTrace();
+                    }
+                    if (proxiesGoTo == null) {
+                        proxiesGoTo = initTraces[s];
+                    }
+                    boolean known = false;
+                    for (int j = 0; j < slots.size; j++) {
+                        known |= slots.data[j] == s;
+                    }
+                    if (!known) {
+                        slots.add(s);
+                    }
+                }
+            }
+            for (int k = 0; k < touchedBranches.size; k++) {
+                int id = touchedBranches.data[k];
+                initTraces[slotOf(id)].branch(id, branchHits[id], trueDist[id], falseDist[id]);
+            }
+            for (int k = 0; k < touchedLines.size; k++) {
+                int id = touchedLines.data[k];
+                initTraces[slotOf(id)].lines.add(id, lineHits[id]);
+            }
+            for (int k = 0; k < touchedMethods.size; k++) {
+                int id = touchedMethods.data[k];
+                initTraces[slotOf(id)].methods.add(id, methodHits[id]);
+            }
+            for (int k = 0; k < touchedLoops.size; k++) {
+                int id = touchedLoops.data[k];
+                initTraces[slotOf(id)].loops.add(id, loopHits[id]);
+            }
+            if (proxiesGoTo != null) {
+                proxiesGoTo.loopIterations += loopIterations;
+                proxiesGoTo.methodCalls += methodCalls;
+                proxiesGoTo.instantiations += instantiations;
+                proxiesGoTo.statements += statements;
+            }
+            beginTest(null, null);
+            return Arrays.copyOf(slots.data, slots.size);
+        }
+    }
+
+    /** What class initialisers recorded in one slot ({@link #recordInitialisation}). */
+    private static final class InitTrace {
+        final IntList branchIds = new IntList();
+        final IntList branchHits = new IntList();
+        double[] trueDist = new double[8];
+        double[] falseDist = new double[8];
+        final Counts lines = new Counts();
+        final Counts methods = new Counts();
+        final Counts loops = new Counts();
+        long loopIterations;
+        long methodCalls;
+        long instantiations;
+        long statements;
+
+        void branch(int id, int hits, double t, double f) {
+            int k = branchIds.size;
+            branchIds.add(id);
+            branchHits.add(hits);
+            if (k == trueDist.length) {
+                trueDist = Arrays.copyOf(trueDist, k * 2);
+                falseDist = Arrays.copyOf(falseDist, k * 2);
+            }
+            trueDist[k] = t;
+            falseDist[k] = f;
+        }
+    }
+
+    private static final class Counts {
+        final IntList ids = new IntList();
+        final IntList hits = new IntList();
+
+        void add(int id, int n) {
+            ids.add(id);
+            hits.add(n);
+        }
+
+        void replay(int[] hitArray, IntList touched) {
+            for (int k = 0; k < ids.size; k++) {
+                int id = ids.data[k];
+                if (hitArray[id] == 0) {
+                    touched.add(id);
+                }
+                hitArray[id] += hits.data[k];
+            }
+        }
+    }
+
+    /** Per slot index, what its class initialisers recorded; null where nothing was. */
+    private static InitTrace[] initTraces = new InitTrace[16];
+    /** Slots initialised before the running test began ({@link #beginTest(ThreadGroup, int[])}). */
+    private static int[] replay;
+
+    /** Adds the recorded initialisation trace of every replayed slot the test reached. */
+    private static void replayInitialisations() {
+        int[] slots = replay;
+        if (slots == null || slots.length == 0) {
+            return;
+        }
+        boolean[] reached = new boolean[slotCount];
+        for (IntList touched : new IntList[] {touchedBranches, touchedLines, touchedMethods, touchedLoops}) {
+            for (int k = 0; k < touched.size; k++) {
+                reached[slotOf(touched.data[k])] = true;
+            }
+        }
+        for (int s : slots) {
+            InitTrace t = s < initTraces.length ? initTraces[s] : null;
+            if (t == null || s >= reached.length || !reached[s]) {
+                continue;
+            }
+            for (int k = 0; k < t.branchIds.size; k++) {
+                int id = t.branchIds.data[k];
+                if (branchHits[id] == 0) {
+                    touchedBranches.add(id);
+                }
+                branchHits[id] += t.branchHits.data[k];
+                trueDist[id] = Math.min(trueDist[id], t.trueDist[k]);
+                falseDist[id] = Math.min(falseDist[id], t.falseDist[k]);
+            }
+            t.lines.replay(lineHits, touchedLines);
+            t.methods.replay(methodHits, touchedMethods);
+            t.loops.replay(loopHits, touchedLoops);
+            loopIterations += t.loopIterations;
+            methodCalls += t.methodCalls;
+            instantiations += t.instantiations;
+            statements += t.statements;
+        }
+        replay = null;
+    }
+
     /** Stops recording; probes of any thread become no-ops until the next {@link #beginTest}. */
     public static void endTest() {
         group = null;
@@ -524,6 +688,7 @@ public final class Probe {
     /** The trace of the current test as JSON-ready maps and lists (see docs/protocol.md). */
     public static Map<String, Object> snapshot() {
         synchronized (LOCK) {
+            replayInitialisations();
             Map<Integer, Map<String, Object>> bySlot = new LinkedHashMap<>();
             int[] b = touchedBranches.sorted();
             for (int id : b) {

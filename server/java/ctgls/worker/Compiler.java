@@ -238,7 +238,8 @@ final class Compiler {
     private static synchronized Map<String, byte[]> runtimeClasses() throws IOException {
         if (runtime == null) {
             Map<String, byte[]> m = new HashMap<>();
-            for (String name : new String[] {"ctgls.rt.Probe", "ctgls.rt.Probe$IntList", "ctgls.rt.DeadlineExceeded"}) {
+            for (String name : new String[] {"ctgls.rt.Probe", "ctgls.rt.Probe$IntList", "ctgls.rt.Probe$InitTrace",
+                    "ctgls.rt.Probe$Counts", "ctgls.rt.DeadlineExceeded"}) {
                 try (java.io.InputStream in = Compiler.class.getClassLoader()
                         .getResourceAsStream(name.replace('.', '/') + ".class")) {
                     if (in != null) {

@@ -1,5 +1,6 @@
 package ctgls.worker;
 
+import ctgls.rt.Probe;
 import ctgls.worker.Unit.TestLoader;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
@@ -45,8 +46,10 @@ final class Loaders {
     /** Copies of the project classes, initialised only to read initial values of resettable fields. */
     private TestLoader template;
     private final Map<String, Object> initialValues = new HashMap<>();
-    /** Classes whose looping initialisation ended in the template ({@link #witnessTermination}). */
-    private final Set<String> terminates = new HashSet<>();
+    /** Probe slots each class's pristine initialisation recorded ({@link #pristineInit}). */
+    private final Map<String, int[]> initSlots = new HashMap<>();
+    /** The union of {@link #initSlots} over the classes settled in {@link #kept}. */
+    private final Set<Integer> keptSlots = new HashSet<>();
     private static final long INITIALISATION_DEADLINE_MS = 1000;
 
     Loaders(Unit unit) {
@@ -75,6 +78,7 @@ final class Loaders {
         settled = 0;
         resets.clear();
         restores.clear();
+        keptSlots.clear();
     }
 
     /**
@@ -110,16 +114,17 @@ final class Loaders {
                 }
             }
             for (Class<?> c : fresh) {
-                if (rule.verdict(c.getName()).loops) {
-                    String why = witnessTermination(c.getName());
-                    if (why != null) {
-                        return why;
-                    }
+                String stuck = pristineInit(c.getName(), rule.verdict(c.getName()).loops);
+                if (stuck != null) {
+                    return stuck;
                 }
                 try {
                     Class.forName(c.getName(), true, loader);
                 } catch (Throwable e) {
                     return c.getName() + ": its initialisation failed (" + e + ")";
+                }
+                for (int slot : initSlots.get(c.getName())) {
+                    keptSlots.add(slot);
                 }
                 StaticState.Verdict v = rule.verdict(c.getName());
                 if (!v.valueChecked.isEmpty()) {
@@ -183,39 +188,61 @@ final class Loaders {
     }
 
     /**
-     * Initialises the pristine copy of a class whose initialisation may loop, on a thread of its
-     * own under a deadline, before the worker initialises the test's copy outside any test: the
-     * initialisation is pure, so if it ends once it ends every time, with the same values. Returns
-     * why not when it does not end in time.
+     * Initialises the template's (pristine) copy of a class before the worker initialises the
+     * test's copy outside any test, recording what its probes record (Probe.recordInitialisation)
+     * so that the trace of every later test that reaches the class includes its initialiser, as
+     * it would in a fresh loader. An initialisation that may loop runs on a thread of its own
+     * under a deadline: it is pure, so if it ends once it ends every time, with the same values.
+     * Returns why not when it does not end in time.
      */
-    private String witnessTermination(String name) {
-        if (terminates.contains(name)) {
+    private String pristineInit(String name, boolean loops) {
+        if (initSlots.containsKey(name)) {
             return null;
         }
         TestLoader pristine = template();
-        Thread t = new Thread(() -> {
+        int[][] slots = new int[1][];
+        Runnable init = () -> slots[0] = Probe.recordInitialisation(() -> {
             try {
                 Class.forName(name, true, pristine);
             } catch (Throwable e) {
                 // The test's copy fails the same way, and settle reports it.
             }
-        }, "ctgls-initialise-" + name);
-        t.setDaemon(true);
-        t.start();
-        try {
-            t.join(INITIALISATION_DEADLINE_MS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        });
+        if (!loops) {
+            init.run();
+        } else {
+            Thread t = new Thread(init, "ctgls-initialise-" + name);
+            t.setDaemon(true);
+            t.start();
+            try {
+                t.join(INITIALISATION_DEADLINE_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (t.isAlive()) {
+                TestRunner.stop(t);
+                // Its classes may be stuck half-initialised: values needed later come from a new copy.
+                template = null;
+                initialValues.clear();
+                return name + ": its initialisation loops and did not end within " + INITIALISATION_DEADLINE_MS
+                        + " ms";
+            }
         }
-        if (t.isAlive()) {
-            TestRunner.stop(t);
-            // Its classes may be stuck half-initialised: the next value needed comes from a new copy.
-            template = null;
-            initialValues.clear();
-            return name + ": its initialisation loops and did not end within " + INITIALISATION_DEADLINE_MS + " ms";
-        }
-        terminates.add(name);
+        initSlots.put(name, slots[0] == null ? new int[0] : slots[0]);
         return null;
+    }
+
+    /**
+     * Probe slots of the classes initialised in the kept loader, whose initialisers a test that
+     * reuses the loader does not run again (Probe.beginTest replays them).
+     */
+    int[] initialisedSlots() {
+        int[] out = new int[keptSlots.size()];
+        int k = 0;
+        for (int s : keptSlots) {
+            out[k++] = s;
+        }
+        return out;
     }
 
     private TestLoader template() {

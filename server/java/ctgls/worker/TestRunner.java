@@ -210,7 +210,7 @@ final class TestRunner {
                         state = RUNNING;
                     }
                     r.start = System.nanoTime();
-                    Probe.beginTest(tt.group);
+                    Probe.beginTest(tt.group, r.initialisedSlots);
                     r.test.run();
                     boolean late;
                     synchronized (this) {
@@ -254,6 +254,7 @@ final class TestRunner {
             Running r = new Running();
             r.index = k;
             r.reused = !freshLoaders && unit.loaders.hasKept();
+            r.initialisedSlots = r.reused ? unit.loaders.initialisedSlots() : null;
             r.loader = unit.loaders.acquire(freshLoaders);
             r.test = new TestCase(statements, r.loader, observer, project, underTest);
             Thread.currentThread().setContextClassLoader(r.loader);
@@ -346,6 +347,8 @@ final class TestRunner {
     private static final class Running {
         int index;
         boolean reused;
+        /** Probe slots whose classes the reused loader initialised before the test. */
+        int[] initialisedSlots;
         TestLoader loader;
         TestCase test;
         long start;
