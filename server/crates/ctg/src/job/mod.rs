@@ -406,6 +406,18 @@ fn run_compiled(
             stats.first_invalid.as_deref().unwrap_or("")
         ));
     }
+    if stats.executions >= 50 && stats.fresh_loaders * 2 > stats.executions {
+        // Each such test defines and initialises the project's classes again: a slower search.
+        warnings.push(format!(
+            "{} of {} test executions needed a fresh class loader ({})",
+            stats.fresh_loaders,
+            stats.executions,
+            stats
+                .loader_dropped
+                .as_deref()
+                .unwrap_or("the worker gave no reason")
+        ));
+    }
     if stats.worker_timeouts + stats.worker_crashes > 0 {
         warnings.push(format!(
             "the worker was restarted {} times (tests that hung or crashed it)",
