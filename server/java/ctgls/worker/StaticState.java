@@ -15,20 +15,24 @@ import java.util.Set;
  * (docs/protocol.md, "Isolation", has the rule and its soundness argument).
  *
  * <p>A class is <em>reusable</em> when a fresh copy of it, initialised again, could not behave
- * differently from the copy an earlier test used, once its resettable fields are put back:
+ * differently from the copy an earlier test used, once its static state is put back:
  * <ol>
  *   <li>every static field is final and of an immutable kind (primitive, String, a box, or a
  *       project enum, record or final class whose instance fields are all final and of
  *       immutable kinds), or non-final and primitive (<em>resettable</em>: the worker puts it back
  *       to its value right after initialisation after every test), or one of javac's synthetic
- *       {@code $VALUES} / {@code $SwitchMap$...} arrays, which only javac's own code touches;</li>
+ *       {@code $VALUES} / {@code $SwitchMap$...} arrays, which only javac's own code touches, or
+ *       of any other type but a known mutable JDK one (<em>value-checked</em>: {@link StaticValues}
+ *       decides from the values of an initialised copy whether it can be put back);</li>
  *   <li>its static initialiser, with every project method and constructor it calls, is pure:
  *       constants, locals, arithmetic, objects and arrays it creates itself, reads of final static
- *       fields, writes of its own static fields, calls of project code that obeys the same rule
- *       through exact (static, special, private or final) calls, and calls of a short list of JDK
- *       methods without side effects or dependence on mutable global state ({@link #jdkCall});</li>
- *   <li>that code has no backward jump and no recursion and is small, so initialising the class
- *       at any time terminates and gives the same values;</li>
+ *       fields (of other classes only of immutable kinds), writes of its own static fields, calls
+ *       of project code that obeys the same rule through exact (static, special, private or
+ *       final) calls, lambdas, probes, and calls of a short list of JDK methods without side
+ *       effects or dependence on mutable global state ({@link #jdkCall});</li>
+ *   <li>that code has no recursion and is small; a loop ({@link Verdict#loops}) leaves
+ *       termination to be witnessed on a pristine copy before the worker initialises the class
+ *       outside a test ({@link Loaders});</li>
  *   <li>the project classes its initialisation touches (including its supertypes) are reusable,
  *       and none of them needs this class to be initialised first (no cycle, so the order in which
  *       tests touch them cannot change the values);</li>
