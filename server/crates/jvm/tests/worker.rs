@@ -932,3 +932,42 @@ fn write_classes_puts_the_units_class_files_in_the_scratch_directory() {
         assert!(!outside.exists());
     }
 }
+
+#[test]
+fn observing_getters_does_not_move_a_buffer_or_bump_a_counter() {
+    let mut sup = supervisor();
+    let unit = compile_project(&mut sup, "bank");
+    let t = test(vec![
+        int(100),
+        call_static("java.nio.ByteBuffer", "allocate", &["int"], &[0]),
+        call("java.nio.ByteBuffer", "remaining", &[], 1, &[]),
+        new("java.util.concurrent.atomic.AtomicInteger", &["int"], &[0]),
+        call(
+            "java.util.concurrent.atomic.AtomicInteger",
+            "get",
+            &[],
+            3,
+            &[],
+        ),
+    ]);
+    let opts = ExecuteOptions {
+        observe_getters: true,
+        ..options(2000)
+    };
+    let r = finished(sup.execute(unit, &[t], &opts).unwrap());
+    let r = &r[0];
+    assert_eq!(r.status, TestStatus::Ok, "{r:#?}");
+    // ByteBuffer.getInt() and friends would have moved the position by 28 bytes.
+    assert_eq!(int_value(r, 2), 100, "{r:#?}");
+    assert_eq!(
+        int_value(r, 4),
+        100,
+        "getAndIncrement() would have counted up"
+    );
+    let names: Vec<&str> = value(r, 1)
+        .getters
+        .iter()
+        .map(|g| g.name.as_str())
+        .collect();
+    assert!(!names.contains(&"getInt"), "{names:?}");
+}
