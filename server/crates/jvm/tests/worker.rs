@@ -971,3 +971,65 @@ fn observing_getters_does_not_move_a_buffer_or_bump_a_counter() {
         .collect();
     assert!(!names.contains(&"getInt"), "{names:?}");
 }
+
+#[test]
+fn strings_cross_the_protocol_unchanged_whatever_their_characters() {
+    let mut sup = supervisor();
+    let unit = compile_project(&mut sup, "bank");
+    // Non-ASCII (two-, three- and four-byte UTF-8), escapes, control characters, a NUL, a lone
+    // surrogate's neighbours, and a long string (beyond the parser's shared short strings).
+    let texts = [
+        "plain",
+        "é à ü ß",
+        "€ ✓ 中文",
+        "😀 emoji 🎉",
+        "quote \" backslash \\ slash / tab \t newline \n cr \r",
+        "nul \u{0} bell \u{7} del \u{7f}",
+        &"long é ".repeat(40),
+    ];
+    let tests: Vec<TestCase> = texts
+        .iter()
+        .map(|t| {
+            test(vec![
+                string(t),
+                call_static("java.lang.String", "valueOf", &["java.lang.Object"], &[0]),
+            ])
+        })
+        .collect();
+    let r = finished(sup.execute(unit, &tests, &options(2000)).unwrap());
+    for (t, r) in texts.iter().zip(&r) {
+        assert_eq!(r.status, TestStatus::Ok, "{r:#?}");
+        assert_eq!(text_value(r, 1), *t);
+    }
+}
+
+#[test]
+fn a_request_much_longer_than_the_read_buffer_arrives_whole() {
+    let mut sup = supervisor();
+    let mut sources = project("bank");
+    // Several times the worker's 64 KiB read buffer, with multi-byte characters across its edges.
+    let padding = "// é€😀 padding line\n".repeat(20_000);
+    sources.push(SourceFile {
+        path: "bank/Padded.java".into(),
+        text: format!("package bank;\n{padding}public class Padded {{ public static int one() {{ return 1; }} }}\n"),
+        instrumented: None,
+    });
+    let result = sup
+        .compile(&CompileRequest {
+            sources,
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    let unit = result
+        .unit
+        .unwrap_or_else(|| panic!("{:#?}", result.diagnostics));
+    let r = finished(
+        sup.execute(
+            unit,
+            &[test(vec![call_static("bank.Padded", "one", &[], &[])])],
+            &options(2000),
+        )
+        .unwrap(),
+    );
+    assert_eq!(int_value(&r[0], 0), 1);
+}

@@ -1,5 +1,6 @@
 package ctgls.worker;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,20 +13,32 @@ import java.util.Map;
  * number that fits a long -> Long, other number -> Double, true/false -> Boolean, null -> null.
  */
 final class Json {
-    /** The text being parsed, as an array: the parser is on the worker's hot path. */
-    private final char[] s;
+    /**
+     * The message being parsed, as the UTF-8 bytes it arrived in: the parser is on the worker's
+     * hot path, and decoding every request into a String first cost more than parsing it.
+     */
+    private final byte[] s;
     private int i;
+    private final int end;
 
-    private Json(String text) {
-        this.s = text.toCharArray();
+    private Json(byte[] bytes, int from, int to) {
+        this.s = bytes;
+        this.i = from;
+        this.end = to;
     }
 
     static Object parse(String text) {
-        Json p = new Json(text);
+        byte[] b = text.getBytes(StandardCharsets.UTF_8);
+        return parse(b, 0, b.length);
+    }
+
+    /** Parses the UTF-8 JSON text in {@code bytes[from, to)}. */
+    static Object parse(byte[] bytes, int from, int to) {
+        Json p = new Json(bytes, from, to);
         p.ws();
         Object v = p.value(0);
         p.ws();
-        if (p.i != p.s.length) {
+        if (p.i != p.end) {
             throw p.error("trailing characters");
         }
         return v;
@@ -36,8 +49,8 @@ final class Json {
     }
 
     private void ws() {
-        while (i < s.length) {
-            char c = s[i];
+        while (i < end) {
+            byte c = s[i];
             if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
                 i++;
             } else {
@@ -50,10 +63,10 @@ final class Json {
         if (depth > 512) {
             throw error("nesting too deep");
         }
-        if (i >= s.length) {
+        if (i >= end) {
             throw error("unexpected end");
         }
-        char c = s[i];
+        byte c = s[i];
         switch (c) {
             case '{':
                 return object(depth);
@@ -74,43 +87,49 @@ final class Json {
                 if (c == '-' || (c >= '0' && c <= '9')) {
                     return number();
                 }
-                throw error("unexpected character '" + c + "'");
+                throw error("unexpected character '" + (char) (c & 0xff) + "'");
         }
     }
 
     private void literal(String word) {
-        if (i + word.length() > s.length || !word.equals(new String(s, i, word.length()))) {
+        int n = word.length();
+        if (i + n > end) {
             throw error("expected " + word);
         }
-        i += word.length();
+        for (int k = 0; k < n; k++) {
+            if (s[i + k] != word.charAt(k)) {
+                throw error("expected " + word);
+            }
+        }
+        i += n;
     }
 
     private Map<String, Object> object(int depth) {
         Map<String, Object> m = new LinkedHashMap<>();
         i++;
         ws();
-        if (i < s.length && s[i] == '}') {
+        if (i < end && s[i] == '}') {
             i++;
             return m;
         }
         while (true) {
             ws();
-            if (i >= s.length || s[i] != '"') {
+            if (i >= end || s[i] != '"') {
                 throw error("expected a key");
             }
             String k = string();
             ws();
-            if (i >= s.length || s[i] != ':') {
+            if (i >= end || s[i] != ':') {
                 throw error("expected ':'");
             }
             i++;
             ws();
             m.put(k, value(depth + 1));
             ws();
-            if (i >= s.length) {
+            if (i >= end) {
                 throw error("unexpected end in object");
             }
-            char c = s[i++];
+            byte c = s[i++];
             if (c == '}') {
                 return m;
             }
@@ -124,7 +143,7 @@ final class Json {
         List<Object> a = new ArrayList<>();
         i++;
         ws();
-        if (i < s.length && s[i] == ']') {
+        if (i < end && s[i] == ']') {
             i++;
             return a;
         }
@@ -132,10 +151,10 @@ final class Json {
             ws();
             a.add(value(depth + 1));
             ws();
-            if (i >= s.length) {
+            if (i >= end) {
                 throw error("unexpected end in array");
             }
-            char c = s[i++];
+            byte c = s[i++];
             if (c == ']') {
                 return a;
             }
@@ -145,37 +164,48 @@ final class Json {
         }
     }
 
+    /** Short ASCII strings seen before (keys, type and member names), by hash: one instance each. */
+    private static final String[] SEEN = new String[4096];
+
     private String string() {
         i++;
-        // Most strings have no escapes: one copy.
-        for (int k = i; k < s.length; k++) {
-            char c = s[k];
+        // Most strings are ASCII without escapes: no decoder, and short ones are shared.
+        int hash = 0;
+        for (int k = i; k < end; k++) {
+            byte c = s[k];
             if (c == '"') {
-                String out = new String(s, i, k - i);
+                String out = k - i <= 64 ? shared(i, k, hash) : new String(s, i, k - i, StandardCharsets.ISO_8859_1);
                 i = k + 1;
                 return out;
             }
-            if (c == '\\') {
+            if (c == '\\' || c < 0) {
                 break;
             }
+            hash = 31 * hash + c;
         }
+        // Escapes or non-ASCII: decode runs of raw bytes as UTF-8 between the escapes.
         StringBuilder b = new StringBuilder();
+        int run = i;
         while (true) {
-            if (i >= s.length) {
+            if (i >= end) {
                 throw error("unterminated string");
             }
-            char c = s[i++];
+            byte c = s[i];
             if (c == '"') {
+                b.append(new String(s, run, i - run, StandardCharsets.UTF_8));
+                i++;
                 return b.toString();
             }
             if (c != '\\') {
-                b.append(c);
+                i++;
                 continue;
             }
-            if (i >= s.length) {
+            b.append(new String(s, run, i - run, StandardCharsets.UTF_8));
+            i++;
+            if (i >= end) {
                 throw error("unterminated escape");
             }
-            char e = s[i++];
+            byte e = s[i++];
             switch (e) {
                 case '"': b.append('"'); break;
                 case '\\': b.append('\\'); break;
@@ -186,11 +216,11 @@ final class Json {
                 case 'r': b.append('\r'); break;
                 case 't': b.append('\t'); break;
                 case 'u':
-                    if (i + 4 > s.length) {
+                    if (i + 4 > end) {
                         throw error("short unicode escape");
                     }
                     try {
-                        b.append((char) Integer.parseInt(new String(s, i, 4), 16));
+                        b.append((char) Integer.parseInt(new String(s, i, 4, StandardCharsets.ISO_8859_1), 16));
                     } catch (NumberFormatException ex) {
                         throw error("bad unicode escape");
                     }
@@ -199,7 +229,27 @@ final class Json {
                 default:
                     throw error("bad escape");
             }
+            run = i;
         }
+    }
+
+    /** The ASCII string {@code s[from, to)}, from {@link #SEEN} when it was seen before. */
+    private String shared(int from, int to, int hash) {
+        int slot = (hash ^ (hash >>> 12)) & (SEEN.length - 1);
+        String known = SEEN[slot];
+        int n = to - from;
+        if (known != null && known.length() == n) {
+            int k = 0;
+            while (k < n && known.charAt(k) == s[from + k]) {
+                k++;
+            }
+            if (k == n) {
+                return known;
+            }
+        }
+        String out = new String(s, from, n, StandardCharsets.ISO_8859_1);
+        SEEN[slot] = out;
+        return out;
     }
 
     private Object number() {
@@ -209,12 +259,12 @@ final class Json {
         int k = negative ? i + 1 : i;
         long n = 0;
         int digits = 0;
-        while (k < s.length && s[k] >= '0' && s[k] <= '9' && digits < 18) {
+        while (k < end && s[k] >= '0' && s[k] <= '9' && digits < 18) {
             n = n * 10 + (s[k] - '0');
             k++;
             digits++;
         }
-        if (digits > 0 && (k == s.length || ".eE+-0123456789".indexOf(s[k]) < 0)) {
+        if (digits > 0 && (k == end || ".eE+-0123456789".indexOf(s[k]) < 0)) {
             i = k;
             return negative ? -n : n;
         }
@@ -222,8 +272,8 @@ final class Json {
             i++;
         }
         boolean integral = true;
-        while (i < s.length) {
-            char c = s[i];
+        while (i < end) {
+            byte c = s[i];
             if (c >= '0' && c <= '9') {
                 i++;
             } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
@@ -233,7 +283,7 @@ final class Json {
                 break;
             }
         }
-        String t = new String(s, start, i - start);
+        String t = new String(s, start, i - start, StandardCharsets.ISO_8859_1);
         try {
             if (integral) {
                 try {

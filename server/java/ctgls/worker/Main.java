@@ -1,17 +1,14 @@
 package ctgls.worker;
 
-import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Field;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -95,23 +92,21 @@ public final class Main {
     }
 
     private void loop(InputStream in) {
-        BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+        Lines r = new Lines(in);
         while (true) {
-            String line;
             try {
-                line = r.readLine();
+                if (!r.next()) {
+                    break;
+                }
             } catch (IOException e) {
                 break;
             }
-            if (line == null) {
-                break;
-            }
-            if (line.isEmpty()) {
+            if (r.start == r.end) {
                 continue;
             }
             Object id = null;
             try {
-                Map<String, Object> req = Json.obj(Json.parse(line), "request");
+                Map<String, Object> req = Json.obj(Json.parse(r.buf, r.start, r.end), "request");
                 id = req.get("id");
                 String op = Json.str(req, "op");
                 switch (op) {
@@ -169,6 +164,61 @@ public final class Main {
         m.put("ok", Boolean.TRUE);
         m.putAll(body);
         send(m);
+    }
+
+    /**
+     * The request channel's lines as UTF-8 bytes, without decoding them (the JSON parser reads
+     * bytes): {@link #buf}{@code [start, end)} is the current line, without its terminator.
+     */
+    static final class Lines {
+        private final InputStream in;
+        byte[] buf = new byte[1 << 16];
+        int start;
+        int end;
+        /** Where the next line starts and where the buffered bytes end. */
+        private int next;
+        private int filled;
+
+        Lines(InputStream in) {
+            this.in = in;
+        }
+
+        /** Moves to the next line; false at the end of the stream (a last unterminated line counts). */
+        boolean next() throws IOException {
+            int scanFrom = next;
+            while (true) {
+                for (int k = scanFrom; k < filled; k++) {
+                    if (buf[k] == '\n') {
+                        start = next;
+                        end = k > start && buf[k - 1] == '\r' ? k - 1 : k;
+                        next = k + 1;
+                        return true;
+                    }
+                }
+                scanFrom = filled;
+                if (next > 0) {
+                    // Keep the unfinished line at the front of the buffer.
+                    System.arraycopy(buf, next, buf, 0, filled - next);
+                    scanFrom -= next;
+                    filled -= next;
+                    next = 0;
+                }
+                if (filled == buf.length) {
+                    buf = java.util.Arrays.copyOf(buf, buf.length * 2);
+                }
+                int n = in.read(buf, filled, buf.length - filled);
+                if (n < 0) {
+                    if (filled > next) {
+                        start = next;
+                        end = filled;
+                        next = filled;
+                        return true;
+                    }
+                    return false;
+                }
+                filled += n;
+            }
+        }
     }
 
     /** A streamed event belonging to request {@code id}, before its final reply. */
