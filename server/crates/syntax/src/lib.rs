@@ -6,8 +6,8 @@
 //!
 //! Modules: `position` (editor coordinates and changes, plain data), `line_index` (the only
 //! offset <-> position conversion), `parse` (tree-sitter trees whose rows are JLS lines),
-//! `document` (rope + tree + version, incremental edits), `tree_edit` (tree-sitter edits,
-//! private).
+//! `document` (rope + tree + version, incremental edits), `tree_edit` (tree-sitter edits for
+//! byte edits).
 
 mod document;
 mod line_index;
@@ -22,4 +22,5 @@ pub use position::{
     ByteEdit, PositionEncoding, PositionError, TextChange, TextPosition, TextRange,
 };
 pub use ropey;
+pub use tree_edit::input_edit;
 pub use tree_sitter;

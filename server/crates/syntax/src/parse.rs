@@ -17,7 +17,7 @@ use tree_sitter::{Parser, Point, Tree};
 
 /// Parses Java source with tree-sitter-java. Parsing never fails: syntax errors become
 /// `ERROR`/`MISSING` nodes in the returned tree. Passing the previous tree (already adjusted
-/// with `Tree::edit`) makes the parse incremental.
+/// with `Tree::edit` and [`crate::input_edit`]) makes the parse incremental.
 pub fn parse_java(text: &str, old_tree: Option<&Tree>) -> Tree {
     let bytes = text.as_bytes();
     let mut read = |offset: usize, _: Point| -> &[u8] {

@@ -1,8 +1,34 @@
 //! Tree-sitter edits for byte edits. Tree rows are rope lines (see `parse`), so a point is a
 //! rope line and the bytes since its start.
 
+use ropey::str_utils::{byte_to_line_idx, line_to_byte_idx};
 use ropey::Rope;
-use tree_sitter::Point;
+use tree_sitter::{InputEdit, Point};
+
+use crate::position::ByteEdit;
+
+/// The tree-sitter edit of `edit`, which turned `before` into `after`: what a caller that
+/// keeps its text in a string passes to `Tree::edit` before `parse_java(after, Some(&tree))`.
+/// The same edit a [`crate::Document`] makes for its rope.
+pub fn input_edit(before: &str, after: &str, edit: ByteEdit) -> InputEdit {
+    let start = match edit.start_byte.checked_sub(1) {
+        Some(previous) if before.as_bytes()[previous] == b'\r' => previous,
+        _ => edit.start_byte,
+    };
+    InputEdit {
+        start_byte: start,
+        old_end_byte: edit.old_end_byte,
+        new_end_byte: edit.new_end_byte,
+        start_position: str_point_at(before, start),
+        old_end_position: str_point_at(before, edit.old_end_byte),
+        new_end_position: str_point_at(after, edit.new_end_byte),
+    }
+}
+
+fn str_point_at(text: &str, offset: usize) -> Point {
+    let row = byte_to_line_idx(text, offset);
+    Point::new(row, offset - line_to_byte_idx(text, row))
+}
 
 /// The tree-sitter point of `offset`.
 pub(crate) fn point_at(rope: &Rope, offset: usize) -> Point {
@@ -37,6 +63,19 @@ mod tests {
         let rope = Rope::from_str("ab\r\nc😀\nd");
         assert_eq!(point_at(&rope, 9), Point::new(1, 5));
         assert_eq!(point_at(&rope, 11), Point::new(2, 1));
+    }
+
+    #[test]
+    fn points_of_strings_are_points_of_ropes() {
+        let text = "ab\r\ncd\ref\n\r\r\n😀\r";
+        let rope = Rope::from_str(text);
+        for offset in 0..=text.len() {
+            assert_eq!(
+                str_point_at(text, offset),
+                point_at(&rope, offset),
+                "{offset}"
+            );
+        }
     }
 
     #[test]
