@@ -440,10 +440,7 @@ fn diagnostic_range(source: &str, d: &Diagnostic) -> Option<std::ops::Range<usiz
         return Some(byte_offset(source, start)?..byte_offset(source, end)?);
     }
     let (line, column) = (d.line?, d.column?);
-    let line_start = source
-        .match_indices('\n')
-        .nth(line.checked_sub(2)? as usize)
-        .map_or(0, |(i, _)| i + 1);
+    let line_start = syntax::text_line(source, line.checked_sub(1)? as usize)?.start;
     let at = source[line_start..]
         .char_indices()
         .nth(column.saturating_sub(1) as usize)
@@ -491,5 +488,13 @@ mod tests {
             instrumented: true,
         };
         assert_eq!(diagnostic_range("ab\ncdef\n", &d), Some(5..5));
+        // javac's lines: a lone '\r' ends one too (JLS 3.4).
+        assert_eq!(diagnostic_range("ab\rcdef\n", &d), Some(5..5));
+        assert_eq!(diagnostic_range("ab\r\ncdef\n", &d), Some(6..6));
+        let first = Diagnostic {
+            line: Some(1),
+            ..d.clone()
+        };
+        assert_eq!(diagnostic_range("ab\ncdef\n", &first), Some(2..2));
     }
 }

@@ -228,6 +228,66 @@ fn undeclared_exceptions_name_member_line_and_test() {
     assert!(pop.thrown_explicitly);
 }
 
+/// `job/LoneCr.java`, whose lines end in `\n`, `\r\n` and lone `\r` (old Mac line ends),
+/// each one line for javac (JLS 3.4). Lines as javac numbers them, on the right.
+const LONE_CR: &str = concat!(
+    "package job;\n",                                                  // 1
+    "\r\n",                                                            // 2
+    "public class LoneCr {\r",                                         // 3
+    "    public int sign(int x) {\r",                                  // 4
+    "        if (x > 0) {\r\n",                                        // 5
+    "            return 1;\n",                                         // 6
+    "        }\r",                                                     // 7
+    "        if (x < 0) { // negative: the comment ends at the CR\r",  // 8
+    "            throw new IllegalArgumentException(\"negative\");\n", // 9
+    "        }\n",                                                     // 10
+    "        return 0;\r",                                             // 11
+    "    }\n",                                                         // 12
+    "}\n",                                                             // 13
+);
+
+/// Regression: rows of the Java model were tree-sitter's, which end at `\n` only, so after a
+/// lone `\r` every decision, probed line and throwing line was reported on the wrong line, and
+/// a `//` comment ending at a lone `\r` swallowed the next line.
+#[test]
+fn lines_are_javac_lines_when_a_lone_cr_ends_a_line() {
+    let root = std::env::temp_dir().join(format!("ctgls-lone-cr-{}", std::process::id()));
+    let dir = root.join("src/job");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("LoneCr.java"), LONE_CR).unwrap();
+    let mut sup = supervisor();
+    let result = generate(&request(&root, "job.LoneCr"), &mut sup, &mut ());
+    std::fs::remove_dir_all(&root).unwrap();
+    let result = result.unwrap();
+
+    let decision_lines: Vec<(String, u32)> = result
+        .decisions
+        .iter()
+        .map(|d| (d.condition.clone(), d.line))
+        .collect();
+    assert!(
+        decision_lines.contains(&("x > 0".to_string(), 5))
+            && decision_lines.contains(&("x < 0".to_string(), 8)),
+        "{decision_lines:?}"
+    );
+    assert_eq!(
+        result.branches.covered,
+        result.branches.total,
+        "{:#?}",
+        uncovered(&result)
+    );
+    assert_eq!(result.lines.lines, vec![5, 6, 8, 9, 11]);
+    assert_eq!(result.lines.covered, result.lines.lines);
+    let thrown = result
+        .exceptions
+        .iter()
+        .find(|e| e.type_name == "java.lang.IllegalArgumentException")
+        .unwrap_or_else(|| panic!("{:#?}", result.exceptions));
+    assert_eq!(thrown.member, "job.LoneCr#sign(int)");
+    assert_eq!(thrown.line, Some(9));
+    assert!(thrown.thrown_explicitly);
+}
+
 #[test]
 fn every_algorithm_reaches_high_coverage_on_the_easy_class() {
     let root = fixture("subjects");

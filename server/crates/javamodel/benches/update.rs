@@ -58,21 +58,14 @@ fn main() {
     let at = src.find("public int method140(").expect("method") + 60;
     let mut edited = src.clone();
     edited.insert(at, ' ');
-    let mut edited_tree = tree.clone();
-    edited_tree.edit(&syntax::tree_sitter::InputEdit {
-        start_byte: at,
-        old_end_byte: at,
-        new_end_byte: at + 1,
-        start_position: point(&src, at),
-        old_end_position: point(&src, at),
-        new_end_position: point(&edited, at + 1),
-    });
-    let edited_tree = syntax::parse_java(&edited, Some(&edited_tree));
     let edits = [ByteEdit {
         start_byte: at,
         old_end_byte: at,
         new_end_byte: at + 1,
     }];
+    let mut edited_tree = tree.clone();
+    edited_tree.edit(&syntax::input_edit(&src, &edited, edits[0]));
+    let edited_tree = syntax::parse_java(&edited, Some(&edited_tree));
     let mut update_times = Vec::new();
     for _ in 0..50 {
         let start = Instant::now();
@@ -86,11 +79,4 @@ fn main() {
         median(build_times),
         median(update_times)
     );
-}
-
-fn point(text: &str, byte: usize) -> syntax::tree_sitter::Point {
-    let before = &text[..byte];
-    let row = before.matches('\n').count();
-    let column = byte - before.rfind('\n').map_or(0, |i| i + 1);
-    syntax::tree_sitter::Point { row, column }
 }

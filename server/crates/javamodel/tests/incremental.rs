@@ -4,20 +4,7 @@
 mod common;
 
 use javamodel::{dump, ByteEdit, JavaModel};
-use syntax::tree_sitter::{InputEdit, Point, Tree};
-
-fn point_at(text: &str, byte: usize) -> Point {
-    let before = &text.as_bytes()[..byte];
-    let row = before.iter().filter(|&&b| b == b'\n').count();
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    Point {
-        row,
-        column: byte - line_start,
-    }
-}
+use syntax::tree_sitter::Tree;
 
 /// A document that is edited like an editor does: text, incremental tree, model.
 struct Doc {
@@ -42,26 +29,16 @@ impl Doc {
     fn edit(&mut self, replacements: &[(usize, usize, &str)]) {
         let mut edits = Vec::new();
         for &(start, end, insert) in replacements {
-            let new_end = start + insert.len();
-            let input = InputEdit {
+            let edit = ByteEdit {
                 start_byte: start,
                 old_end_byte: end,
-                new_end_byte: new_end,
-                start_position: point_at(&self.text, start),
-                old_end_position: point_at(&self.text, end),
-                new_end_position: {
-                    let mut next = self.text.clone();
-                    next.replace_range(start..end, insert);
-                    point_at(&next, new_end)
-                },
+                new_end_byte: start + insert.len(),
             };
+            let before = self.text.clone();
             self.text.replace_range(start..end, insert);
-            self.tree.edit(&input);
-            edits.push(ByteEdit {
-                start_byte: start,
-                old_end_byte: end,
-                new_end_byte: new_end,
-            });
+            self.tree
+                .edit(&syntax::input_edit(&before, &self.text, edit));
+            edits.push(edit);
         }
         self.tree = syntax::parse_java(&self.text, Some(&self.tree));
         let updated = self.model.update(&self.text, &self.tree, &edits);
@@ -103,6 +80,10 @@ const INSERTS: &[&str] = &[
     "/* c */",
     "a && b",
     "é",
+    // Line ends of every kind: a lone '\r' ends a line (and a `//` comment) too.
+    "\r",
+    "\r\n",
+    "// c\r",
 ];
 
 #[test]

@@ -7,8 +7,9 @@ use ropey::Rope;
 use tree_sitter::{InputEdit, Tree};
 
 use crate::line_index::LineIndex;
+use crate::parse::parse_rope;
 use crate::position::{ByteEdit, PositionEncoding, PositionError, TextChange};
-use crate::tree_edit::{advance, count_lone_crs, point_at};
+use crate::tree_edit::{edit_start, point_at};
 
 /// Up to this size (bytes), text with syntax errors is parsed from scratch after an edit, so
 /// that its tree does not depend on the edit history; about 1,000 lines of Java, a few
@@ -18,15 +19,14 @@ pub const FRESH_PARSE_LIMIT: usize = 32 * 1024;
 /// Text, tree and version of one document.
 ///
 /// Invariant: `tree` is a parse of exactly the rope's text (the same as a parse from scratch
-/// when the text has no syntax errors or is at most [`FRESH_PARSE_LIMIT`] long), and `lone_crs` is the number of
-/// `\r` in it that are not followed by `\n`. Cloning is cheap (the rope shares its nodes and
-/// the tree is reference counted), so a clone serves as a snapshot for readers.
+/// when the text has no syntax errors or is at most [`FRESH_PARSE_LIMIT`] long), and its rows
+/// are the rope's lines. Cloning is cheap (the rope shares its nodes and the tree is reference
+/// counted), so a clone serves as a snapshot for readers.
 #[derive(Clone)]
 pub struct Document {
     rope: Rope,
     tree: Tree,
     version: i32,
-    lone_crs: usize,
 }
 
 /// A batch of changes was rejected because change number `change_index` (zero-based, in
@@ -53,12 +53,10 @@ impl Document {
     pub fn new(text: &str, version: i32) -> Self {
         let rope = Rope::from_str(text);
         let tree = parse_rope(&rope, None);
-        let lone_crs = count_lone_crs(&rope, 0..rope.len_bytes());
         Self {
             rope,
             tree,
             version,
-            lone_crs,
         }
     }
 
@@ -99,7 +97,6 @@ impl Document {
         // Work on clones (O(1) for both) so that an invalid change leaves `self` untouched.
         let mut rope = self.rope.clone();
         let mut tree = self.tree.clone();
-        let mut lone_crs = self.lone_crs;
         let mut reparse_from_scratch = false;
         let mut edits = Vec::with_capacity(changes.len());
 
@@ -120,31 +117,26 @@ impl Document {
                 old_end_byte: bytes.end,
                 new_end_byte: bytes.start + change.text.len(),
             };
-            // Only the characters around the edit can change whether a '\r' is lone.
-            let window_start = edit.start_byte.saturating_sub(1);
-            let start_position = point_at(&rope, lone_crs, edit.start_byte);
-            let old_end_position = point_at(&rope, lone_crs, edit.old_end_byte);
-            let lone_crs_before = count_lone_crs(&rope, window_start..edit.old_end_byte);
-            debug_assert!(lone_crs_before <= lone_crs, "lone '\\r' count out of step");
-            lone_crs = lone_crs.saturating_sub(lone_crs_before);
+            let tree_start = edit_start(&rope, edit.start_byte);
+            let start_position = point_at(&rope, tree_start);
+            let old_end_position = point_at(&rope, edit.old_end_byte);
 
             let start_char = rope.byte_to_char(edit.start_byte);
             let old_end_char = rope.byte_to_char(edit.old_end_byte);
             rope.remove(start_char..old_end_char);
             rope.insert(start_char, &change.text);
 
-            lone_crs += count_lone_crs(&rope, window_start..edit.new_end_byte);
             if change.range.is_none() {
                 // Nothing of the old tree can be reused.
                 reparse_from_scratch = true;
             } else {
                 tree.edit(&InputEdit {
-                    start_byte: edit.start_byte,
+                    start_byte: tree_start,
                     old_end_byte: edit.old_end_byte,
                     new_end_byte: edit.new_end_byte,
                     start_position,
                     old_end_position,
-                    new_end_position: advance(start_position, &change.text),
+                    new_end_position: point_at(&rope, edit.new_end_byte),
                 });
             }
             edits.push(edit);
@@ -170,7 +162,6 @@ impl Document {
         }
         self.tree = new_tree;
         self.rope = rope;
-        self.lone_crs = lone_crs;
         self.version = version;
         Ok(edits)
     }
@@ -189,22 +180,6 @@ impl fmt::Debug for Document {
             .field("len_bytes", &self.rope.len_bytes())
             .finish()
     }
-}
-
-/// Parses the rope chunk by chunk, without collecting it into one string.
-fn parse_rope(rope: &Rope, old_tree: Option<&Tree>) -> Tree {
-    let mut read = |offset: usize, _: tree_sitter::Point| -> &[u8] {
-        if offset >= rope.len_bytes() {
-            return &[];
-        }
-        let (chunk, chunk_start, _, _) = rope.chunk_at_byte(offset);
-        &chunk.as_bytes()[offset - chunk_start..]
-    };
-    crate::java_parser()
-        .parse_with_options(&mut read, old_tree, None)
-        .expect(
-            "tree-sitter returns a tree when a language is set and no cancellation is requested",
-        )
 }
 
 #[cfg(test)]
@@ -399,8 +374,9 @@ mod tests {
             (body.start_position(), body.end_position())
         };
         assert_eq!(class_body(incremental), class_body(fresh.root_node()));
-        // Tree-sitter rows split at '\n' only: the closing brace is on row 2.
-        assert_eq!(class_body(incremental).1, tree_sitter::Point::new(2, 17));
+        // Rows are lines: "\n", "\r\n", "\r" and "\r" end the first four, so the closing
+        // brace is on row 4.
+        assert_eq!(class_body(incremental).1, tree_sitter::Point::new(4, 1));
     }
 
     /// Regression: tree-sitter's error recovery depends on the subtrees it reuses, so an
@@ -430,40 +406,5 @@ mod tests {
             .unwrap();
         assert_eq!(doc.text(), before);
         assert_eq!(sexp(doc.tree()), sexp(&crate::parse_java(before, None)));
-    }
-
-    proptest::proptest! {
-        /// The lone '\r' count, which selects how tree-sitter points are computed, stays exact
-        /// under edits that create and split "\r\n" pairs.
-        #[test]
-        fn lone_cr_count_stays_exact(
-            initial in proptest::collection::vec(
-                proptest::sample::select(&["a", "\r", "\n", "é"][..]), 0..20),
-            edits in proptest::collection::vec(
-                (proptest::prelude::any::<usize>(), 0usize..4,
-                 proptest::sample::select(&["", "\r", "\n", "\r\n", "b", "\rx\n"][..])),
-                1..10),
-        ) {
-            let mut doc = Document::new(&initial.concat(), 0);
-            for (version, (start, len, text)) in (1..).zip(edits) {
-                // Edit whole characters, in UTF-8 positions computed by the line index.
-                let full = doc.text();
-                let boundaries: Vec<usize> =
-                    full.char_indices().map(|(i, _)| i).chain([full.len()]).collect();
-                let first = start % boundaries.len();
-                let last = (first + len).min(boundaries.len() - 1);
-                let index = doc.line_index();
-                let range = index
-                    .text_range(boundaries[first]..boundaries[last], Utf8)
-                    .unwrap();
-                // Skip ranges that would start or end between '\r' and '\n'.
-                if index.byte_range(range, Utf8) != Ok(boundaries[first]..boundaries[last]) {
-                    continue;
-                }
-                doc.apply_changes(&[TextChange::replace(range, text)], version, Utf8).unwrap();
-                let exact = count_lone_crs(doc.rope(), 0..doc.rope().len_bytes());
-                proptest::prop_assert_eq!(doc.lone_crs, exact);
-            }
-        }
     }
 }

@@ -1,5 +1,6 @@
 //! The one place where byte offsets and editor positions (`TextPosition` in UTF-8 or UTF-16
-//! units) are converted into each other.
+//! units) are converted into each other, and where lines are told apart in text
+//! ([`text_line`] for strings).
 //!
 //! Lines follow LSP: they end at `\n`, `\r\n` or a lone `\r`, and at nothing else. This relies
 //! on ropey being built with `cr_lines` and without `unicode_lines` (see the root
@@ -174,6 +175,25 @@ impl<'a> LineIndex<'a> {
     }
 }
 
+/// The byte range of the content of 0-based `line` in `text`, without its terminator; `None`
+/// past the last line. Lines break where [`LineIndex`] breaks them, which is where javac does
+/// (JLS 3.4), so a 1-based line of a stack trace or a compiler diagnostic is line `n - 1`
+/// here. For text held as a string; O(length).
+pub fn text_line(text: &str, line: usize) -> Option<Range<usize>> {
+    use ropey::str_utils::{byte_to_line_idx, line_to_byte_idx};
+    let last = byte_to_line_idx(text, text.len());
+    if line > last {
+        return None;
+    }
+    let start = line_to_byte_idx(text, line);
+    if line == last {
+        return Some(start..text.len());
+    }
+    let next = line_to_byte_idx(text, line + 1);
+    let terminator = if text[..next].ends_with("\r\n") { 2 } else { 1 };
+    Some(start..next - terminator)
+}
+
 fn saturating_u32(value: usize) -> u32 {
     u32::try_from(value).unwrap_or(u32::MAX)
 }
@@ -327,6 +347,22 @@ mod tests {
         assert_eq!(index.line_content(3), Some(10..10));
         assert_eq!(index.line_content(4), Some(12..12));
         assert_eq!(index.line_content(5), None);
+    }
+
+    #[test]
+    fn lines_of_a_string_are_the_lines_of_a_rope() {
+        let text = "ab\r\ncd\ref\n\r\n";
+        let lines: Vec<&str> = (0..6)
+            .map_while(|line| text_line(text, line).map(|r| &text[r]))
+            .collect();
+        assert_eq!(lines, ["ab", "cd", "ef", "", ""]);
+        let rope = Rope::from_str(text);
+        let index = LineIndex::new(&rope);
+        for line in 0..5 {
+            assert_eq!(text_line(text, line), index.line_content(line as u32));
+        }
+        assert_eq!(text_line("", 0), Some(0..0));
+        assert_eq!(text_line("", 1), None);
     }
 
     #[test]

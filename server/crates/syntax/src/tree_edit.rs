@@ -1,65 +1,49 @@
-//! Tree-sitter points for byte edits. Tree-sitter counts rows at `\n` only and columns in
-//! bytes, so a lone `\r`, which ends an LSP line, does not end a tree-sitter row. Rope lines
-//! equal tree-sitter rows exactly when the text has no lone `\r`; the document keeps a count
-//! of them so the common case stays O(log n) and only texts with lone `\r` pay a linear scan.
+//! Tree-sitter edits for byte edits. Tree rows are rope lines (see `parse`), so a point is a
+//! rope line and the bytes since its start.
 
-use std::ops::Range;
-
+use ropey::str_utils::{byte_to_line_idx, line_to_byte_idx};
 use ropey::Rope;
-use tree_sitter::Point;
+use tree_sitter::{InputEdit, Point};
 
-/// Counts the lone `\r` (not followed by `\n`) that start in `bytes`. `bytes` may start or end
-/// inside a character.
-pub(crate) fn count_lone_crs(rope: &Rope, bytes: Range<usize>) -> usize {
-    if bytes.start >= bytes.end {
-        return 0;
+use crate::position::ByteEdit;
+
+/// The tree-sitter edit of `edit`, which turned `before` into `after`: what a caller that
+/// keeps its text in a string passes to `Tree::edit` before `parse_java(after, Some(&tree))`.
+/// The same edit a [`crate::Document`] makes for its rope.
+pub fn input_edit(before: &str, after: &str, edit: ByteEdit) -> InputEdit {
+    let start = match edit.start_byte.checked_sub(1) {
+        Some(previous) if before.as_bytes()[previous] == b'\r' => previous,
+        _ => edit.start_byte,
+    };
+    InputEdit {
+        start_byte: start,
+        old_end_byte: edit.old_end_byte,
+        new_end_byte: edit.new_end_byte,
+        start_position: str_point_at(before, start),
+        old_end_position: str_point_at(before, edit.old_end_byte),
+        new_end_position: str_point_at(after, edit.new_end_byte),
     }
-    let mut count = 0;
-    let mut previous_is_cr = false;
-    for (offset, byte) in (bytes.start..).zip(rope.bytes_at(bytes.start)) {
-        if previous_is_cr && byte != b'\n' {
-            count += 1;
-        }
-        if offset >= bytes.end {
-            return count;
-        }
-        previous_is_cr = byte == b'\r';
-    }
-    // The text ended inside `bytes`: a final '\r' has nothing after it.
-    count + usize::from(previous_is_cr)
 }
 
-/// The tree-sitter point of `offset`, given how many lone `\r` the rope holds.
-pub(crate) fn point_at(rope: &Rope, lone_crs: usize, offset: usize) -> Point {
-    if lone_crs == 0 {
-        let row = rope.byte_to_line(offset);
-        return Point::new(row, offset - rope.line_to_byte(row));
-    }
-    let mut row = 0;
-    let mut row_start = 0;
-    let mut chunk_start = 0;
-    for chunk in rope.chunks() {
-        if chunk_start >= offset {
-            break;
-        }
-        let visible = &chunk.as_bytes()[..chunk.len().min(offset - chunk_start)];
-        for (index, _) in visible.iter().enumerate().filter(|(_, &b)| b == b'\n') {
-            row += 1;
-            row_start = chunk_start + index + 1;
-        }
-        chunk_start += chunk.len();
-    }
-    Point::new(row, offset - row_start)
+fn str_point_at(text: &str, offset: usize) -> Point {
+    let row = byte_to_line_idx(text, offset);
+    Point::new(row, offset - line_to_byte_idx(text, row))
 }
 
-/// The point reached after inserting `text` at `start`.
-pub(crate) fn advance(start: Point, text: &str) -> Point {
-    match text.rfind('\n') {
-        Some(last_newline) => Point::new(
-            start.row + text.bytes().filter(|&b| b == b'\n').count(),
-            text.len() - last_newline - 1,
-        ),
-        None => Point::new(start.row, start.column + text.len()),
+/// The tree-sitter point of `offset`.
+pub(crate) fn point_at(rope: &Rope, offset: usize) -> Point {
+    let row = rope.byte_to_line(offset);
+    Point::new(row, offset - rope.line_to_byte(row))
+}
+
+/// Where tree-sitter must be told that an edit starting at `start` begins. A `\r` right
+/// before the edit reads as a line end of its own or as the first half of `\r\n` depending on
+/// the byte after it, which the edit may change; tree-sitter sees that `\r` as `\n` or `\r`
+/// (see `parse`), so the edit covers it. Bytes after the edit keep their neighbours.
+pub(crate) fn edit_start(rope: &Rope, start: usize) -> usize {
+    match start.checked_sub(1) {
+        Some(before) if rope.byte(before) == b'\r' => before,
+        _ => start,
     }
 }
 
@@ -68,57 +52,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lone_crs_are_counted_in_a_window() {
-        let rope = Rope::from_str("a\r\nb\rc\r");
-        assert_eq!(count_lone_crs(&rope, 0..rope.len_bytes()), 2);
-        assert_eq!(count_lone_crs(&rope, 0..4), 0);
-        assert_eq!(count_lone_crs(&rope, 4..6), 1);
-        assert_eq!(count_lone_crs(&rope, 6..7), 1);
-        assert_eq!(count_lone_crs(&rope, 1..2), 0);
-        assert_eq!(count_lone_crs(&rope, 3..3), 0);
-    }
-
-    #[test]
-    fn points_count_rows_at_newlines_only() {
-        let text = "ab\r\ncd\ref\n";
-        let rope = Rope::from_str(text);
-        let lone = count_lone_crs(&rope, 0..rope.len_bytes());
-        assert_eq!(lone, 1);
-        assert_eq!(point_at(&rope, lone, 3), Point::new(0, 3));
-        assert_eq!(point_at(&rope, lone, 4), Point::new(1, 0));
-        assert_eq!(point_at(&rope, lone, 8), Point::new(1, 4));
-        assert_eq!(point_at(&rope, lone, 10), Point::new(2, 0));
+    fn points_are_rope_lines() {
+        let rope = Rope::from_str("ab\r\ncd\ref\n");
+        assert_eq!(point_at(&rope, 3), Point::new(0, 3));
+        assert_eq!(point_at(&rope, 4), Point::new(1, 0));
+        assert_eq!(point_at(&rope, 7), Point::new(2, 0));
+        assert_eq!(point_at(&rope, 8), Point::new(2, 1));
+        assert_eq!(point_at(&rope, 10), Point::new(3, 0));
 
         let rope = Rope::from_str("ab\r\nc😀\nd");
-        assert_eq!(point_at(&rope, 0, 9), Point::new(1, 5));
-        assert_eq!(point_at(&rope, 0, 11), Point::new(2, 1));
+        assert_eq!(point_at(&rope, 9), Point::new(1, 5));
+        assert_eq!(point_at(&rope, 11), Point::new(2, 1));
     }
 
     #[test]
-    fn advance_over_inserted_text() {
-        assert_eq!(advance(Point::new(2, 3), "é"), Point::new(2, 5));
-        assert_eq!(advance(Point::new(2, 3), "x\r\nyz"), Point::new(3, 2));
-        assert_eq!(advance(Point::new(2, 3), "x\ry"), Point::new(2, 6));
-        assert_eq!(advance(Point::new(2, 3), ""), Point::new(2, 3));
+    fn points_of_strings_are_points_of_ropes() {
+        let text = "ab\r\ncd\ref\n\r\r\n😀\r";
+        let rope = Rope::from_str(text);
+        for offset in 0..=text.len() {
+            assert_eq!(
+                str_point_at(text, offset),
+                point_at(&rope, offset),
+                "{offset}"
+            );
+        }
     }
 
-    proptest::proptest! {
-        #[test]
-        fn point_at_matches_counting_newlines(
-            pieces in proptest::collection::vec(
-                proptest::sample::select(&["a", "\r", "\n", "\r\n", "é", "😀"][..]),
-                0..40,
-            ),
-            pick in proptest::prelude::any::<usize>(),
-        ) {
-            let text = pieces.concat();
-            let rope = Rope::from_str(&text);
-            let lone_crs = count_lone_crs(&rope, 0..text.len());
-            let offset = pick % (text.len() + 1);
-            let before = &text.as_bytes()[..offset];
-            let row = before.iter().filter(|&&b| b == b'\n').count();
-            let row_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            proptest::prop_assert_eq!(point_at(&rope, lone_crs, offset), Point::new(row, offset - row_start));
-        }
+    #[test]
+    fn edits_after_a_cr_start_at_the_cr() {
+        let rope = Rope::from_str("a\rb\r\nc");
+        assert_eq!(edit_start(&rope, 0), 0);
+        assert_eq!(edit_start(&rope, 1), 1);
+        assert_eq!(edit_start(&rope, 2), 1);
+        assert_eq!(edit_start(&rope, 4), 3);
+        assert_eq!(edit_start(&rope, 5), 5);
     }
 }

@@ -157,6 +157,55 @@ fn resolve(
     (TextChange::replace(range, seed.text.clone()), start..end)
 }
 
+/// The start and end point of every node, in document order.
+fn node_points(
+    tree: &Tree,
+) -> Vec<(
+    usize,
+    syntax::tree_sitter::Point,
+    syntax::tree_sitter::Point,
+)> {
+    let mut out = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        out.push((
+            node.start_byte(),
+            node.start_position(),
+            node.end_position(),
+        ));
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    out
+}
+
+/// The points [`node_points`] must give: rows are LSP (and JLS) lines, columns bytes.
+fn reference_points(
+    tree: &Tree,
+    text: &str,
+) -> Vec<(
+    usize,
+    syntax::tree_sitter::Point,
+    syntax::tree_sitter::Point,
+)> {
+    let point = |offset: usize| {
+        let position = reference_position(text, offset, PositionEncoding::Utf8);
+        syntax::tree_sitter::Point::new(position.line as usize, position.character as usize)
+    };
+    let mut out = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        out.push((
+            node.start_byte(),
+            point(node.start_byte()),
+            point(node.end_byte()),
+        ));
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    out
+}
+
 /// Kind, byte range and points of every node, in document order.
 fn node_table(tree: &Tree) -> Vec<String> {
     fn walk(node: Node<'_>, out: &mut Vec<String>) {
@@ -212,6 +261,7 @@ proptest! {
             prop_assert_eq!(doc.tree().root_node().to_sexp(), fresh.root_node().to_sexp());
             prop_assert_eq!(doc.tree().root_node().has_error(), fresh.root_node().has_error());
             prop_assert_eq!(node_table(doc.tree()), node_table(&fresh));
+            prop_assert_eq!(node_points(doc.tree()), reference_points(doc.tree(), &expected));
         }
     }
 

@@ -109,18 +109,7 @@ impl Cluster {
             });
         };
 
-        let mut table = TypeTable::default();
-        for d in types {
-            if let Some(info) = type_info(d) {
-                table.insert(info);
-            }
-        }
-        // The built-ins override descriptions of the same JDK types: they carry the type
-        // arguments of implemented interfaces, which reflection reports raw.
-        for info in jdk::builtin_types() {
-            table.insert(info);
-        }
-
+        let table = type_table(types);
         let mut cluster = Cluster {
             under_test: under_test.to_string(),
             table,
@@ -553,6 +542,32 @@ pub(crate) fn literal_supplied(table: &TypeTable, ty: &JavaType) -> bool {
         || [JavaType::Primitive(PrimitiveKind::Int), JavaType::string()]
             .iter()
             .any(|l| table.is_assignable(l, ty))
+}
+
+/// Adds a described type to `table`, unless it is a built-in (see [`type_table`]).
+pub(crate) fn add_type_info(table: &mut TypeTable, d: &TypeDescription) {
+    if jdk::builtin_types().iter().any(|b| b.name == d.name) {
+        return;
+    }
+    if let Some(info) = type_info(d) {
+        table.insert(info);
+    }
+}
+
+/// The hierarchy of the described types and the JDK built-ins.
+pub(crate) fn type_table(types: &[TypeDescription]) -> TypeTable {
+    let mut table = TypeTable::default();
+    for d in types {
+        if let Some(info) = type_info(d) {
+            table.insert(info);
+        }
+    }
+    // The built-ins override descriptions of the same JDK types: they carry the type
+    // arguments of implemented interfaces, which reflection reports raw.
+    for info in jdk::builtin_types() {
+        table.insert(info);
+    }
+    table
 }
 
 fn type_info(d: &TypeDescription) -> Option<TypeInfo> {

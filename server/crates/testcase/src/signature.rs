@@ -48,6 +48,40 @@ pub fn resolve(
     context: CallContext<'_>,
     method_args: &[JavaType],
 ) -> Option<Signature> {
+    let bindings = bindings(table, callable, context, method_args)?;
+    let mut params = Vec::with_capacity(callable.params.len());
+    for p in &callable.params {
+        let t = concretize_wildcards(&p.substitute_map(&bindings));
+        if !t.is_ground() {
+            return None;
+        }
+        params.push(t);
+    }
+    let returns = if let CallContext::Constructor(instance) = context {
+        Some(instance.clone())
+    } else {
+        callable.returns.as_ref().map(|r| {
+            let t = r.substitute_map(&bindings);
+            if t.is_ground() {
+                t
+            } else {
+                callable.erased_return.clone().unwrap_or_else(|| t.erased())
+            }
+        })
+    };
+    Some(Signature { params, returns })
+}
+
+/// The type variables of `callable`'s signature bound at a call site: the declaring class's
+/// from the instance or receiver (a raw one binds each to its erasure), the method's own from
+/// `method_args`. Variables of a class the table does not know stay unbound. `None` when the
+/// context does not fit the callable.
+pub(crate) fn bindings(
+    table: &TypeTable,
+    callable: &Callable,
+    context: CallContext<'_>,
+    method_args: &[JavaType],
+) -> Option<BTreeMap<String, JavaType>> {
     if method_args.len() != callable.type_params.len() {
         return None;
     }
@@ -76,27 +110,7 @@ pub fn resolve(
     for (p, a) in callable.type_params.iter().zip(method_args) {
         bindings.insert(p.name.clone(), a.clone());
     }
-    let mut params = Vec::with_capacity(callable.params.len());
-    for p in &callable.params {
-        let t = concretize_wildcards(&p.substitute_map(&bindings));
-        if !t.is_ground() {
-            return None;
-        }
-        params.push(t);
-    }
-    let returns = if let CallContext::Constructor(instance) = context {
-        Some(instance.clone())
-    } else {
-        callable.returns.as_ref().map(|r| {
-            let t = r.substitute_map(&bindings);
-            if t.is_ground() {
-                t
-            } else {
-                callable.erased_return.clone().unwrap_or_else(|| t.erased())
-            }
-        })
-    };
-    Some(Signature { params, returns })
+    Some(bindings)
 }
 
 /// Binds the type variables of `class` from `instance` (an instance type of `class`). A raw

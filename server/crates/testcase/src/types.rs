@@ -171,6 +171,18 @@ impl JavaType {
         }
     }
 
+    pub fn mentions_type_variable(&self) -> bool {
+        match self {
+            JavaType::Primitive(_) | JavaType::Wildcard(None) => false,
+            JavaType::Class { args, .. } => args.iter().any(JavaType::mentions_type_variable),
+            JavaType::Array(c) => c.mentions_type_variable(),
+            JavaType::Var(_) => true,
+            JavaType::Wildcard(Some(WildcardBound::Extends(b) | WildcardBound::Super(b))) => {
+                b.mentions_type_variable()
+            }
+        }
+    }
+
     pub fn contains_wildcard(&self) -> bool {
         match self {
             JavaType::Primitive(_) | JavaType::Var(_) => false,

@@ -101,3 +101,72 @@ pub fn file_coverage(
         },
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::lsp::results::ClassResults;
+
+    /// Lines end in `\n`, `\r\n` and lone `\r`; javac's line numbers on the right.
+    const LONE_CR: &str = concat!(
+        "package p;\n",                                                    // 1
+        "\r\n",                                                            // 2
+        "public class LoneCr {\r",                                         // 3
+        "    public int sign(int x) {\r",                                  // 4
+        "        if (x > 0) {\r\n",                                        // 5
+        "            return 1;\n",                                         // 6
+        "        }\r",                                                     // 7
+        "        if (x < 0) { // negative\r",                              // 8
+        "            throw new IllegalArgumentException(\"negative\");\n", // 9
+        "        }\n",                                                     // 10
+        "        return 0;\r",                                             // 11
+        "    }\n",                                                         // 12
+        "}\n",                                                             // 13
+    );
+
+    /// Regression: rows were tree-sitter's (ending at `\n` only), so javac's lines after a
+    /// lone `\r` fell outside their method and were not shown, or shown on another line.
+    #[test]
+    fn lines_after_a_lone_cr_land_on_their_editor_line() {
+        let file = OpenFile::open(LONE_CR, 1);
+        let covered: BTreeSet<String> = ["line 6", "line 9", "line 11", "p.LoneCr#sign(int)/B1.T"]
+            .iter()
+            .map(|g| g.to_string())
+            .collect();
+        let mut tracked = Tracked::new();
+        tracked.results = Some(Arc::new(ClassResults::interim(
+            1,
+            "p.LoneCr",
+            file.model(),
+            &covered,
+        )));
+        let uri: Uri = "file:///p/LoneCr.java".parse().unwrap();
+        let coverage = file_coverage(&uri, &file, &tracked, PositionEncoding::Utf16).unwrap();
+        // 0-based editor lines, one less than javac's.
+        assert_eq!(
+            coverage["lines"],
+            json!([
+                { "line": 5, "covered": true },
+                { "line": 8, "covered": true },
+                { "line": 10, "covered": true },
+            ])
+        );
+        let branches: Vec<(u64, &str, bool)> = coverage["branches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| {
+                (
+                    b["line"].as_u64().unwrap(),
+                    b["label"].as_str().unwrap(),
+                    b["covered"].as_bool().unwrap(),
+                )
+            })
+            .collect();
+        assert!(branches.contains(&(7, "true", true)), "{branches:?}");
+        assert!(branches.contains(&(4, "true", false)), "{branches:?}");
+    }
+}

@@ -339,11 +339,9 @@ impl ClassResults {
                 checked: e.checked,
                 // The store does not say; the line does (the text is the run's own).
                 explicit: e.line.is_some_and(|line| {
-                    model
-                        .text()
-                        .lines()
-                        .nth(line.saturating_sub(1) as usize)
-                        .is_some_and(|l| l.trim_start().starts_with("throw "))
+                    let text = model.text();
+                    syntax::text_line(text, line.saturating_sub(1) as usize)
+                        .is_some_and(|l| text[l].trim_start().starts_with("throw "))
                 }),
                 inputs: e
                     .test

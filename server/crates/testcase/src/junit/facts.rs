@@ -1,20 +1,37 @@
 //! What the printer knows about the types a test mentions, beyond the test case itself: the
 //! no-arg methods of each class (to call observed getters on a variable's declared type with
 //! the right return type), overloads (to cast arguments only where overload resolution could
-//! pick another member), enums, inner classes, and parameter names from the source (for test
-//! names). Every query answers "unknown" conservatively when a class was not described.
+//! pick another member), the type hierarchy (to cast to a parameter's type at the call site),
+//! enums, inner classes, and parameter names from the source (for test names). Every query
+//! answers "unknown" conservatively when a class was not described.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::callable::{Callable, CallableKind};
+use crate::cluster::{add_type_info, type_table};
 use crate::description::{TypeDescription, TypeKind};
+use crate::hierarchy::TypeTable;
+use crate::signature::{bindings, CallContext};
 use crate::types::{parse_type, JavaType, OBJECT};
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct TypeFacts {
     classes: BTreeMap<String, ClassFacts>,
     /// (binary class name, member name or `<init>`, simple parameter types) → names.
     parameter_names: BTreeMap<(String, String, Vec<String>), Vec<String>>,
+    /// The hierarchy of the described types and the JDK built-ins, in which a call's type
+    /// variables are bound as the cluster bound them.
+    table: TypeTable,
+}
+
+impl Default for TypeFacts {
+    fn default() -> TypeFacts {
+        TypeFacts {
+            classes: BTreeMap::new(),
+            parameter_names: BTreeMap::new(),
+            table: type_table(&[]),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -52,6 +69,7 @@ impl TypeFacts {
     }
 
     pub fn add_description(&mut self, t: &TypeDescription) {
+        add_type_info(&mut self.table, t);
         let mut no_arg_methods = BTreeMap::new();
         let mut arities: BTreeMap<(String, usize), usize> = BTreeMap::new();
         for m in &t.methods {
@@ -182,6 +200,49 @@ impl TypeFacts {
                 .contains(&(member, callable.erased_params.len())),
             None => true,
         }
+    }
+
+    /// The declared type of each parameter of `callable` at a call site: type variables
+    /// replaced by their arguments there (class variables from the instance or the receiver,
+    /// the method's own from `method_args`), wildcards kept, so a cast to it selects this
+    /// member as javac sees it. `None` for a parameter that mentions a variable whose argument
+    /// is unknown: the class is not known, or a parameterized receiver is seen through a raw
+    /// supertype (reflection reports implemented interfaces raw).
+    pub(crate) fn params_at(
+        &self,
+        callable: &Callable,
+        context: CallContext<'_>,
+        method_args: &[JavaType],
+    ) -> Vec<Option<JavaType>> {
+        let raw_view = match context {
+            CallContext::Receiver(receiver) => {
+                !receiver.type_args().is_empty()
+                    && self
+                        .table
+                        .view_as(receiver, &callable.declaring_class)
+                        .is_some_and(|view| view.type_args().is_empty())
+            }
+            _ => false,
+        };
+        let bound = (!raw_view)
+            .then(|| bindings(&self.table, callable, context, method_args))
+            .flatten();
+        callable
+            .params
+            .iter()
+            .map(|p| {
+                if p.is_ground() {
+                    return Some(p.clone());
+                }
+                let t = p.substitute_map(bound.as_ref()?);
+                (!t.mentions_type_variable()).then_some(t)
+            })
+            .collect()
+    }
+
+    /// Whether `class` was described, so that its overloads are known.
+    pub(crate) fn describes(&self, class: &str) -> bool {
+        self.classes.contains_key(class)
     }
 
     /// The public no-arg instance method `name` of `class` and its result type.

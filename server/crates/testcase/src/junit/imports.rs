@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::types::JavaType;
+use crate::types::{JavaType, WildcardBound};
 
 pub(crate) struct TypeNames {
     package: String,
@@ -112,8 +112,14 @@ impl TypeNames {
                 out
             }
             JavaType::Array(c) => format!("{}[]", self.ty(c)),
+            // In casts to a parameter's type at a call site (`(List<? extends Number>) null`).
+            JavaType::Wildcard(None) => "?".into(),
+            JavaType::Wildcard(Some(WildcardBound::Extends(b))) => {
+                format!("? extends {}", self.ty(b))
+            }
+            JavaType::Wildcard(Some(WildcardBound::Super(b))) => format!("? super {}", self.ty(b)),
             // Test cases hold ground types only; a stray variable reads as its erasure.
-            JavaType::Var(_) | JavaType::Wildcard(_) => self.class(crate::types::OBJECT),
+            JavaType::Var(_) => self.class(crate::types::OBJECT),
         }
     }
 

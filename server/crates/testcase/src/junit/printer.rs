@@ -9,12 +9,14 @@
 //! come after the last statement; a thrown exception ends the test.
 //!
 //! Arguments are cast to the parameter type where overload resolution could otherwise pick
-//! another member (`(String) null`, `(Object) string0`), and literals passed to a wider
-//! primitive parameter are written in its kind (`5L` for a `long`).
+//! another member (`(String) null`, `(Object) string0`, `(List<String>) null` for a
+//! `List<T>` on a `Foc<String>`), and literals passed to a wider primitive parameter are
+//! written in its kind (`5L` for a `long`).
 
 use std::collections::BTreeMap;
 
 use crate::callable::{Callable, CallableKind};
+use crate::signature::CallContext;
 use crate::statement::{Statement, VarRef};
 use crate::types::{parse_type, JavaType, PrimitiveKind, STRING};
 use crate::value::PrimitiveValue;
@@ -715,7 +717,8 @@ impl<'a, 't> MethodWriter<'a, 't> {
                 ty,
             } => {
                 let owner = JavaType::generic(&callable.owner, type_args.clone());
-                let type_args_text = if type_args.is_empty() {
+                let casts = self.argument_casts(i);
+                let type_args_text = if type_args.is_empty() || casts.raw {
                     String::new()
                 } else if *ty == owner {
                     "<>".into()
@@ -725,12 +728,12 @@ impl<'a, 't> MethodWriter<'a, 't> {
                 };
                 if self.facts.takes_outer_instance(callable) {
                     let outer = self.receiver(args[0]);
-                    let rest = self.args(callable, args, 1);
+                    let rest = self.args(callable, args, &casts, 1);
                     let simple = simple_class_name(&callable.owner);
                     format!("{outer}.new {simple}{type_args_text}({rest})")
                 } else {
                     let class = self.types.class(&callable.owner);
-                    let args = self.args(callable, args, 0);
+                    let args = self.args(callable, args, &casts, 0);
                     format!("new {class}{type_args_text}({args})")
                 }
             }
@@ -751,7 +754,8 @@ impl<'a, 't> MethodWriter<'a, 't> {
                     let args: Vec<String> = type_args.iter().map(|a| self.types.ty(a)).collect();
                     format!("<{}>", args.join(", "))
                 };
-                let args = self.args(callable, args, 0);
+                let casts = self.argument_casts(i);
+                let args = self.args(callable, args, &casts, 0);
                 format!("{target}.{witness}{}({args})", callable.name())
             }
             Statement::FieldRead {
@@ -806,20 +810,103 @@ impl<'a, 't> MethodWriter<'a, 't> {
         self.value_of(r.0)
     }
 
-    fn args(&mut self, callable: &Callable, args: &[VarRef], skip: usize) -> String {
-        let overloaded = self.facts.may_be_overloaded(callable);
+    fn args(
+        &mut self,
+        callable: &Callable,
+        args: &[VarRef],
+        casts: &ArgumentCasts,
+        skip: usize,
+    ) -> String {
         let mut out = Vec::new();
         for (k, a) in args.iter().enumerate().skip(skip) {
             let param = erased_param(callable, k);
-            let cast_to = overloaded.then(|| cast_type(callable, k)).flatten();
-            let varargs_null = callable.varargs
-                && k + 1 == callable.erased_params.len()
-                && matches!(self.statements[a.0], Statement::Null(_));
-            let cast_to =
-                cast_to.or_else(|| varargs_null.then(|| cast_type(callable, k)).flatten());
+            let cast_to = casts.to.get(k).cloned().flatten();
             out.push(self.argument(*a, param.as_ref(), cast_to.as_ref()));
         }
         out.join(", ")
+    }
+
+    /// The casts the arguments of call statement `i` need so that javac picks the member the
+    /// worker ran (by its erased parameter types), where overload resolution could otherwise
+    /// pick another one: to the parameter's type at this call site (`(String[]) null` for
+    /// `T...` on a `Foc<String>`), which keeps what Java infers for a diamond or a generic
+    /// method. A `null` passed to a varargs parameter is cast too, so it is the array.
+    ///
+    /// An argument for a parameter that mentions type variables is cast when it is `null`
+    /// (the null type fits every overload), and otherwise only when the owner is described
+    /// and has overloads: for the JDK's built-in containers nothing says so, and a variable's
+    /// own type selects the member as before. When the parameter's type at the call site is
+    /// unknown, a constructor is called raw, where every parameter is its erasure; a method is
+    /// left as it is.
+    fn argument_casts(&self, i: usize) -> ArgumentCasts {
+        let (callable, args, context_type, method_args) = match &self.statements[i] {
+            Statement::Constructor {
+                callable,
+                type_args,
+                args,
+                ..
+            } => (
+                callable,
+                args,
+                Some(JavaType::generic(&callable.owner, type_args.clone())),
+                &[][..],
+            ),
+            Statement::Method {
+                callable,
+                receiver,
+                type_args,
+                args,
+                ..
+            } => (
+                callable,
+                args,
+                receiver.and_then(|r| self.statements[r.0].value_type()),
+                &type_args[..],
+            ),
+            _ => return ArgumentCasts::default(),
+        };
+        let context = match (&context_type, callable.is_constructor()) {
+            (Some(instance), true) => CallContext::Constructor(instance),
+            (Some(receiver), false) => CallContext::Receiver(receiver),
+            (None, _) => CallContext::Static,
+        };
+        let overloaded = self.facts.may_be_overloaded(callable);
+        let overloads_known = overloaded && self.facts.describes(&callable.owner);
+        let at_call_site = self.facts.params_at(callable, context, method_args);
+        let mut casts = ArgumentCasts {
+            to: vec![None; args.len()],
+            raw: false,
+        };
+        let mut unknown = Vec::new();
+        for (k, a) in args.iter().enumerate() {
+            let Some(declared) = callable.params.get(k) else {
+                continue;
+            };
+            let is_null = matches!(self.statements[a.0], Statement::Null(_));
+            let varargs_null = is_null && callable.varargs && k + 1 == callable.params.len();
+            let wanted = if declared.is_ground() {
+                overloaded || varargs_null
+            } else {
+                overloads_known || (is_null && (overloaded || varargs_null))
+            };
+            if !wanted {
+                continue;
+            }
+            match &at_call_site[k] {
+                Some(t) => casts.to[k] = Some(t.clone()),
+                None if is_null => unknown.push(k),
+                None => {}
+            }
+        }
+        if !unknown.is_empty() && callable.is_constructor() {
+            casts.raw = true;
+            for (k, cast) in casts.to.iter_mut().enumerate() {
+                if cast.is_some() || unknown.contains(&k) {
+                    *cast = erased_param(callable, k);
+                }
+            }
+        }
+        casts
     }
 
     /// Variable `a` passed where `param` (an erased type) is expected, cast to `cast_to`
@@ -914,9 +1001,14 @@ fn erased_param(callable: &Callable, k: usize) -> Option<JavaType> {
         .and_then(|p| parse_type(p, &|_| false).ok())
 }
 
-/// The type an argument is cast to: the declared parameter type. A parameter whose type
-/// mentions type variables is never cast: its erasure would change what Java infers for them
-/// (`new Box<>((Object) s)` is a `Box<Object>`).
-fn cast_type(callable: &Callable, k: usize) -> Option<JavaType> {
-    callable.params.get(k).filter(|p| p.is_ground()).cloned()
+/// What the arguments of one call are cast to.
+#[derive(Default)]
+struct ArgumentCasts {
+    /// By argument index; `None` for an argument written as it is.
+    to: Vec<Option<JavaType>>,
+    /// The constructor is called raw (`new Foc((Object[]) null)`): a `null` needed a cast to a
+    /// parameter whose type here is unknown. Its erasure is that type only in a raw call;
+    /// with type arguments or a diamond it would change what Java infers (`new Box<>((Object)
+    /// null)` is a `Box<Object>`).
+    raw: bool,
 }

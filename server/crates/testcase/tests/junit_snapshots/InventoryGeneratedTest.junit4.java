@@ -2,10 +2,12 @@
 package shop;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import java.io.IOException;
+import java.util.Collection;
 import java.util.List;
 import org.junit.Test;
 
@@ -121,5 +123,46 @@ public class InventoryGeneratedTest {
         Object object0 = new Object();
         Inventory.describe(object0);
         // Not asserted: Inventory.describe(object0) contains an identity hash code, which differs between runs.
+    }
+
+    @Test
+    public void newShelfWhenArgumentIsNull() {
+        Shelf<String> shelf0 = new Shelf<>((String[]) null);
+        assertEquals("array null", shelf0.getMade());
+    }
+
+    @Test
+    public void newShelfWhenArgumentIsNull2() {
+        Shelf<String> shelf0 = new Shelf<>((List<String>) null);
+        assertEquals("list null", shelf0.getMade());
+    }
+
+    @Test
+    public void putReturnsListNullWhenArgumentIsNull() {
+        Shelf<List<Integer>> shelf0 = new Shelf<>((List<Integer>[]) null);
+        assertEquals("item null", shelf0.put((List<Integer>) null));
+        assertEquals("list null", shelf0.put((List<List<Integer>>) null));
+        assertEquals("array null", shelf0.getMade());
+    }
+
+    @Test
+    public void putAllReturnsCollectionNullWhenArgumentIsNull() {
+        Crate<String> crate0 = new Crate<>();
+        assertEquals("item null", crate0.put((String) null));
+        assertEquals("collection null", crate0.putAll((Collection<? extends String>) null));
+    }
+
+    @Test
+    public void ofWhenArgumentIsNull() {
+        assertEquals("array null", Shelf.<String>count((String[]) null));
+        assertEquals("collection null", Shelf.<String>count((Collection<String>) null));
+        Shelf<Integer> shelf0 = Shelf.<Integer>of((Integer[]) null);
+        assertEquals("array null", shelf0.getMade());
+    }
+
+    @Test
+    public void newBoxWhenArgumentIsNull() {
+        Box<String> box0 = new Box((Object) null);
+        assertFalse(box0.isFull());
     }
 }

@@ -2,10 +2,12 @@
 package shop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.util.Collection;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -113,5 +115,46 @@ class InventoryGeneratedTest {
         Object object0 = new Object();
         Inventory.describe(object0);
         // Not asserted: Inventory.describe(object0) contains an identity hash code, which differs between runs.
+    }
+
+    @Test
+    void newShelfWhenArgumentIsNull() {
+        Shelf<String> shelf0 = new Shelf<>((String[]) null);
+        assertEquals("array null", shelf0.getMade());
+    }
+
+    @Test
+    void newShelfWhenArgumentIsNull2() {
+        Shelf<String> shelf0 = new Shelf<>((List<String>) null);
+        assertEquals("list null", shelf0.getMade());
+    }
+
+    @Test
+    void putReturnsListNullWhenArgumentIsNull() {
+        Shelf<List<Integer>> shelf0 = new Shelf<>((List<Integer>[]) null);
+        assertEquals("item null", shelf0.put((List<Integer>) null));
+        assertEquals("list null", shelf0.put((List<List<Integer>>) null));
+        assertEquals("array null", shelf0.getMade());
+    }
+
+    @Test
+    void putAllReturnsCollectionNullWhenArgumentIsNull() {
+        Crate<String> crate0 = new Crate<>();
+        assertEquals("item null", crate0.put((String) null));
+        assertEquals("collection null", crate0.putAll((Collection<? extends String>) null));
+    }
+
+    @Test
+    void ofWhenArgumentIsNull() {
+        assertEquals("array null", Shelf.<String>count((String[]) null));
+        assertEquals("collection null", Shelf.<String>count((Collection<String>) null));
+        Shelf<Integer> shelf0 = Shelf.<Integer>of((Integer[]) null);
+        assertEquals("array null", shelf0.getMade());
+    }
+
+    @Test
+    void newBoxWhenArgumentIsNull() {
+        Box<String> box0 = new Box((Object) null);
+        assertFalse(box0.isFull());
     }
 }
