@@ -211,16 +211,19 @@ final class Loaders {
         if (!loops) {
             init.run();
         } else {
-            Thread t = new Thread(init, "ctgls-initialise-" + name);
+            // Outside the test thread group: a thread that cannot be stopped must never record into
+            // a later test's trace (probes record only the running test's group).
+            ThreadGroup testGroup = Thread.currentThread().getThreadGroup();
+            ThreadGroup outside = testGroup.getParent() != null ? testGroup.getParent() : testGroup;
+            Thread t = new Thread(outside, init, "ctgls-initialise-" + name);
             t.setDaemon(true);
             t.start();
-            try {
-                t.join(INITIALISATION_DEADLINE_MS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            join(t, INITIALISATION_DEADLINE_MS);
             if (t.isAlive()) {
                 TestRunner.stop(t);
+                // A stopped thread still ends its recording (Probe.endTest): let it, before the
+                // next test begins one.
+                join(t, 200);
                 // Its classes may be stuck half-initialised: values needed later come from a new copy.
                 template = null;
                 initialValues.clear();
@@ -230,6 +233,14 @@ final class Loaders {
         }
         initSlots.put(name, slots[0] == null ? new int[0] : slots[0]);
         return null;
+    }
+
+    private static void join(Thread t, long ms) {
+        try {
+            t.join(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
