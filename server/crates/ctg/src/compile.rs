@@ -272,6 +272,7 @@ pub fn compile_instrumented(
             sources,
             classpath: request.classpath.clone(),
             options: request.options.clone(),
+            roots: request.roots.clone(),
         };
         rounds += 1;
         let result = supervisor.compile(&attempt)?;

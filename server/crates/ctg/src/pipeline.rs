@@ -152,6 +152,7 @@ pub fn generate_tests(
             sources: sources.iter().map(|source| source.file.clone()).collect(),
             classpath: request.layout.classpath.clone(),
             options: request.javac_options.clone(),
+            roots: None,
         })
         .map_err(|error| PipelineError::Jvm {
             class: class.clone(),

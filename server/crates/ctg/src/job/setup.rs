@@ -114,6 +114,7 @@ pub fn compile(
         sources: sources.iter().map(|s| s.file.clone()).collect(),
         classpath: request.layout.classpath.clone(),
         options: request.javac_options.clone(),
+        roots: None,
     };
     compile_instrumented(
         supervisor,
