@@ -1,0 +1,190 @@
+//! Describing the class under test for its test cluster, and widening the compiled unit with
+//! the project's subtypes the cluster would otherwise miss.
+//!
+//! Why: the job compiles only the file of the class under test and what it reaches (so a large
+//! project costs the closure, not every file), but the cluster builds values of abstract types
+//! and interfaces from their project implementations, which the worker finds by reflection among
+//! the unit's classes: an implementation the class never mentions (a `Transformer` the caller
+//! is meant to pass) would vanish. So after describing, the sources are searched *syntactically*
+//! (`crate::subtypes`; every source is in memory already) for files declaring public subtypes
+//! of the described project types, of the described JDK interfaces and abstract classes that
+//! no class of the unit implements (an `IntUnaryOperator` parameter), and of the types the
+//! cluster reports it cannot build; those files become roots of an incremental compile (cached
+//! classes are reused), which is described again.
+//!
+//! Chosen over the alternatives: compiling every file again gives the old cluster exactly but
+//! the old cost; asking the worker for subtypes would need a Java parser there. Project
+//! implementations of a JDK type that the closure already implements (`Map`, `Collection`,
+//! `Iterator` for a collection class) are not searched, nor subtypes of the general types the
+//! cluster fills with literals (`Object`, `Serializable`, ...): before, the cluster of
+//! commons-collections' `LRUMap` described 182 such classes, nearly the whole project, to offer
+//! as one more `Map`, `Iterator` or `Object`.
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use jvm::{CompileRequest, DiagnosticKind, SourceFile, Supervisor, UnitId};
+use testcase::{Cluster, ClusterError, ConstantPool, TOO_GENERAL};
+
+use crate::cluster::{build_cluster, describe_for_cluster, DEFAULT_DESCRIBE_DEPTH};
+use crate::compile::CompiledUnit;
+use crate::job::request::GenerationRequest;
+use crate::job::result::GenerationError;
+use crate::job::setup::ProjectSource;
+use crate::subtypes::SubtypeIndex;
+
+/// Compiles with more roots at most this often: the syntactic search is transitive already,
+/// so a later round only follows types that the new subtypes' members mention.
+const WIDENING_ROUNDS: usize = 2;
+
+/// The cluster of the unit the search runs on, after widening.
+pub(super) struct ClusterUnit {
+    pub cluster: Cluster,
+    /// Time spent compiling (the rest was describing).
+    pub compile_time: Duration,
+}
+
+/// Describes `class` in `*unit` and builds its cluster, widening the unit with the files of
+/// project subtypes first (see the module doc). `*unit` and `roots` are updated to the unit
+/// the cluster was built from; units replaced are released.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn describe_widening(
+    supervisor: &mut Supervisor,
+    request: &GenerationRequest,
+    sources: &[ProjectSource],
+    compiled: &CompiledUnit,
+    unit: &mut UnitId,
+    roots: &mut Vec<String>,
+    constants: &ConstantPool,
+    warnings: &mut Vec<String>,
+) -> Result<ClusterUnit, GenerationError> {
+    let class = request.class.as_str();
+    let originals: Vec<SourceFile> = sources.iter().map(|s| s.file.clone()).collect();
+    let compiled_texts = compiled.compiled_sources(&originals);
+    let mut index = SubtypeIndex::new(&originals);
+    let mut in_unit: BTreeSet<String> = compiled.closure.iter().cloned().collect();
+    let mut left_out: BTreeSet<String> = BTreeSet::new();
+    let mut compile_time = Duration::ZERO;
+    for round in 0..=WIDENING_ROUNDS {
+        let described = describe_for_cluster(supervisor, *unit, class, DEFAULT_DESCRIBE_DEPTH)?;
+        let cluster = build_cluster(&described, class, constants.clone()).map_err(|e| match e {
+            ClusterError::NothingInstantiable { class, reason } => {
+                GenerationError::NothingInstantiable { class, reason }
+            }
+            ClusterError::NotDescribed { class, reason } => {
+                GenerationError::NotLoadable { class, reason }
+            }
+        })?;
+        let targets: BTreeSet<&str> = described
+            .classes
+            .iter()
+            .filter(|c| c.project || (c.is_abstract && c.subclasses.is_empty()))
+            .map(|c| c.name.as_str())
+            .chain(cluster.unreachable().iter().map(|u| u.type_name.as_str()))
+            .filter(|name| !TOO_GENERAL.contains(name))
+            .collect();
+        let new: Vec<String> = if round == WIDENING_ROUNDS {
+            Vec::new()
+        } else {
+            index
+                .files_with_subtypes_of(targets)
+                .into_iter()
+                .map(|i| originals[i].path.clone())
+                .filter(|p| !in_unit.contains(p) && !left_out.contains(p))
+                .collect()
+        };
+        if new.is_empty() {
+            return Ok(ClusterUnit {
+                cluster,
+                compile_time,
+            });
+        }
+        tracing::debug!(
+            files = new.len(),
+            "{class}: compiling project subtypes for the cluster"
+        );
+        let started = Instant::now();
+        let widened = compile_with(
+            supervisor,
+            request,
+            &compiled_texts,
+            roots,
+            new,
+            &mut left_out,
+            warnings,
+        )?;
+        compile_time += started.elapsed();
+        let Some((wider, closure, added)) = widened else {
+            return Ok(ClusterUnit {
+                cluster,
+                compile_time,
+            });
+        };
+        supervisor.release(*unit);
+        *unit = wider;
+        roots.extend(added);
+        in_unit = closure.into_iter().collect();
+    }
+    unreachable!("the last round compiles nothing and returns")
+}
+
+/// Compiles with `candidates` as more roots. A candidate whose own file has errors is left out
+/// (with a warning) and the others are tried once more; when the errors are elsewhere (in a
+/// file a candidate reached) all of them are left out. Returns the unit, its closure and the
+/// roots added, or `None` when nothing compiled.
+fn compile_with(
+    supervisor: &mut Supervisor,
+    request: &GenerationRequest,
+    sources: &[SourceFile],
+    roots: &[String],
+    mut candidates: Vec<String>,
+    left_out: &mut BTreeSet<String>,
+    warnings: &mut Vec<String>,
+) -> Result<Option<(UnitId, Vec<String>, Vec<String>)>, GenerationError> {
+    for _ in 0..2 {
+        let compile = CompileRequest {
+            sources: sources.to_vec(),
+            classpath: request.layout.classpath.clone(),
+            options: request.javac_options.clone(),
+            roots: Some(roots.iter().chain(&candidates).cloned().collect()),
+        };
+        let result = supervisor.compile(&compile)?;
+        if let Some(unit) = result.unit {
+            return Ok(Some((unit, result.files, candidates)));
+        }
+        let errors: Vec<_> = result
+            .diagnostics
+            .iter()
+            .filter(|d| d.kind == DiagnosticKind::Error)
+            .collect();
+        let broken: Vec<String> = candidates
+            .iter()
+            .filter(|c| errors.iter().any(|e| e.file.as_deref() == Some(c.as_str())))
+            .cloned()
+            .collect();
+        let first = errors.first().map_or_else(String::new, |e| {
+            format!(
+                ": {}:{}: {}",
+                e.file.as_deref().unwrap_or("?"),
+                e.line.unwrap_or(0),
+                e.message.lines().next().unwrap_or("")
+            )
+        });
+        let dropped = if broken.is_empty() {
+            std::mem::take(&mut candidates)
+        } else {
+            candidates.retain(|c| !broken.contains(c));
+            broken
+        };
+        warnings.push(format!(
+            "project types in {} are not used to build test values: they do not compile{first}",
+            dropped.join(", ")
+        ));
+        left_out.extend(dropped);
+        if candidates.is_empty() {
+            return Ok(None);
+        }
+    }
+    left_out.extend(candidates);
+    Ok(None)
+}
