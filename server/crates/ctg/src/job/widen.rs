@@ -7,23 +7,32 @@
 //! the unit's classes: an implementation the class never mentions (a `Transformer` the caller
 //! is meant to pass) would vanish. So after describing, the sources are searched *syntactically*
 //! (`crate::subtypes`; every source is in memory already) for files declaring public subtypes
-//! of the described project types, of the described JDK interfaces and abstract classes that
-//! no class of the unit implements (an `IntUnaryOperator` parameter), and of the types the
-//! cluster reports it cannot build; those files become roots of an incremental compile (cached
-//! classes are reused), which is described again.
+//! of the types the cluster needs values of: parameter types of the described project classes
+//! that are project types (a `Discount` parameter) or JDK interfaces and abstract classes that
+//! no class of the unit implements and the cluster's built-in containers do not cover (an
+//! `IntUnaryOperator` parameter, not a `List`), and the types the cluster reports it cannot
+//! build. Those files become roots of an incremental compile (cached classes
+//! are reused), which is described again.
 //!
 //! Chosen over the alternatives: compiling every file again gives the old cluster exactly but
-//! the old cost; asking the worker for subtypes would need a Java parser there. Project
-//! implementations of a JDK type that the closure already implements (`Map`, `Collection`,
-//! `Iterator` for a collection class) are not searched, nor subtypes of the general types the
-//! cluster fills with literals (`Object`, `Serializable`, ...): before, the cluster of
-//! commons-collections' `LRUMap` described 182 such classes, nearly the whole project, to offer
-//! as one more `Map`, `Iterator` or `Object`.
+//! the old cost; asking the worker for subtypes would need a Java parser there. Before, every
+//! described type got its project subtypes, whether the cluster needed values of it or not:
+//! commons-collections' `LRUMap` described 182 of them, nearly the whole project, as more
+//! `Map`s, `Iterator`s and `Object`s (its methods return project interfaces such as
+//! `OrderedMapIterator`, which most of the project implements). Now types that are only returned,
+//! JDK types the closure or the built-in containers already implement (`Map` for a map class,
+//! `List`) and the general types the cluster fills with literals (`Object`, `Serializable`, ...)
+//! are not searched: widening by every described project type compiled 152 more files for
+//! `LRUMap`, and by `List` 100 for `FixedOrderComparator` (its `List` parameter brought the
+//! project's lists, whose `Transformer` and `Factory` parameters brought the functors), as long
+//! as the closure compile saved.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
-use jvm::{CompileRequest, DiagnosticKind, SourceFile, Supervisor, UnitId};
+use jvm::{
+    ClassInfo, CompileRequest, DescribeResult, DiagnosticKind, SourceFile, Supervisor, UnitId,
+};
 use testcase::{Cluster, ClusterError, ConstantPool, TOO_GENERAL};
 
 use crate::cluster::{build_cluster, describe_for_cluster, DEFAULT_DESCRIBE_DEPTH};
@@ -75,14 +84,7 @@ pub(super) fn describe_widening(
                 GenerationError::NotLoadable { class, reason }
             }
         })?;
-        let targets: BTreeSet<&str> = described
-            .classes
-            .iter()
-            .filter(|c| c.project || (c.is_abstract && c.subclasses.is_empty()))
-            .map(|c| c.name.as_str())
-            .chain(cluster.unreachable().iter().map(|u| u.type_name.as_str()))
-            .filter(|name| !TOO_GENERAL.contains(name))
-            .collect();
+        let targets = subtype_targets(&described, &cluster);
         let new: Vec<String> = if round == WIDENING_ROUNDS {
             Vec::new()
         } else {
@@ -126,6 +128,38 @@ pub(super) fn describe_widening(
         in_unit = closure.into_iter().collect();
     }
     unreachable!("the last round compiles nothing and returns")
+}
+
+/// The types whose project subtypes the cluster could use: the parameter types of the
+/// described project classes' public constructors and methods (the class under test's among
+/// them) that are project types, or JDK interfaces and abstract classes that neither a class of
+/// the unit nor a built-in container implements; and the types the cluster says it cannot build. Types that are only
+/// returned need no values, and the general types get literals.
+fn subtype_targets<'d>(described: &'d DescribeResult, cluster: &'d Cluster) -> BTreeSet<&'d str> {
+    let info: HashMap<&str, &ClassInfo> = described
+        .classes
+        .iter()
+        .map(|c| (c.name.as_str(), c))
+        .collect();
+    described
+        .classes
+        .iter()
+        .filter(|c| c.project)
+        .flat_map(|c| {
+            let constructors = c.constructors.iter().flat_map(|k| &k.params);
+            constructors.chain(c.methods.iter().flat_map(|m| &m.params))
+        })
+        .filter_map(|p| info.get(p.type_name.trim_end_matches("[]")))
+        .filter(|c| {
+            c.project
+                || (c.is_abstract
+                    && c.subclasses.is_empty()
+                    && !cluster.has_builtin_values(&c.name))
+        })
+        .map(|c| c.name.as_str())
+        .chain(cluster.unreachable().iter().map(|u| u.type_name.as_str()))
+        .filter(|name| !TOO_GENERAL.contains(name))
+        .collect()
 }
 
 /// Compiles with `candidates` as more roots. A candidate whose own file has errors is left out
