@@ -78,6 +78,8 @@ pub struct CompiledUnit {
     pub diagnostics: Vec<Diagnostic>,
     /// The sources whose classes the unit holds ([`jvm::CompileResult::files`]).
     pub closure: Vec<String>,
+    /// The request's roots ([`CompileRequest::roots`]; every source when it named none).
+    pub roots: Vec<String>,
 }
 
 impl CompiledUnit {
@@ -301,6 +303,10 @@ pub fn compile_instrumented(
                 rounds,
                 diagnostics: result.diagnostics,
                 closure: result.files,
+                roots: request
+                    .roots
+                    .clone()
+                    .unwrap_or_else(|| request.sources.iter().map(|s| s.path.clone()).collect()),
             });
         }
         if !original_compiles {

@@ -151,11 +151,11 @@ pub fn generate_keeping_sources(
             &sources,
             &compiled,
             &mut unit,
-            &mut roots,
             &constants,
             &mut warnings,
         )?;
         clock.timings.compile += described.compile_time;
+        roots.extend(described.added_roots.iter().cloned());
         let context = Context {
             request,
             text: &sources[cut.index].file.text,

@@ -49,21 +49,21 @@ const WIDENING_ROUNDS: usize = 2;
 /// The cluster of the unit the search runs on, after widening.
 pub(super) struct ClusterUnit {
     pub cluster: Cluster,
+    /// The files added as roots to the job's first compile.
+    pub added_roots: Vec<String>,
     /// Time spent compiling (the rest was describing).
     pub compile_time: Duration,
 }
 
-/// Describes `class` in `*unit` and builds its cluster, widening the unit with the files of
-/// project subtypes first (see the module doc). `*unit` and `roots` are updated to the unit
-/// the cluster was built from; units replaced are released.
-#[allow(clippy::too_many_arguments)]
+/// Describes `class` in `*unit` (compiled from `compiled`) and builds its cluster, widening the
+/// unit with the files of project subtypes first (see the module doc). `*unit` is updated to
+/// the unit the cluster was built from, also on error; units replaced are released.
 pub(super) fn describe_widening(
     supervisor: &mut Supervisor,
     request: &GenerationRequest,
     sources: &[ProjectSource],
     compiled: &CompiledUnit,
     unit: &mut UnitId,
-    roots: &mut Vec<String>,
     constants: &ConstantPool,
     warnings: &mut Vec<String>,
 ) -> Result<ClusterUnit, GenerationError> {
@@ -73,6 +73,7 @@ pub(super) fn describe_widening(
     let mut index = SubtypeIndex::new(&originals);
     let mut in_unit: BTreeSet<String> = compiled.closure.iter().cloned().collect();
     let mut left_out: BTreeSet<String> = BTreeSet::new();
+    let mut roots = compiled.roots.clone();
     let mut compile_time = Duration::ZERO;
     for round in 0..=WIDENING_ROUNDS {
         let described = describe_for_cluster(supervisor, *unit, class, DEFAULT_DESCRIBE_DEPTH)?;
@@ -98,6 +99,7 @@ pub(super) fn describe_widening(
         if new.is_empty() {
             return Ok(ClusterUnit {
                 cluster,
+                added_roots: roots.split_off(compiled.roots.len()),
                 compile_time,
             });
         }
@@ -110,22 +112,23 @@ pub(super) fn describe_widening(
             supervisor,
             request,
             &compiled_texts,
-            roots,
+            &roots,
             new,
             &mut left_out,
             warnings,
         )?;
         compile_time += started.elapsed();
-        let Some((wider, closure, added)) = widened else {
+        let Some(widened) = widened else {
             return Ok(ClusterUnit {
                 cluster,
+                added_roots: roots.split_off(compiled.roots.len()),
                 compile_time,
             });
         };
         supervisor.release(*unit);
-        *unit = wider;
-        roots.extend(added);
-        in_unit = closure.into_iter().collect();
+        *unit = widened.unit;
+        roots.extend(widened.added);
+        in_unit = widened.closure.into_iter().collect();
     }
     unreachable!("the last round compiles nothing and returns")
 }
@@ -162,10 +165,18 @@ fn subtype_targets<'d>(described: &'d DescribeResult, cluster: &'d Cluster) -> B
         .collect()
 }
 
+/// A compile with more roots.
+struct Widened {
+    unit: UnitId,
+    /// [`jvm::CompileResult::files`].
+    closure: Vec<String>,
+    /// The roots added.
+    added: Vec<String>,
+}
+
 /// Compiles with `candidates` as more roots. A candidate whose own file has errors is left out
 /// (with a warning) and the others are tried once more; when the errors are elsewhere (in a
-/// file a candidate reached) all of them are left out. Returns the unit, its closure and the
-/// roots added, or `None` when nothing compiled.
+/// file a candidate reached) all of them are left out. `None` when nothing compiled.
 fn compile_with(
     supervisor: &mut Supervisor,
     request: &GenerationRequest,
@@ -174,7 +185,7 @@ fn compile_with(
     mut candidates: Vec<String>,
     left_out: &mut BTreeSet<String>,
     warnings: &mut Vec<String>,
-) -> Result<Option<(UnitId, Vec<String>, Vec<String>)>, GenerationError> {
+) -> Result<Option<Widened>, GenerationError> {
     for _ in 0..2 {
         let compile = CompileRequest {
             sources: sources.to_vec(),
@@ -184,7 +195,11 @@ fn compile_with(
         };
         let result = supervisor.compile(&compile)?;
         if let Some(unit) = result.unit {
-            return Ok(Some((unit, result.files, candidates)));
+            return Ok(Some(Widened {
+                unit,
+                closure: result.files,
+                added: candidates,
+            }));
         }
         let errors: Vec<_> = result
             .diagnostics
