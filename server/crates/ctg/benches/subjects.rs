@@ -3,8 +3,8 @@
 //! into `target/subjects/<subject>/` (`src/`, `classes/`, `version`). For every class and
 //! budget, the emitted (verified) test class is measured independently with JaCoCo, and the
 //! table gives JaCoCo's branch coverage next to what ctgls reported, the number of tests, their
-//! mean length in statements, the wall time, the time the job reserved for emission and
-//! verification, the time they took and the verification rounds; then the mean JaCoCo branch
+//! mean length in statements, the wall time, the job's compile and search phases, the time the
+//! job reserved for emission and verification, the time they took and the verification rounds; then the mean JaCoCo branch
 //! coverage per budget. The classes of one subject share a `CostLedger`, as the classes of one
 //! `ctgls generate` run do.
 //!
@@ -90,6 +90,8 @@ struct Cells {
     ctgls: String,
     tests: usize,
     mean_length: f64,
+    compile: Duration,
+    search: Duration,
     reserve: Duration,
     emission: Duration,
     rounds: String,
@@ -187,6 +189,8 @@ fn cells(outcome: &ClassOutcome, measured: Result<(u32, u32), String>) -> Cells 
         ),
         tests: outcome.emission.suite.kept.len(),
         mean_length,
+        compile: generation.timings.compile,
+        search: generation.timings.search,
         reserve: generation.emission_reserve,
         emission: outcome.emission.time,
         rounds: match outcome.emission.suite.deadline_round {
@@ -338,13 +342,13 @@ fn main() {
     supervisor.shutdown();
 
     println!(
-        "| subject | class | budget | JaCoCo branches | ctgls branches | tests | mean length | wall s | reserve s | emission s | rounds |"
+        "| subject | class | budget | JaCoCo branches | ctgls branches | tests | mean length | wall s | compile s | search s | reserve s | emission s | rounds |"
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for row in &rows {
         match &row.cells {
             Ok(c) => println!(
-                "| {} | {} | {} s | {} | {} | {} | {:.1} | {:.1} | {:.1} | {:.1} | {} |",
+                "| {} | {} | {} s | {} | {} | {} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {} |",
                 row.subject,
                 simple(row.class),
                 row.budget,
@@ -353,12 +357,14 @@ fn main() {
                 c.tests,
                 c.mean_length,
                 row.wall.as_secs_f64(),
+                c.compile.as_secs_f64(),
+                c.search.as_secs_f64(),
                 c.reserve.as_secs_f64(),
                 c.emission.as_secs_f64(),
                 c.rounds,
             ),
             Err(error) => println!(
-                "| {} | {} | {} s | error: {} | | | | {:.1} | | | |",
+                "| {} | {} | {} s | error: {} | | | | {:.1} | | | | | |",
                 row.subject,
                 simple(row.class),
                 row.budget,

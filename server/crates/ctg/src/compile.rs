@@ -2,8 +2,8 @@
 //! DESIGN decision 1: a probe javac rejects falls back site by site, and the job fails only
 //! when the original source does not compile.
 //!
-//! Each round compiles every project file, the files declaring classes under test from their
-//! instrumented text. javac's errors are mapped back to probe sites through the instrumented
+//! Each round compiles the request's roots and what they reach (all files when the request names
+//! no roots), the files declaring classes under test from their instrumented text. javac's errors are mapped back to probe sites through the instrumented
 //! text (the error's character range, else its line) and those sites move one form down their
 //! ladder (`cmpInt` → `cmpLong` → ... → outcome-only `branch` → no probe). An error no site
 //! explains escalates the file: first the possibly-constant conditions of the member with the
@@ -76,6 +76,10 @@ pub struct CompiledUnit {
     pub rounds: u32,
     /// Warnings of the final compile.
     pub diagnostics: Vec<Diagnostic>,
+    /// The sources whose classes the unit holds ([`jvm::CompileResult::files`]).
+    pub closure: Vec<String>,
+    /// The request's roots ([`CompileRequest::roots`]; every source when it named none).
+    pub roots: Vec<String>,
 }
 
 impl CompiledUnit {
@@ -85,6 +89,21 @@ impl CompiledUnit {
 
     pub fn fallbacks(&self) -> impl Iterator<Item = &Fallback> {
         self.files.iter().flat_map(|f| f.fallbacks.iter())
+    }
+
+    /// `sources` with the texts this unit compiled: the instrumented ones where instrumented.
+    pub fn compiled_sources(&self, sources: &[SourceFile]) -> Vec<SourceFile> {
+        let mut out = sources.to_vec();
+        for file in self
+            .files
+            .iter()
+            .filter(|f| f.level != FileLevel::Uninstrumented)
+        {
+            if let Some(source) = out.iter_mut().find(|s| s.path == file.path) {
+                source.instrumented = Some(file.source.clone());
+            }
+        }
+        out
     }
 
     /// The file whose probes registered under `key` (a trace's file key).
@@ -272,6 +291,7 @@ pub fn compile_instrumented(
             sources,
             classpath: request.classpath.clone(),
             options: request.options.clone(),
+            roots: request.roots.clone(),
         };
         rounds += 1;
         let result = supervisor.compile(&attempt)?;
@@ -282,6 +302,11 @@ pub fn compile_instrumented(
                 files: jobs.iter().map(|j| j.result(&request.sources)).collect(),
                 rounds,
                 diagnostics: result.diagnostics,
+                closure: result.files,
+                roots: request
+                    .roots
+                    .clone()
+                    .unwrap_or_else(|| request.sources.iter().map(|s| s.path.clone()).collect()),
             });
         }
         if !original_compiles {

@@ -9,4 +9,5 @@ pub mod job;
 pub mod pipeline;
 pub mod project;
 pub mod store;
+pub mod subtypes;
 pub mod verify;

@@ -133,8 +133,14 @@ pub fn generate_tests(
     if let EmissionReserve::Estimated(_) = request.emission_reserve {
         request.emission_reserve = EmissionReserve::Estimated(options.costs.costs());
     }
-    let (mut generation, JobSources { sources, cut }) =
-        job::generate_keeping_sources(&request, supervisor, observer)?;
+    let (
+        mut generation,
+        JobSources {
+            sources,
+            cut,
+            roots,
+        },
+    ) = job::generate_keeping_sources(&request, supervisor, observer)?;
     if options.abandon_when_cancelled && request.cancel.is_cancelled() {
         return Err(PipelineError::Generation(GenerationError::Cancelled {
             class,
@@ -145,13 +151,15 @@ pub fn generate_tests(
     let junit = options
         .junit
         .unwrap_or_else(|| request.layout.junit_version());
-    // The sources the job read and compiled: emission compiles them again, uninstrumented
-    // (the worker recompiles only the instrumented file; the others are cached by content).
+    // The sources the job read and compiled: emission compiles them again, uninstrumented, from
+    // the same roots, so the unit has the classes the tests use (the worker recompiles only the
+    // instrumented file and the files mentioning its class; the others are cached by content).
     let compiled = supervisor
         .compile(&CompileRequest {
             sources: sources.iter().map(|source| source.file.clone()).collect(),
             classpath: request.layout.classpath.clone(),
             options: request.javac_options.clone(),
+            roots: Some(roots),
         })
         .map_err(|error| PipelineError::Jvm {
             class: class.clone(),

@@ -59,6 +59,7 @@ fn request(sources: Vec<SourceFile>) -> CompileRequest {
         sources,
         classpath: Vec::new(),
         options: vec!["--release".into(), "17".into()],
+        roots: None,
     }
 }
 

@@ -3,9 +3,11 @@
 //!
 //! Fixtures: `tests/fixtures/job/subjects` (nested numeric conditions, string matching, object
 //! state, an undeclared `ArithmeticException`, an abstract class without subclasses),
-//! `broken` (does not compile), `evolve/v1` and `evolve/v2` (a method removed between them),
+//! `broken` (does not compile; `UsesBroken` needs it, `Fine` does not), `evolve/v1` and `evolve/v2` (a method removed between them),
 //! `general` (parameters of general types: an `Object` that must be an array, a
-//! `CharSequence` tested for the mutable builders).
+//! `CharSequence` tested for the mutable builders), `closure` (parameters whose only
+//! implementations are project classes the class under test never names, one of which does
+//! not compile, next to a file nothing reaches that does not compile either).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -162,6 +164,40 @@ fn general_parameters_get_arrays_and_string_builders() {
         uncovered(&result)
     );
     assert_eq!(result.stop_reason, StopReason::AllGoalsCovered);
+}
+
+#[test]
+fn the_cluster_finds_implementations_outside_the_classes_closure() {
+    let root = fixture("closure");
+    let mut sup = supervisor();
+    let mut request = request(&root, "shop.Pricer");
+    request.criteria.exception = false;
+    let result = generate(&request, &mut sup, &mut Recorder::default())
+        .expect("Unfinished.java and Draft.java are outside what Pricer needs");
+    // `off >= cents` and `adjusted > points` go both ways only with a `Percent` and a
+    // `Doubling`, which only the project has and `Pricer` never names.
+    assert_eq!(
+        result.branches.covered,
+        result.branches.total,
+        "uncovered {:#?}",
+        uncovered(&result)
+    );
+    let code: Vec<String> = result.tests.iter().map(|t| t.test.to_string()).collect();
+    for implementation in ["shop.discounts.Percent", "shop.rules.Doubling"] {
+        assert!(
+            code.iter().any(|c| c.contains(implementation)),
+            "{implementation} in {code:#?}"
+        );
+    }
+    assert!(
+        result
+            .warnings
+            .iter()
+            .any(|w| w.contains("shop/discounts/Draft.java") && w.contains("do not compile")),
+        "{:#?}",
+        result.warnings
+    );
+    assert!(!result.warnings.iter().any(|w| w.contains("Unfinished")));
 }
 
 #[test]
@@ -389,6 +425,19 @@ fn errors_are_typed_with_clear_messages() {
             .contains("Broken.java:6:20: incompatible types"),
         "{err}"
     );
+
+    // A class that needs Broken fails with Broken's error, in Broken's file.
+    let err = generate(&request(&broken, "broken.UsesBroken"), &mut sup, &mut ()).unwrap_err();
+    let GenerationError::DoesNotCompile { diagnostics, .. } = &err else {
+        panic!("{err:?}");
+    };
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    assert_eq!(diagnostics[0].file, broken.join("src/broken/Broken.java"));
+    // A class that does not need it is tested, as an IDE would.
+    let mut fine = request(&broken, "broken.Fine");
+    fine.criteria.exception = false;
+    let result = generate(&fine, &mut sup, &mut ()).expect("Fine does not reach Broken");
+    assert_eq!(result.branches.covered, result.branches.total);
 }
 
 #[test]

@@ -35,6 +35,10 @@ pub struct CompileRequest {
     pub classpath: Vec<PathBuf>,
     /// Extra javac options, e.g. `["--release", "17"]`.
     pub options: Vec<String>,
+    /// The files compiled for sure ([`SourceFile::path`]s); the other sources are compiled only
+    /// when the roots need their types, transitively, and the unit holds what the roots reach.
+    /// `None`: every source is a root.
+    pub roots: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -42,8 +46,10 @@ pub struct CompileResult {
     /// Present when compilation succeeded.
     pub unit: Option<UnitId>,
     pub diagnostics: Vec<Diagnostic>,
-    /// Binary names of the compiled classes.
+    /// Binary names of the unit's classes.
     pub classes: Vec<String>,
+    /// The sources whose classes the unit holds (the roots' closure), sorted.
+    pub files: Vec<String>,
     pub compiled_files: u32,
     pub reused_files: u32,
 }

@@ -44,11 +44,12 @@ pub(crate) fn compile(id: u64, unit: UnitId, req: &CompileRequest) -> Request {
         .iter()
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
-    Request::of(
-        id,
-        &json!({"id": id, "op": "compile", "unit": unit.wire(), "classpath": classpath,
-                "options": req.options, "sources": sources}),
-    )
+    let mut message = json!({"id": id, "op": "compile", "unit": unit.wire(),
+                             "classpath": classpath, "options": req.options, "sources": sources});
+    if let Some(roots) = &req.roots {
+        message["roots"] = json!(roots);
+    }
+    Request::of(id, &message)
 }
 
 pub(crate) fn describe(id: u64, unit: UnitId, classes: &[String], depth: u32) -> Request {
@@ -405,6 +406,7 @@ pub(crate) fn compile_result(v: &Value, unit: UnitId) -> Res<CompileResult> {
         unit: success.then_some(unit),
         diagnostics,
         classes: o.strings("classes"),
+        files: o.strings("files"),
         compiled_files: o.opt_u64("compiledFiles").unwrap_or(0) as u32,
         reused_files: o.opt_u64("reusedFiles").unwrap_or(0) as u32,
     })

@@ -38,6 +38,10 @@ pub(crate) const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../java/ctgls/worker/Compiler.java"),
     ),
     (
+        "ctgls/worker/MemoryFileManager.java",
+        include_str!("../../../java/ctgls/worker/MemoryFileManager.java"),
+    ),
+    (
         "ctgls/worker/Unit.java",
         include_str!("../../../java/ctgls/worker/Unit.java"),
     ),

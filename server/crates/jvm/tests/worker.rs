@@ -139,6 +139,188 @@ fn unchanged_files_are_reused_and_dependents_recompiled() {
     assert_eq!(value(&r[0], 0).enum_constant.as_deref(), Some("SILVER"));
 }
 
+/// A root that reaches `B`, which reaches `C` (whose `h()` returns `c`), next to a `D` that does
+/// not compile and that nothing reaches.
+fn closure_sources(c: &str) -> Vec<SourceFile> {
+    let source = |path: &str, text: String| SourceFile {
+        path: path.into(),
+        text,
+        instrumented: None,
+    };
+    vec![
+        source(
+            "p/Root.java",
+            "package p;\npublic class Root {\n    public static int f() { return new B().g(); }\n}\n".into(),
+        ),
+        source(
+            "p/B.java",
+            "package p;\npublic class B {\n    public int g() { return q.C.h() + 1; }\n}\n".into(),
+        ),
+        source(
+            "q/C.java",
+            format!("package q;\npublic class C {{\n    public static int h() {{ return {c}; }}\n}}\n"),
+        ),
+        source(
+            "p/D.java",
+            "package p;\npublic class D {\n    int broken() { return \"no\"; }\n}\n".into(),
+        ),
+    ]
+}
+
+fn roots_request(sources: Vec<SourceFile>, roots: &[&str]) -> CompileRequest {
+    CompileRequest {
+        sources,
+        roots: Some(roots.iter().map(|r| r.to_string()).collect()),
+        ..CompileRequest::default()
+    }
+}
+
+fn root_f(sup: &mut Supervisor, unit: UnitId) -> i64 {
+    let t = test(vec![call_static("p.Root", "f", &[], &[])]);
+    let r = finished(sup.execute(unit, &[t], &options(2000)).unwrap());
+    assert_eq!(r[0].status, TestStatus::Ok, "{:#?}", r[0]);
+    int_value(&r[0], 0)
+}
+
+#[test]
+fn roots_compile_what_they_reach_and_nothing_else() {
+    let mut sup = supervisor();
+    let result = sup
+        .compile(&roots_request(closure_sources("41"), &["p/Root.java"]))
+        .unwrap();
+    assert!(result.diagnostics.is_empty(), "{:#?}", result.diagnostics);
+    assert_eq!(result.classes, ["p.B", "p.Root", "q.C"]);
+    assert_eq!(result.files, ["p/B.java", "p/Root.java", "q/C.java"]);
+    assert_eq!((result.compiled_files, result.reused_files), (3, 0));
+    let unit = result.unit.expect("D's error is not the roots' concern");
+    assert_eq!(root_f(&mut sup, unit), 42);
+
+    // Without roots every file is one, as before: D's error fails the compile.
+    let all = sup
+        .compile(&CompileRequest {
+            sources: closure_sources("41"),
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    assert_eq!(all.unit, None);
+    let error = all
+        .diagnostics
+        .iter()
+        .find(|d| d.kind == DiagnosticKind::Error)
+        .unwrap();
+    assert_eq!(error.file.as_deref(), Some("p/D.java"));
+}
+
+#[test]
+fn the_closure_reuses_unchanged_files_and_recompiles_what_an_edit_reaches() {
+    let mut sup = supervisor();
+    let first = sup
+        .compile(&roots_request(closure_sources("41"), &["p/Root.java"]))
+        .unwrap();
+    let again = sup
+        .compile(&roots_request(closure_sources("41"), &["p/Root.java"]))
+        .unwrap();
+    assert_eq!((again.compiled_files, again.reused_files), (0, 3));
+    assert_eq!(again.classes, first.classes);
+
+    // C changed and B mentions C: both are compiled again, Root is reused.
+    let edited = sup
+        .compile(&roots_request(closure_sources("99"), &["p/Root.java"]))
+        .unwrap();
+    assert_eq!((edited.compiled_files, edited.reused_files), (2, 1));
+    assert_eq!(root_f(&mut sup, edited.unit.unwrap()), 100);
+    assert_eq!(root_f(&mut sup, first.unit.unwrap()), 42);
+}
+
+#[test]
+fn errors_in_implicitly_compiled_files_are_reported_with_their_path() {
+    let mut sup = supervisor();
+    let result = sup
+        .compile(&roots_request(
+            closure_sources("\"forty-one\""),
+            &["p/Root.java"],
+        ))
+        .unwrap();
+    assert_eq!(result.unit, None);
+    let errors: Vec<_> = result
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == DiagnosticKind::Error)
+        .collect();
+    assert_eq!(errors.len(), 1, "only C's error, not D's: {errors:#?}");
+    assert_eq!(errors[0].file.as_deref(), Some("q/C.java"));
+    assert_eq!((errors[0].line, errors[0].column), (Some(3), Some(36)));
+}
+
+#[test]
+fn cached_classes_get_the_files_they_need_even_when_no_text_names_them() {
+    let mut sup = supervisor();
+    let source = |path: &str, text: &str| SourceFile {
+        path: path.into(),
+        text: text.into(),
+        instrumented: None,
+    };
+    // B calls a method of V without naming V: editing V leaves B's cached class valid, and
+    // nothing javac compiles needs V, yet B's bytecode does.
+    let sources = |v: &str| {
+        vec![
+            source(
+                "p/Root.java",
+                "package p;\npublic class Root { public static int f() { return new B().g(); } }\n",
+            ),
+            source(
+                "p/B.java",
+                "package p;\npublic class B { public int g() { return Box.make().value(); } }\n",
+            ),
+            source(
+                "p/Box.java",
+                "package p;\npublic class Box { public static V make() { return new V(); } }\n",
+            ),
+            source(
+                "p/V.java",
+                &format!("package p;\npublic class V {{ public int value() {{ return {v}; }} }}\n"),
+            ),
+        ]
+    };
+    let first = sup
+        .compile(&roots_request(sources("1"), &["p/Root.java"]))
+        .unwrap();
+    assert_eq!(first.files.len(), 4, "{:?}", first.files);
+    let edited = sup
+        .compile(&roots_request(sources("2"), &["p/Root.java"]))
+        .unwrap();
+    assert_eq!(
+        edited.files,
+        ["p/B.java", "p/Box.java", "p/Root.java", "p/V.java"]
+    );
+    assert_eq!((edited.compiled_files, edited.reused_files), (2, 2));
+    assert_eq!(root_f(&mut sup, edited.unit.unwrap()), 2);
+}
+
+#[test]
+fn sources_win_over_stale_classes_of_the_same_types_on_the_classpath() {
+    let mut sup = supervisor();
+    // The stale C's h() returns a long, which B's `return C.h() + 1` cannot return as an int.
+    let mut older = closure_sources("0");
+    older[2].text = older[2].text.replace("int h()", "long h()");
+    let old = sup
+        .compile(&roots_request(older, &["q/C.java"]))
+        .unwrap()
+        .unit
+        .unwrap();
+    let stale = sup.scratch_dir().expect("a running worker").join("stale");
+    sup.write_classes(old, &stale).unwrap();
+    let current = sup
+        .compile(&CompileRequest {
+            classpath: vec![stale],
+            ..roots_request(closure_sources("41"), &["p/Root.java"])
+        })
+        .unwrap();
+    assert!(current.diagnostics.is_empty(), "{:#?}", current.diagnostics);
+    assert_eq!(current.files, ["p/B.java", "p/Root.java", "q/C.java"]);
+    assert_eq!(root_f(&mut sup, current.unit.unwrap()), 42);
+}
+
 #[test]
 fn describe_reports_hierarchy_generics_enums_and_records() {
     let mut sup = supervisor();

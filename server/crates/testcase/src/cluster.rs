@@ -402,6 +402,15 @@ impl Cluster {
     }
 
     /// Types the targets need that cannot be built (only `null` fits them), with reasons.
+    /// Whether the built-in JDK values (an `ArrayList`, `HashSet`, `HashMap`, `StringBuilder`,
+    /// `StringBuffer` or `Optional`) are values of `type_name` (a raw name), whatever the
+    /// project offers.
+    pub fn has_builtin_values(&self, type_name: &str) -> bool {
+        jdk::BUILTIN_VALUE_TYPES
+            .iter()
+            .any(|b| self.table.raw_supertypes(b).iter().any(|n| n == type_name))
+    }
+
     pub fn unreachable(&self) -> &[Unreachable] {
         &self.unreachable
     }

@@ -19,6 +19,16 @@ pub const OPTIONAL: &str = "java.util.Optional";
 pub const STRING_BUILDER: &str = "java.lang.StringBuilder";
 pub const STRING_BUFFER: &str = "java.lang.StringBuffer";
 
+/// The concrete types [`builtin_generators`] construct.
+pub const BUILTIN_VALUE_TYPES: [&str; 6] = [
+    ARRAY_LIST,
+    HASH_SET,
+    HASH_MAP,
+    STRING_BUILDER,
+    STRING_BUFFER,
+    OPTIONAL,
+];
+
 /// Supertypes too general to look for generators under: values for them are literals
 /// (`Object` gets an `Integer` or a `String`, seed 001 section IV-A) and an index of every
 /// class under `Object` would make the choice meaningless.

@@ -51,6 +51,7 @@ pub use description::{
     TypeDescription, TypeKind,
 };
 pub use hierarchy::TypeInfo;
+pub use jdk::TOO_GENERAL;
 pub use junit::{minimise, remove_statement, Removal};
 pub use pool::{ConstantPool, ValuePools, OBSERVED_POOL_CAPACITY};
 pub use signature::{CallContext, Signature};

@@ -110,6 +110,22 @@ fn parameter_types_without_generators_are_listed_as_unreachable() {
 }
 
 #[test]
+fn built_in_values_cover_the_jdk_containers_and_char_sequences() {
+    let c = cluster(&bank(), "bank.Account");
+    for covered in [
+        "java.util.List",
+        "java.util.Map",
+        "java.lang.Iterable",
+        "java.lang.CharSequence",
+    ] {
+        assert!(c.has_builtin_values(covered), "{covered}");
+    }
+    for not_covered in ["java.util.Comparator", "java.util.Iterator", "bank.Account"] {
+        assert!(!c.has_builtin_values(not_covered), "{not_covered}");
+    }
+}
+
+#[test]
 fn generic_members_resolve_through_the_receivers_type_arguments() {
     let c = cluster(&shapes(), "shapes.Registry");
     let sig = |owner: &str, name: &str, receiver: &JavaType| {

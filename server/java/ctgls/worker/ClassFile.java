@@ -261,6 +261,192 @@ final class ClassFile {
         throw new IllegalArgumentException("bootstrap method " + bsmIndex + " not found");
     }
 
+    /**
+     * Binary names (with dots) of the classes this class file refers to: its Class constants
+     * (which include its supertypes and nested classes) and the class types in every descriptor
+     * and generic signature among its Utf8 constants. Names computed at run time
+     * ({@code Class.forName}) are not seen.
+     */
+    java.util.Set<String> referencedClasses() {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (int k = 1; k < tags.length; k++) {
+            if (tags[k] == CONSTANT_CLASS) {
+                String n = className(k);
+                if (n.startsWith("[")) {
+                    new Signature(n, out).parse();
+                } else {
+                    out.add(n.replace('/', '.'));
+                }
+            } else if (tags[k] == CONSTANT_UTF8) {
+                new Signature(utf8(k), out).parse();
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A strict reader of descriptors and signatures (JVMS 4.3, 4.7.9.1): adds the class names of
+     * {@code text} to {@code out} only when the whole text is one, so that other strings (names,
+     * literals) add nothing.
+     */
+    private static final class Signature {
+        private final String s;
+        private final java.util.Set<String> out;
+        private final List<String> found = new ArrayList<>();
+        private int p;
+
+        Signature(String s, java.util.Set<String> out) {
+            this.s = s;
+            this.out = out;
+        }
+
+        void parse() {
+            if (s.isEmpty() || s.indexOf('L') < 0) {
+                return;
+            }
+            boolean ok = all();
+            if (ok) {
+                out.addAll(found);
+            }
+        }
+
+        private boolean all() {
+            if (at('<') && !typeParameters()) {
+                return false;
+            }
+            if (at('(')) {
+                p++;
+                while (!at(')')) {
+                    if (!type()) {
+                        return false;
+                    }
+                }
+                p++;
+                if (at('V')) {
+                    p++;
+                } else if (!type()) {
+                    return false;
+                }
+                while (at('^')) {
+                    p++;
+                    if (!type()) {
+                        return false;
+                    }
+                }
+                return p == s.length();
+            }
+            do {
+                if (!type()) {
+                    return false;
+                }
+            } while (p < s.length());
+            return true;
+        }
+
+        private boolean at(char c) {
+            return p < s.length() && s.charAt(p) == c;
+        }
+
+        private boolean expect(char c) {
+            if (!at(c)) {
+                return false;
+            }
+            p++;
+            return true;
+        }
+
+        private boolean typeParameters() {
+            p++;
+            while (!at('>')) {
+                int start = p;
+                while (p < s.length() && s.charAt(p) != ':') {
+                    if (!Character.isJavaIdentifierPart(s.charAt(p))) {
+                        return false;
+                    }
+                    p++;
+                }
+                if (p == start || !at(':')) {
+                    return false;
+                }
+                while (at(':')) {
+                    p++;
+                    if ((at('L') || at('[') || at('T')) && !type()) {
+                        return false;
+                    }
+                }
+            }
+            p++;
+            return true;
+        }
+
+        private boolean type() {
+            if (p >= s.length()) {
+                return false;
+            }
+            char c = s.charAt(p);
+            switch (c) {
+                case 'B': case 'C': case 'D': case 'F': case 'I': case 'J': case 'S': case 'Z':
+                    p++;
+                    return true;
+                case '[':
+                    p++;
+                    return type();
+                case 'T':
+                    p++;
+                    return identifier(false) && expect(';');
+                case 'L':
+                    p++;
+                    int start = p;
+                    if (!identifier(true)) {
+                        return false;
+                    }
+                    found.add(s.substring(start, p).replace('/', '.'));
+                    if (at('<') && !typeArguments()) {
+                        return false;
+                    }
+                    while (at('.')) {
+                        p++;
+                        if (!identifier(false) || (at('<') && !typeArguments())) {
+                            return false;
+                        }
+                    }
+                    return expect(';');
+                default:
+                    return false;
+            }
+        }
+
+        private boolean typeArguments() {
+            p++;
+            while (!at('>')) {
+                if (at('*')) {
+                    p++;
+                    continue;
+                }
+                if (at('+') || at('-')) {
+                    p++;
+                }
+                if (!type()) {
+                    return false;
+                }
+            }
+            p++;
+            return true;
+        }
+
+        private boolean identifier(boolean slashes) {
+            int start = p;
+            while (p < s.length()) {
+                char c = s.charAt(p);
+                if (!(Character.isJavaIdentifierPart(c) || (slashes && c == '/'))) {
+                    break;
+                }
+                p++;
+            }
+            return p > start;
+        }
+    }
+
     int u1(int p) {
         return b[p] & 0xff;
     }

@@ -1,31 +1,29 @@
 package ctgls.worker;
 
-import java.io.ByteArrayOutputStream;
+import ctgls.worker.MemoryFileManager.SourceFile;
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.StringWriter;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
-import javax.tools.FileObject;
-import javax.tools.ForwardingJavaFileManager;
 import javax.tools.JavaCompiler;
-import javax.tools.JavaFileManager;
 import javax.tools.JavaFileObject;
-import javax.tools.SimpleJavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.StandardLocation;
 import javax.tools.ToolProvider;
@@ -33,10 +31,18 @@ import javax.tools.ToolProvider;
 /**
  * In-memory compilation (javax.tools) with a per-file cache of class bytes.
  *
+ * <p>Only the request's <em>roots</em> (all files when it names none) are compiled for sure. The
+ * other files form javac's source path, in memory: javac parses, attributes and generates a file
+ * only when a file it compiles needs one of its types ({@code -implicit:class}), as an IDE or
+ * {@code javac -sourcepath} does, so a file nothing reaches is never compiled and its errors are
+ * never seen. The unit holds the <em>closure</em> of the roots: the files whose classes the
+ * roots' classes refer to, transitively, in their bytecode.
+ *
  * <p>A file is recompiled when its compiled text changed, or when it mentions (as a whole word)
  * the simple name of a type declared in a changed or removed file, since its bytes may depend on
- * that type's members. The other files' cached classes are handed to javac as class files. The
- * cache is dropped when the classpath or the options change.
+ * that type's members. The other files' cached classes are handed to javac as class files, and
+ * such a file is not also offered as a source. The cache is dropped when the classpath or the
+ * options change.
  */
 final class Compiler {
     static final class UnknownUnit extends RuntimeException {
@@ -48,11 +54,44 @@ final class Compiler {
     }
 
     private static final int MAX_UNITS = 16;
+    /**
+     * javac runs per request beyond the first, to compile files that cached classes of the
+     * closure need but that are not cached (see {@link #closure}); a bound against surprises.
+     */
+    private static final int MAX_REPAIR_ROUNDS = 8;
 
     private static final class FileEntry {
-        String hash;
-        Map<String, byte[]> classes = new HashMap<>();
-        Set<String> simpleNames = new HashSet<>();
+        final String hash;
+        final Map<String, byte[]> classes = new HashMap<>();
+        final Set<String> simpleNames = new HashSet<>();
+        /** Classes the file's classes refer to, computed on first use. */
+        private Set<String> refs;
+
+        FileEntry(String hash) {
+            this.hash = hash;
+        }
+
+        void add(String binaryName, byte[] bytes) {
+            classes.put(binaryName, bytes);
+            String top = binaryName.substring(binaryName.lastIndexOf('.') + 1);
+            int dollar = top.indexOf('$');
+            simpleNames.add(dollar > 0 ? top.substring(0, dollar) : top);
+        }
+
+        Set<String> refs() {
+            if (refs == null) {
+                refs = new HashSet<>();
+                for (byte[] bytes : classes.values()) {
+                    try {
+                        refs.addAll(ClassFile.parse(bytes).referencedClasses());
+                    } catch (IllegalArgumentException e) {
+                        // javac's own output; a class file it cannot read adds no edges.
+                    }
+                }
+                refs.removeAll(classes.keySet());
+            }
+            return refs;
+        }
     }
 
     private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
@@ -74,6 +113,32 @@ final class Compiler {
             throw new UnknownUnit(id);
         }
         return u;
+    }
+
+    /** One request's files and what this request may compile. */
+    private static final class Request {
+        final Map<String, String> text = new LinkedHashMap<>();
+        final Map<String, Boolean> instrumented = new HashMap<>();
+        final Map<String, String> hash = new HashMap<>();
+        Set<String> roots;
+        List<String> options;
+        /** Files whose cached classes stand for them, unchanged since they were compiled. */
+        final Map<String, FileEntry> valid = new HashMap<>();
+        /** Files compiled by this request. */
+        final Map<String, FileEntry> fresh = new LinkedHashMap<>();
+        /** A source for every file that is not valid, in request order. */
+        final Map<String, SourceFile> sources = new LinkedHashMap<>();
+        final Map<JavaFileObject, String> pathOf = new IdentityHashMap<>();
+        /** Classes the dropped cache entries of this request's files declared, by binary name. */
+        final Map<String, String> declaredBefore = new HashMap<>();
+        /** For every file that is not valid, the top-level type its package and name promise. */
+        final Map<String, String> byTopLevel = new HashMap<>();
+        final List<Object> diagnostics = new ArrayList<>();
+
+        FileEntry entry(String path) {
+            FileEntry e = fresh.get(path);
+            return e != null ? e : valid.get(path);
+        }
     }
 
     Map<String, Object> compile(Map<String, Object> req) throws IOException {
@@ -98,119 +163,221 @@ final class Compiler {
             settingsKey = key;
         }
 
-        // The request's files, their effective text and content hash.
-        Map<String, String> text = new LinkedHashMap<>();
-        Map<String, Boolean> instrumented = new HashMap<>();
-        Map<String, String> hash = new HashMap<>();
+        Request r = new Request();
+        r.options = userOptions;
         for (Object o : Json.arr(req.get("sources"), "sources")) {
             Map<String, Object> s = Json.obj(o, "source");
             String path = Json.str(s, "path");
             String alt = Json.optStr(s, "instrumented");
             String t = alt != null ? alt : Json.str(s, "text");
-            text.put(path, t);
-            instrumented.put(path, alt != null);
-            hash.put(path, sha256(t));
+            r.text.put(path, t);
+            r.instrumented.put(path, alt != null);
+            r.hash.put(path, sha256(t));
+        }
+        if (req.get("roots") == null) {
+            r.roots = r.text.keySet();
+        } else {
+            r.roots = new LinkedHashSet<>(strings(req.get("roots"), "roots"));
+            for (String root : r.roots) {
+                if (!r.text.containsKey(root)) {
+                    throw new IllegalArgumentException("roots: " + root + " is not among the sources");
+                }
+            }
         }
 
-        Set<String> changed = new HashSet<>();
+        // Which cached files still stand for their sources.
         Set<String> changedNames = new HashSet<>();
-        for (Map.Entry<String, String> e : text.entrySet()) {
+        for (Map.Entry<String, String> e : r.text.entrySet()) {
             FileEntry fe = files.get(e.getKey());
-            if (fe == null || !fe.hash.equals(hash.get(e.getKey()))) {
-                changed.add(e.getKey());
+            if (fe == null || !fe.hash.equals(r.hash.get(e.getKey()))) {
                 changedNames.add(stem(e.getKey()));
                 if (fe != null) {
                     changedNames.addAll(fe.simpleNames);
                 }
             }
         }
-        for (String gone : new ArrayList<>(files.keySet())) {
-            if (!text.containsKey(gone)) {
-                changedNames.addAll(files.get(gone).simpleNames);
-                changedNames.add(stem(gone));
-                files.remove(gone);
+        for (Map.Entry<String, FileEntry> e : files.entrySet()) {
+            if (!r.text.containsKey(e.getKey())) {
+                changedNames.addAll(e.getValue().simpleNames);
+                changedNames.add(stem(e.getKey()));
             }
         }
-        Set<String> toCompile = new HashSet<>(changed);
-        if (!changed.isEmpty()) {
-            for (Map.Entry<String, String> e : text.entrySet()) {
-                if (!toCompile.contains(e.getKey()) && mentionsAny(e.getValue(), changedNames)) {
-                    toCompile.add(e.getKey());
+        for (Map.Entry<String, String> e : r.text.entrySet()) {
+            FileEntry fe = files.get(e.getKey());
+            if (fe != null && fe.hash.equals(r.hash.get(e.getKey())) && !mentionsAny(e.getValue(), changedNames)) {
+                r.valid.put(e.getKey(), fe);
+            }
+        }
+        for (Map.Entry<String, String> e : r.text.entrySet()) {
+            String path = e.getKey();
+            if (r.valid.containsKey(path)) {
+                continue;
+            }
+            SourceFile sf = new SourceFile(path, e.getValue());
+            r.sources.put(path, sf);
+            r.pathOf.put(sf, path);
+            r.byTopLevel.putIfAbsent(sf.topLevelName(), path);
+            FileEntry before = files.get(path);
+            if (before != null) {
+                for (String c : before.classes.keySet()) {
+                    r.declaredBefore.put(c, path);
                 }
             }
         }
 
-        List<Object> diagnostics = new ArrayList<>();
+        Set<String> explicit = new LinkedHashSet<>();
+        for (String path : r.text.keySet()) {
+            if (r.roots.contains(path) && !r.valid.containsKey(path)) {
+                explicit.add(path);
+            }
+        }
         boolean success = true;
-        if (!toCompile.isEmpty()) {
-            Map<String, byte[]> visible = new HashMap<>(runtimeClasses());
-            for (Map.Entry<String, FileEntry> e : files.entrySet()) {
-                if (!toCompile.contains(e.getKey())) {
-                    visible.putAll(e.getValue().classes);
-                }
+        Set<String> closure = Collections.emptySet();
+        for (int round = 0; ; round++) {
+            if (!explicit.isEmpty() && !runJavac(r, explicit)) {
+                success = false;
+                break;
             }
-            MemoryFileManager fm = new MemoryFileManager(standard, visible);
-            List<SourceFile> sourceFiles = new ArrayList<>();
-            Map<JavaFileObject, String> pathOf = new IdentityHashMap<>();
-            for (String path : text.keySet()) {
-                if (toCompile.contains(path)) {
-                    SourceFile sf = new SourceFile(path, text.get(path));
-                    sourceFiles.add(sf);
-                    pathOf.put(sf, path);
-                }
+            Set<String> needed = new LinkedHashSet<>();
+            closure = closure(r, needed);
+            if (needed.isEmpty() || round == MAX_REPAIR_ROUNDS) {
+                break;
             }
-            List<String> options = new ArrayList<>();
-            options.add("-proc:none");
-            options.add("-g");
-            options.addAll(userOptions);
-            DiagnosticCollector<JavaFileObject> dc = new DiagnosticCollector<>();
-            StringWriter javacOut = new StringWriter();
-            Boolean ok;
-            try {
-                ok = javac.getTask(javacOut, fm, dc, options, null, sourceFiles).call();
-            } catch (IllegalArgumentException | IllegalStateException e) {
-                throw new IllegalArgumentException("javac refused the request: " + e.getMessage());
-            }
-            success = ok != null && ok;
-            for (Diagnostic<? extends JavaFileObject> d : dc.getDiagnostics()) {
-                diagnostics.add(diagnostic(d, pathOf, instrumented));
-            }
-            if (success) {
-                for (String path : toCompile) {
-                    FileEntry fe = new FileEntry();
-                    fe.hash = hash.get(path);
-                    files.put(path, fe);
-                }
-                for (Map.Entry<String, byte[]> c : fm.output.entrySet()) {
-                    String path = pathOf.get(fm.outputSource.get(c.getKey()));
-                    FileEntry fe = path == null ? null : files.get(path);
-                    if (fe != null) {
-                        fe.classes.put(c.getKey(), c.getValue());
-                        String top = c.getKey().substring(c.getKey().lastIndexOf('.') + 1);
-                        int dollar = top.indexOf('$');
-                        fe.simpleNames.add(dollar > 0 ? top.substring(0, dollar) : top);
-                    }
-                }
-            }
+            explicit = needed;
         }
 
         Map<String, Object> res = new LinkedHashMap<>();
         res.put("success", success);
-        res.put("diagnostics", diagnostics);
-        res.put("compiledFiles", (long) (success ? toCompile.size() : 0));
-        res.put("reusedFiles", (long) (success ? text.size() - toCompile.size() : 0));
+        res.put("diagnostics", r.diagnostics);
+        long reused = 0;
+        for (String path : closure) {
+            if (!r.fresh.containsKey(path)) {
+                reused++;
+            }
+        }
+        res.put("compiledFiles", (long) (success ? r.fresh.size() : 0));
+        res.put("reusedFiles", success ? reused : 0L);
         if (success) {
+            files.keySet().retainAll(r.valid.keySet());
+            files.putAll(r.fresh);
             Map<String, byte[]> all = new HashMap<>();
-            for (String path : text.keySet()) {
+            for (String path : closure) {
                 all.putAll(files.get(path).classes);
             }
             Unit u = new Unit(unitId, all, classpath);
             units.put(unitId, u);
             res.put("classes", new ArrayList<Object>(u.classNames));
+            res.put("files", new ArrayList<Object>(new TreeSet<>(closure)));
         } else {
             units.remove(unitId);
         }
         return res;
+    }
+
+    /**
+     * Compiles {@code explicit} with every other file that is neither valid nor compiled yet on
+     * the source path, and records what javac wrote under the file it came from (javac names
+     * the originating source of each class as the output's sibling). False when javac failed.
+     */
+    private boolean runJavac(Request r, Set<String> explicit) throws IOException {
+        Map<String, byte[]> visible = new HashMap<>(runtimeClasses());
+        for (FileEntry e : r.valid.values()) {
+            visible.putAll(e.classes);
+        }
+        for (FileEntry e : r.fresh.values()) {
+            visible.putAll(e.classes);
+        }
+        List<SourceFile> roots = new ArrayList<>();
+        List<SourceFile> available = new ArrayList<>();
+        for (Map.Entry<String, SourceFile> e : r.sources.entrySet()) {
+            String path = e.getKey();
+            if (explicit.contains(path)) {
+                roots.add(e.getValue());
+            } else if (!r.fresh.containsKey(path) && !stem(path).equals("module-info")) {
+                // module-info on the source path would put the files javac compiles into that
+                // module, whose requirements the classpath cannot meet.
+                available.add(e.getValue());
+            }
+        }
+        MemoryFileManager fm = new MemoryFileManager(standard, visible, available);
+        List<String> options = new ArrayList<>();
+        options.add("-proc:none");
+        options.add("-g");
+        // Generate the classes of every file javac loads from the source path, and take a
+        // source over a class file of the same type on the user's classpath (a stale build
+        // output): javac's default compares modification times, and in-memory sources have none.
+        options.add("-implicit:class");
+        options.add("-Xprefer:source");
+        options.addAll(r.options);
+        DiagnosticCollector<JavaFileObject> dc = new DiagnosticCollector<>();
+        StringWriter javacOut = new StringWriter();
+        Boolean ok;
+        try {
+            ok = javac.getTask(javacOut, fm, dc, options, null, roots).call();
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new IllegalArgumentException("javac refused the request: " + e.getMessage());
+        }
+        for (Diagnostic<? extends JavaFileObject> d : dc.getDiagnostics()) {
+            r.diagnostics.add(diagnostic(d, r.pathOf, r.instrumented));
+        }
+        if (ok == null || !ok) {
+            return false;
+        }
+        for (Map.Entry<String, byte[]> c : fm.output.entrySet()) {
+            String path = r.pathOf.get(fm.outputSource.get(c.getKey()));
+            if (path != null) {
+                r.fresh.computeIfAbsent(path, p -> new FileEntry(r.hash.get(p))).add(c.getKey(), c.getValue());
+            }
+        }
+        for (String path : explicit) {
+            r.fresh.computeIfAbsent(path, p -> new FileEntry(r.hash.get(p)));
+        }
+        return true;
+    }
+
+    /**
+     * The files the roots reach: a file is in when a class of a file already in refers to one of
+     * its classes (Class constants, descriptors, signatures). javac compiles what the roots need,
+     * but a cached class file was compiled earlier and may refer to a class whose file is not
+     * cached now (it changed, or mentions a changed type) and that nothing compiled in this
+     * request needed: such files are added to {@code needed}, to be compiled as roots.
+     */
+    private static Set<String> closure(Request r, Set<String> needed) {
+        Map<String, String> owner = new HashMap<>();
+        for (Map<String, FileEntry> m : List.of(r.valid, r.fresh)) {
+            for (Map.Entry<String, FileEntry> e : m.entrySet()) {
+                for (String c : e.getValue().classes.keySet()) {
+                    owner.put(c, e.getKey());
+                }
+            }
+        }
+        Set<String> seen = new LinkedHashSet<>();
+        ArrayDeque<String> queue = new ArrayDeque<>();
+        for (String root : r.roots) {
+            if (r.entry(root) != null && seen.add(root)) {
+                queue.add(root);
+            }
+        }
+        while (!queue.isEmpty()) {
+            for (String ref : r.entry(queue.poll()).refs()) {
+                String path = owner.get(ref);
+                if (path != null) {
+                    if (seen.add(path)) {
+                        queue.add(path);
+                    }
+                    continue;
+                }
+                String candidate = r.declaredBefore.get(ref);
+                if (candidate == null) {
+                    int dollar = ref.indexOf('$', ref.lastIndexOf('.') + 1);
+                    candidate = r.byTopLevel.get(dollar < 0 ? ref : ref.substring(0, dollar));
+                }
+                if (candidate != null && r.entry(candidate) == null) {
+                    needed.add(candidate);
+                }
+            }
+        }
+        return seen;
     }
 
     private static Map<String, Object> diagnostic(Diagnostic<? extends JavaFileObject> d,
@@ -301,128 +468,6 @@ final class Compiler {
             return b.toString();
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    static final class SourceFile extends SimpleJavaFileObject {
-        private final String text;
-
-        SourceFile(String path, String text) {
-            super(URI.create("mem:///" + path.replace('\\', '/').replace(" ", "%20")), Kind.SOURCE);
-            this.text = text;
-        }
-
-        @Override
-        public CharSequence getCharContent(boolean ignoreEncodingErrors) {
-            return text;
-        }
-    }
-
-    /** A cached class file of an unchanged source, offered to javac on the class path. */
-    static final class CachedClass extends SimpleJavaFileObject {
-        final String binaryName;
-        private final byte[] bytes;
-
-        CachedClass(String binaryName, byte[] bytes) {
-            super(URI.create("mem:///classes/" + binaryName.replace('.', '/') + ".class"), Kind.CLASS);
-            this.binaryName = binaryName;
-            this.bytes = bytes;
-        }
-
-        @Override
-        public java.io.InputStream openInputStream() {
-            return new java.io.ByteArrayInputStream(bytes);
-        }
-    }
-
-    static final class OutputClass extends SimpleJavaFileObject {
-        private final String binaryName;
-        private final MemoryFileManager owner;
-
-        OutputClass(String binaryName, MemoryFileManager owner) {
-            super(URI.create("mem:///out/" + binaryName.replace('.', '/') + ".class"), Kind.CLASS);
-            this.binaryName = binaryName;
-            this.owner = owner;
-        }
-
-        @Override
-        public OutputStream openOutputStream() {
-            return new ByteArrayOutputStream() {
-                @Override
-                public void close() throws IOException {
-                    super.close();
-                    owner.output.put(binaryName, toByteArray());
-                }
-            };
-        }
-    }
-
-    static final class MemoryFileManager extends ForwardingJavaFileManager<StandardJavaFileManager> {
-        private final Map<String, byte[]> visible;
-        final Map<String, byte[]> output = new HashMap<>();
-        final Map<String, JavaFileObject> outputSource = new HashMap<>();
-
-        MemoryFileManager(StandardJavaFileManager standard, Map<String, byte[]> visible) {
-            super(standard);
-            this.visible = visible;
-        }
-
-        @Override
-        public Iterable<JavaFileObject> list(Location location, String packageName, Set<JavaFileObject.Kind> kinds,
-                boolean recurse) throws IOException {
-            Iterable<JavaFileObject> base = super.list(location, packageName, kinds, recurse);
-            if (location != StandardLocation.CLASS_PATH || !kinds.contains(JavaFileObject.Kind.CLASS) || visible.isEmpty()) {
-                return base;
-            }
-            List<JavaFileObject> all = new ArrayList<>();
-            for (JavaFileObject f : base) {
-                all.add(f);
-            }
-            for (Map.Entry<String, byte[]> e : visible.entrySet()) {
-                String name = e.getKey();
-                int dot = name.lastIndexOf('.');
-                String pkg = dot < 0 ? "" : name.substring(0, dot);
-                if (pkg.equals(packageName) || (recurse && pkg.startsWith(packageName.isEmpty() ? "" : packageName + "."))) {
-                    all.add(new CachedClass(name, e.getValue()));
-                }
-            }
-            return all;
-        }
-
-        @Override
-        public String inferBinaryName(Location location, JavaFileObject file) {
-            if (file instanceof CachedClass) {
-                return ((CachedClass) file).binaryName;
-            }
-            return super.inferBinaryName(location, file);
-        }
-
-        @Override
-        public boolean isSameFile(FileObject a, FileObject b) {
-            if (a instanceof SimpleJavaFileObject || b instanceof SimpleJavaFileObject) {
-                return a == b;
-            }
-            return super.isSameFile(a, b);
-        }
-
-        @Override
-        public boolean contains(Location location, FileObject fo) throws IOException {
-            if (fo instanceof SimpleJavaFileObject) {
-                return location == StandardLocation.CLASS_PATH || location == StandardLocation.SOURCE_PATH;
-            }
-            return super.contains(location, fo);
-        }
-
-        @Override
-        public JavaFileObject getJavaFileForOutput(Location location, String className, JavaFileObject.Kind kind,
-                FileObject sibling) throws IOException {
-            if (kind == JavaFileObject.Kind.CLASS) {
-                if (sibling instanceof JavaFileObject) {
-                    outputSource.put(className, (JavaFileObject) sibling);
-                }
-                return new OutputClass(className, this);
-            }
-            return super.getJavaFileForOutput(location, className, kind, sibling);
         }
     }
 }

@@ -12,7 +12,8 @@
 //! deterministic for a seed (when the code under test is); time only decides when to stop.
 //!
 //! Module map: `request`, `result` (public values), `observer` (phases and progress), `setup`
-//! (sources, model, compile), `trace_mapping` (worker results in goal terms), `executor` (the
+//! (sources, model, compile), `widen` (describe, with the unit widened by project subtypes the
+//! cluster needs), `trace_mapping` (worker results in goal terms), `executor` (the
 //! JVM-backed `search::Executor`), `variation` (the search's operators on test cases),
 //! `minimise` (seed 001 IV-A), `report` (coverage, exceptions and tests of the result).
 
@@ -25,6 +26,7 @@ mod result;
 mod setup;
 mod trace_mapping;
 mod variation;
+mod widen;
 
 pub use executor::{ExecutorStats, JvmExecutor, Run};
 pub use minimise::{minimise, without, KeptGoal, MinimisationStats};
@@ -46,10 +48,9 @@ use jvm::{ExecuteOptions, SandboxLevel, Supervisor};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use search::{AllGoalsCovered, GoalTable, MaxExecutions, Search, SearchConfig, Variation as _};
-use testcase::{ClusterError, ConstantPool, TestCase};
+use testcase::{ConstantPool, TestCase};
 
 use crate::budget::{SearchBudget, MIN_SEARCH_SHARE};
-use crate::cluster::{build_cluster, describe_for_cluster, DEFAULT_DESCRIBE_DEPTH};
 use crate::compile::FileLevel;
 use crate::job::observer::SearchBridge;
 use crate::job::request::share;
@@ -70,6 +71,10 @@ pub struct JobSources {
     pub sources: Vec<ProjectSource>,
     /// The file and model of the class under test.
     pub cut: ClassSource,
+    /// The files the job compiled as roots (`jvm::CompileRequest::roots`): the file of the class
+    /// under test and those of project subtypes its cluster uses. Compiling them again gives
+    /// the classes the job's tests use.
+    pub roots: Vec<String>,
 }
 
 /// [`generate`], also returning the sources and the model of the class under test.
@@ -118,9 +123,10 @@ pub fn generate_keeping_sources(
     cancelled()?;
 
     observer.on_phase(Phase::Compiling, started.elapsed());
-    let compiled = setup::compile(supervisor, request, &sources)?;
+    let mut roots = vec![sources[cut.index].file.path.clone()];
+    let compiled = setup::compile(supervisor, request, &sources, &roots)?;
     clock.timings.compile = clock.lap();
-    let unit = compiled.unit;
+    let mut unit = compiled.unit;
     let outcome = (|| {
         cancelled()?;
         let path = &sources[cut.index].file.path;
@@ -137,6 +143,19 @@ pub fn generate_keeping_sources(
                 "{path} could not be instrumented: coverage of {class} is not measured"
             )),
         }
+        observer.on_phase(Phase::Describing, started.elapsed());
+        let constants = ConstantPool::from_source(&sources[cut.index].file.text, &cut.tree);
+        let described = widen::describe_widening(
+            supervisor,
+            request,
+            &sources,
+            &compiled,
+            &mut unit,
+            &constants,
+            &mut warnings,
+        )?;
+        clock.timings.compile += described.compile_time;
+        roots.extend(described.added_roots.iter().cloned());
         let context = Context {
             request,
             text: &sources[cut.index].file.text,
@@ -146,10 +165,21 @@ pub fn generate_keeping_sources(
             unit,
             started,
         };
-        run_compiled(&context, supervisor, observer, &mut clock, warnings)
+        run_compiled(
+            &context, described, supervisor, observer, &mut clock, warnings,
+        )
     })();
     supervisor.release(unit);
-    outcome.map(|result| (result, JobSources { sources, cut }))
+    outcome.map(|result| {
+        (
+            result,
+            JobSources {
+                sources,
+                cut,
+                roots,
+            },
+        )
+    })
 }
 
 /// Measures phases one after the other.
@@ -182,6 +212,7 @@ struct Context<'a> {
 
 fn run_compiled(
     context: &Context<'_>,
+    described: widen::ClusterUnit,
     supervisor: &mut Supervisor,
     observer: &mut dyn GenerationObserver,
     clock: &mut PhaseClock,
@@ -191,17 +222,7 @@ fn run_compiled(
     let class = request.class.as_str();
     let budget_end = context.started + request.budget;
 
-    observer.on_phase(Phase::Describing, context.started.elapsed());
-    let described = describe_for_cluster(supervisor, context.unit, class, DEFAULT_DESCRIBE_DEPTH)?;
-    let constants = ConstantPool::from_source(context.text, &context.cut.tree);
-    let cluster = build_cluster(&described, class, constants).map_err(|e| match e {
-        ClusterError::NothingInstantiable { class, reason } => {
-            GenerationError::NothingInstantiable { class, reason }
-        }
-        ClusterError::NotDescribed { class, reason } => {
-            GenerationError::NotLoadable { class, reason }
-        }
-    })?;
+    let cluster = described.cluster;
     for skipped in cluster.skipped_targets() {
         warnings.push(format!(
             "{} is not tested: {}",

@@ -1,10 +1,11 @@
 //! The job's set-up before the search: the project's sources as the worker sees them, the file
-//! and model of the class under test, and compile errors mapped back to files on disk.
+//! and model of the class under test, its compile (the class's file and what it reaches) and
+//! compile errors mapped back to files on disk.
 
 use std::path::{Path, PathBuf};
 
 use javamodel::JavaModel;
-use jvm::{CompileRequest, DiagnosticKind, SourceFile, Supervisor};
+use jvm::{CompileRequest, Diagnostic, DiagnosticKind, SourceFile, Supervisor};
 use syntax::tree_sitter::Tree;
 
 use crate::compile::{compile_instrumented, CompileError, CompiledUnit};
@@ -104,16 +105,19 @@ pub fn locate(
     })
 }
 
-/// Compiles the project with the class under test instrumented.
+/// Compiles the file of the class under test instrumented (`roots`, its path) and what it
+/// reaches: files no root reaches are not compiled, and their errors do not fail the job.
 pub fn compile(
     supervisor: &mut Supervisor,
     request: &GenerationRequest,
     sources: &[ProjectSource],
+    roots: &[String],
 ) -> Result<CompiledUnit, GenerationError> {
     let compile_request = CompileRequest {
         sources: sources.iter().map(|s| s.file.clone()).collect(),
         classpath: request.layout.classpath.clone(),
         options: request.javac_options.clone(),
+        roots: Some(roots.to_vec()),
     };
     compile_instrumented(
         supervisor,
@@ -123,25 +127,7 @@ pub fn compile(
     .map_err(|e| match e {
         CompileError::DoesNotCompile { diagnostics } => GenerationError::DoesNotCompile {
             class: request.class.clone(),
-            diagnostics: diagnostics
-                .into_iter()
-                .filter(|d| d.kind == DiagnosticKind::Error)
-                .map(|d| SourceDiagnostic {
-                    file: d
-                        .file
-                        .as_deref()
-                        .map(|path| {
-                            sources
-                                .iter()
-                                .find(|s| s.file.path == path)
-                                .map_or_else(|| PathBuf::from(path), |s| s.disk.clone())
-                        })
-                        .unwrap_or_default(),
-                    line: d.line,
-                    column: d.column,
-                    message: d.message,
-                })
-                .collect(),
+            diagnostics: on_disk(sources, diagnostics),
         },
         CompileError::UnknownClass(_) => GenerationError::ClassNotFound {
             class: request.class.clone(),
@@ -149,6 +135,29 @@ pub fn compile(
         },
         CompileError::Jvm(e) => GenerationError::Jvm(e),
     })
+}
+
+/// The errors among `diagnostics`, with the files they name mapped to the files on disk.
+fn on_disk(sources: &[ProjectSource], diagnostics: Vec<Diagnostic>) -> Vec<SourceDiagnostic> {
+    diagnostics
+        .into_iter()
+        .filter(|d| d.kind == DiagnosticKind::Error)
+        .map(|d| SourceDiagnostic {
+            file: d
+                .file
+                .as_deref()
+                .map(|path| {
+                    sources
+                        .iter()
+                        .find(|s| s.file.path == path)
+                        .map_or_else(|| PathBuf::from(path), |s| s.disk.clone())
+                })
+                .unwrap_or_default(),
+            line: d.line,
+            column: d.column,
+            message: d.message,
+        })
+        .collect()
 }
 
 #[cfg(test)]
