@@ -75,7 +75,8 @@ pub(super) fn describe_widening(
     let mut left_out: BTreeSet<String> = BTreeSet::new();
     let mut roots = compiled.roots.clone();
     let mut compile_time = Duration::ZERO;
-    for round in 0..=WIDENING_ROUNDS {
+    let mut round = 0;
+    loop {
         let described = describe_for_cluster(supervisor, *unit, class, DEFAULT_DESCRIBE_DEPTH)?;
         let cluster = build_cluster(&described, class, constants.clone()).map_err(|e| match e {
             ClusterError::NothingInstantiable { class, reason } => {
@@ -129,8 +130,8 @@ pub(super) fn describe_widening(
         *unit = widened.unit;
         roots.extend(widened.added);
         in_unit = widened.closure.into_iter().collect();
+        round += 1;
     }
-    unreachable!("the last round compiles nothing and returns")
 }
 
 /// The types whose project subtypes the cluster could use: the parameter types of the
