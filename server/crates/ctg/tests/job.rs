@@ -7,7 +7,8 @@
 //! `general` (parameters of general types: an `Object` that must be an array, a
 //! `CharSequence` tested for the mutable builders), `closure` (parameters whose only
 //! implementations are project classes the class under test never names, one of which does
-//! not compile, next to a file nothing reaches that does not compile either).
+//! not compile, next to a file nothing reaches that does not compile either; an abstract class
+//! whose only subclass it does not reach).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -170,9 +171,9 @@ fn general_parameters_get_arrays_and_string_builders() {
 fn the_cluster_finds_implementations_outside_the_classes_closure() {
     let root = fixture("closure");
     let mut sup = supervisor();
-    let mut request = request(&root, "shop.Pricer");
-    request.criteria.exception = false;
-    let result = generate(&request, &mut sup, &mut Recorder::default())
+    let mut pricer = request(&root, "shop.Pricer");
+    pricer.criteria.exception = false;
+    let result = generate(&pricer, &mut sup, &mut Recorder::default())
         .expect("Unfinished.java and Draft.java are outside what Pricer needs");
     // `off >= cents` and `adjusted > points` go both ways only with a `Percent` and a
     // `Doubling`, which only the project has and `Pricer` never names.
@@ -198,6 +199,17 @@ fn the_cluster_finds_implementations_outside_the_classes_closure() {
         result.warnings
     );
     assert!(!result.warnings.iter().any(|w| w.contains("Unfinished")));
+
+    // An abstract class under test gets its instances from a subclass it does not reach.
+    let mut basket = request(&root, "shop.Basket");
+    basket.criteria.exception = false;
+    let result = generate(&basket, &mut sup, &mut ()).expect("CountedBasket extends Basket");
+    assert_eq!(
+        result.branches.covered,
+        result.branches.total,
+        "uncovered {:#?}",
+        uncovered(&result)
+    );
 }
 
 #[test]

@@ -298,6 +298,37 @@ fn cached_classes_get_the_files_they_need_even_when_no_text_names_them() {
 }
 
 #[test]
+fn available_sources_are_found_by_their_package_declaration() {
+    let mut sup = supervisor();
+    let source = |path: &str, text: &str| SourceFile {
+        path: path.into(),
+        text: text.into(),
+        instrumented: None,
+    };
+    // The helper's directory does not match its package, and comments surround the package
+    // declaration: javac looks it up in package q all the same.
+    let result = sup
+        .compile(&roots_request(
+            vec![
+                source(
+                    "p/Root.java",
+                    "package p;\npublic class Root { public static int f() { return q.Helper.h(); } }\n",
+                ),
+                source(
+                    "misplaced/Helper.java",
+                    "// Copyright\n/* a block\n   comment */ package /* odd */ q ;\n\
+                     public class Helper { public static int h() { return 7; } }\n",
+                ),
+            ],
+            &["p/Root.java"],
+        ))
+        .unwrap();
+    assert!(result.diagnostics.is_empty(), "{:#?}", result.diagnostics);
+    assert_eq!(result.files, ["misplaced/Helper.java", "p/Root.java"]);
+    assert_eq!(root_f(&mut sup, result.unit.unwrap()), 7);
+}
+
+#[test]
 fn sources_win_over_stale_classes_of_the_same_types_on_the_classpath() {
     let mut sup = supervisor();
     // The stale C's h() returns a long, which B's `return C.h() + 1` cannot return as an int.

@@ -7,7 +7,8 @@
 //! the unit's classes: an implementation the class never mentions (a `Transformer` the caller
 //! is meant to pass) would vanish. So after describing, the sources are searched *syntactically*
 //! (`crate::subtypes`; every source is in memory already) for files declaring public subtypes
-//! of the types the cluster needs values of: parameter types of the described project classes
+//! of the class under test (an abstract class's only instances) and of the types the cluster
+//! needs values of: parameter types of the described project classes
 //! that are project types (a `Discount` parameter) or JDK interfaces and abstract classes that
 //! no class of the unit implements and the cluster's built-in containers do not cover (an
 //! `IntUnaryOperator` parameter, not a `List`), and the types the cluster reports it cannot
@@ -75,8 +76,11 @@ pub(super) fn describe_widening(
     let mut left_out: BTreeSet<String> = BTreeSet::new();
     let mut roots = compiled.roots.clone();
     let mut compile_time = Duration::ZERO;
-    for round in 0..=WIDENING_ROUNDS {
+    let mut round = 0;
+    loop {
         let described = describe_for_cluster(supervisor, *unit, class, DEFAULT_DESCRIBE_DEPTH)?;
+        // An abstract class under test whose only subclasses are outside its closure has no
+        // cluster yet: widening by its own subtypes may give it one.
         let cluster = build_cluster(&described, class, constants.clone()).map_err(|e| match e {
             ClusterError::NothingInstantiable { class, reason } => {
                 GenerationError::NothingInstantiable { class, reason }
@@ -84,8 +88,9 @@ pub(super) fn describe_widening(
             ClusterError::NotDescribed { class, reason } => {
                 GenerationError::NotLoadable { class, reason }
             }
-        })?;
-        let targets = subtype_targets(&described, &cluster);
+        });
+        let mut targets = subtype_targets(&described, cluster.as_ref().ok());
+        targets.insert(class);
         let new: Vec<String> = if round == WIDENING_ROUNDS {
             Vec::new()
         } else {
@@ -98,7 +103,7 @@ pub(super) fn describe_widening(
         };
         if new.is_empty() {
             return Ok(ClusterUnit {
-                cluster,
+                cluster: cluster?,
                 added_roots: roots.split_off(compiled.roots.len()),
                 compile_time,
             });
@@ -120,7 +125,7 @@ pub(super) fn describe_widening(
         compile_time += started.elapsed();
         let Some(widened) = widened else {
             return Ok(ClusterUnit {
-                cluster,
+                cluster: cluster?,
                 added_roots: roots.split_off(compiled.roots.len()),
                 compile_time,
             });
@@ -129,16 +134,20 @@ pub(super) fn describe_widening(
         *unit = widened.unit;
         roots.extend(widened.added);
         in_unit = widened.closure.into_iter().collect();
+        round += 1;
     }
-    unreachable!("the last round compiles nothing and returns")
 }
 
 /// The types whose project subtypes the cluster could use: the parameter types of the
 /// described project classes' public constructors and methods (the class under test's among
 /// them) that are project types, or JDK interfaces and abstract classes that neither a class of
-/// the unit nor a built-in container implements; and the types the cluster says it cannot build. Types that are only
-/// returned need no values, and the general types get literals.
-fn subtype_targets<'d>(described: &'d DescribeResult, cluster: &'d Cluster) -> BTreeSet<&'d str> {
+/// the unit nor a built-in container implements; and the types the cluster says it cannot
+/// build. Types that are only returned need no values, and the general types get literals.
+/// Without a cluster (none could be built), the project types only.
+fn subtype_targets<'d>(
+    described: &'d DescribeResult,
+    cluster: Option<&'d Cluster>,
+) -> BTreeSet<&'d str> {
     let info: HashMap<&str, &ClassInfo> = described
         .classes
         .iter()
@@ -155,12 +164,17 @@ fn subtype_targets<'d>(described: &'d DescribeResult, cluster: &'d Cluster) -> B
         .filter_map(|p| info.get(p.type_name.trim_end_matches("[]")))
         .filter(|c| {
             c.project
-                || (c.is_abstract
-                    && c.subclasses.is_empty()
-                    && !cluster.has_builtin_values(&c.name))
+                || cluster.is_some_and(|cluster| {
+                    c.is_abstract && c.subclasses.is_empty() && !cluster.has_builtin_values(&c.name)
+                })
         })
         .map(|c| c.name.as_str())
-        .chain(cluster.unreachable().iter().map(|u| u.type_name.as_str()))
+        .chain(
+            cluster
+                .iter()
+                .flat_map(|c| c.unreachable())
+                .map(|u| u.type_name.as_str()),
+        )
         .filter(|name| !TOO_GENERAL.contains(name))
         .collect()
 }
