@@ -255,11 +255,6 @@ fn errors_in_implicitly_compiled_files_are_reported_with_their_path() {
 #[test]
 fn cached_classes_get_the_files_they_need_even_when_no_text_names_them() {
     let mut sup = supervisor();
-    let source = |path: &str, text: &str| SourceFile {
-        path: path.into(),
-        text: text.into(),
-        instrumented: None,
-    };
     // B calls a method of V without naming V: editing V leaves B's cached class valid, and
     // nothing javac compiles needs V, yet B's bytecode does.
     let sources = |v: &str| {
@@ -300,11 +295,6 @@ fn cached_classes_get_the_files_they_need_even_when_no_text_names_them() {
 #[test]
 fn available_sources_are_found_by_their_package_declaration() {
     let mut sup = supervisor();
-    let source = |path: &str, text: &str| SourceFile {
-        path: path.into(),
-        text: text.into(),
-        instrumented: None,
-    };
     // The helper's directory does not match its package, and comments surround the package
     // declaration: javac looks it up in package q all the same.
     let result = sup
@@ -823,11 +813,6 @@ fn statements_throw_what_the_same_java_statement_would() {
 #[test]
 fn constants_of_non_public_enums() {
     let mut sup = supervisor();
-    let source = |path: &str, text: &str| SourceFile {
-        path: path.into(),
-        text: text.into(),
-        instrumented: None,
-    };
     let result = sup
         .compile(&CompileRequest {
             sources: vec![
@@ -861,11 +846,6 @@ fn constants_of_non_public_enums() {
 #[test]
 fn describe_never_reports_probe_holders() {
     let mut sup = supervisor();
-    let source = |path: &str, text: &str| SourceFile {
-        path: path.into(),
-        text: text.into(),
-        instrumented: None,
-    };
     // As the instrumenter appends it, and a public one shaped to be listed as an implementation.
     let result = sup
         .compile(&CompileRequest {

@@ -67,6 +67,15 @@ pub fn compile_project(sup: &mut Supervisor, name: &str) -> UnitId {
     result.unit.unwrap()
 }
 
+/// A source file as written (not instrumented).
+pub fn source(path: &str, text: &str) -> SourceFile {
+    SourceFile {
+        path: path.into(),
+        text: text.into(),
+        instrumented: None,
+    }
+}
+
 pub fn int(v: i32) -> Statement {
     Statement::Value(Literal::Int(v))
 }
