@@ -7,6 +7,9 @@
 //! is slower than the estimate, and the point is that the run ends near its budget, not 20 s
 //! after it as a fixed reserve allowed.
 
+mod pipeline_support;
+use pipeline_support::{e2e_enabled, supervisor};
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -14,12 +17,7 @@ use ctg::budget::{CostLedger, EmissionCosts, MIN_SEARCH_SHARE};
 use ctg::job::GenerationRequest;
 use ctg::pipeline::{generate_tests, PipelineOptions, Verification};
 use ctg::project::{JUnitVersion, LayoutOverrides, ProjectLayout};
-use jvm::{Supervisor, WorkerConfig};
 use search::StopReason;
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
 
 fn bank() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/projects/bank")
@@ -31,11 +29,7 @@ fn a_run_ends_near_its_budget_and_leaves_the_estimate_to_emission() {
         eprintln!("skipped: the pipeline budget test runs with CTGLS_E2E=1");
         return;
     }
-    let mut supervisor = Supervisor::new(WorkerConfig {
-        cache_dir: Some(std::env::temp_dir().join("ctgls-jvm-tests-cache")),
-        ..WorkerConfig::default()
-    })
-    .expect("JDK 11+ and a buildable worker");
+    let mut supervisor = supervisor();
     let layout = ProjectLayout::discover(
         &bank(),
         &LayoutOverrides {

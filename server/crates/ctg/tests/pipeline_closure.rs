@@ -4,17 +4,15 @@
 //! javac and JUnit against those classes, although another file of the project does not
 //! compile. Gated by `CTGLS_E2E=1` (the real worker, javac and JUnit; about 20 s).
 
+mod pipeline_support;
+use pipeline_support::{e2e_enabled, supervisor};
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use ctg::job::GenerationRequest;
 use ctg::pipeline::{generate_tests, PipelineOptions, Verification};
 use ctg::project::{JUnitVersion, LayoutOverrides, ProjectLayout};
-use jvm::{Supervisor, WorkerConfig};
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
 
 fn project() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/job/closure")
@@ -26,11 +24,7 @@ fn tests_using_implementations_outside_the_closure_compile_and_pass() {
         eprintln!("skipped: the closure pipeline test runs with CTGLS_E2E=1");
         return;
     }
-    let mut supervisor = Supervisor::new(WorkerConfig {
-        cache_dir: Some(std::env::temp_dir().join("ctgls-jvm-tests-cache")),
-        ..WorkerConfig::default()
-    })
-    .expect("JDK 11+ and a buildable worker");
+    let mut supervisor = supervisor();
     let layout = ProjectLayout::discover(
         &project(),
         &LayoutOverrides {

@@ -4,6 +4,9 @@
 //! the JDK's own release, keeps that assertion, which shows the getter is observed at all.
 //! Gated by `CTGLS_E2E=1` (the real worker, javac and JUnit; about 20 s).
 
+mod pipeline_support;
+use pipeline_support::{e2e_enabled, supervisor};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -12,12 +15,8 @@ use ctg::job::GenerationRequest;
 use ctg::pipeline::{generate_tests, PipelineOptions, Verification};
 use ctg::project::{JUnitVersion, LayoutOverrides, ProjectLayout};
 use ctg::verify::JUnitSetup;
-use jvm::{Jdk, Supervisor, WorkerConfig};
+use jvm::{Jdk, Supervisor};
 use testcase::junit::JUnit;
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
 
 fn project() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/release")
@@ -53,11 +52,7 @@ fn tests_compile_at_the_release_of_the_build() {
         eprintln!("skipped: the JDK has no getter newer than Java 11 to tell the releases apart");
         return;
     }
-    let mut supervisor = Supervisor::new(WorkerConfig {
-        cache_dir: Some(std::env::temp_dir().join("ctgls-jvm-tests-cache")),
-        ..WorkerConfig::default()
-    })
-    .expect("JDK 11+ and a buildable worker");
+    let mut supervisor = supervisor();
 
     let control = verified_source(&mut supervisor, Some(jdk.version.feature));
     assert!(
