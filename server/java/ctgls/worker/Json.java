@@ -27,11 +27,6 @@ final class Json {
         this.end = to;
     }
 
-    static Object parse(String text) {
-        byte[] b = text.getBytes(StandardCharsets.UTF_8);
-        return parse(b, 0, b.length);
-    }
-
     /** Parses the UTF-8 JSON text in {@code bytes[from, to)}. */
     static Object parse(byte[] bytes, int from, int to) {
         Json p = new Json(bytes, from, to);

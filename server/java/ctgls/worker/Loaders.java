@@ -2,7 +2,6 @@ package ctgls.worker;
 
 import ctgls.rt.Probe;
 import ctgls.worker.Unit.TestLoader;
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -23,29 +22,19 @@ import java.util.Set;
  * worker's main thread only.
  */
 final class Loaders {
-    /** A static field to put back after every test, with its value right after initialisation. */
-    private static final class Reset {
-        final Field field;
-        final Object initial;
-
-        Reset(Field field, Object initial) {
-            this.field = field;
-            this.initial = initial;
-        }
-    }
-
     private final Unit unit;
     private StaticState rule;
     /** The loader the next test may use; null when it must get a fresh one. */
     private TestLoader kept;
     /** How many classes of {@link #kept} were checked and initialised. */
     private int settled;
-    private final List<Reset> resets = new ArrayList<>();
-    /** Steps that put value-checked static state of {@link #kept} back ({@link StaticValues}). */
+    /**
+     * Steps that put the resettable and value-checked static state of {@link #kept} back
+     * ({@link StaticValues}).
+     */
     private final List<StaticValues.Restore> restores = new ArrayList<>();
-    /** Copies of the project classes, initialised only to read initial values of resettable fields. */
+    /** Pristine copies of the project classes, which no test uses ({@link StaticValues}). */
     private TestLoader template;
-    private final Map<String, Object> initialValues = new HashMap<>();
     /** Probe slots each class's pristine initialisation recorded ({@link #pristineInit}). */
     private final Map<String, int[]> initSlots = new HashMap<>();
     /** The union of {@link #initSlots} over the classes settled in {@link #kept}. */
@@ -76,7 +65,6 @@ final class Loaders {
     void drop() {
         kept = null;
         settled = 0;
-        resets.clear();
         restores.clear();
         keptSlots.clear();
     }
@@ -127,31 +115,16 @@ final class Loaders {
                     keptSlots.add(slot);
                 }
                 StaticState.Verdict v = rule.verdict(c.getName());
-                if (!v.valueChecked.isEmpty()) {
-                    String why = planRestores(loader, c, v.valueChecked);
+                List<String> state = new ArrayList<>(v.resettable);
+                state.addAll(v.valueChecked);
+                if (!state.isEmpty()) {
+                    String why = planRestores(loader, c, state);
                     if (why != null) {
                         return why;
                     }
                 }
-                for (String name : v.resettable) {
-                    try {
-                        Field f = c.getDeclaredField(name);
-                        f.setAccessible(true);
-                        resets.add(new Reset(f, initialValue(c.getName(), name)));
-                    } catch (Throwable e) {
-                        return c.getName() + "." + name + ": cannot be put back (" + e + ")";
-                    }
-                }
             }
             settled += fresh.size();
-        }
-        for (Reset r : resets) {
-            try {
-                r.field.set(null, r.initial);
-            } catch (Throwable e) {
-                return r.field.getDeclaringClass().getName() + "." + r.field.getName() + ": cannot be put back ("
-                        + e + ")";
-            }
         }
         for (StaticValues.Restore r : restores) {
             try {
@@ -164,8 +137,9 @@ final class Loaders {
     }
 
     /**
-     * Plans putting the value-checked fields of {@code live} back from the template's initialised
-     * copy; returns why not when one of them cannot be.
+     * Plans putting the resettable and value-checked static fields of {@code live} back from the
+     * template's initialised copy (a resettable primitive is set back to the pristine value);
+     * returns why not when one of them cannot be.
      */
     private String planRestores(TestLoader loader, Class<?> live, List<String> fields) {
         Class<?> pristine;
@@ -226,7 +200,6 @@ final class Loaders {
                 join(t, 200);
                 // Its classes may be stuck half-initialised: values needed later come from a new copy.
                 template = null;
-                initialValues.clear();
                 return name + ": its initialisation loops and did not end within " + INITIALISATION_DEADLINE_MS
                         + " ms";
             }
@@ -261,16 +234,5 @@ final class Loaders {
             template = unit.newLoader();
         }
         return template;
-    }
-
-    /** The value of a resettable field right after its class's initialisation (a boxed primitive). */
-    private Object initialValue(String className, String field) throws ReflectiveOperationException {
-        String key = className + "#" + field;
-        if (!initialValues.containsKey(key)) {
-            Field f = Class.forName(className, true, template()).getDeclaredField(field);
-            f.setAccessible(true);
-            initialValues.put(key, f.get(null));
-        }
-        return initialValues.get(key);
     }
 }
