@@ -229,10 +229,15 @@ final class StaticState {
             return false;
         }
         String t = d.substring(1, d.length() - 1);
-        return t.equals("java/nio/charset/Charset") || t.equals("java/util/regex/Pattern")
-                || t.equals("java/math/BigInteger") || t.equals("java/math/BigDecimal")
-                || t.equals("java/math/MathContext") || t.equals("java/util/Locale") || t.equals("java/util/UUID")
-                || t.startsWith("java/time/") && t.indexOf('/', 10) < 0;
+        if (t.startsWith("java/time/") && t.indexOf('/', 10) < 0) {
+            return true;
+        }
+        for (Class<?> k : StaticValues.JDK_VALUE_CLASSES) {
+            if (k.getName().equals(dotted(t))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static final Set<String> MUTABLE_JDK = new HashSet<>(Arrays.asList(

@@ -3,6 +3,7 @@ package ctgls.worker;
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -195,6 +196,14 @@ final class StaticValues {
     }
 
     /**
+     * Immutable JDK value classes (by instance here; by declared type in {@link StaticState},
+     * where a final field of one holds the same value for ever).
+     */
+    static final List<Class<?>> JDK_VALUE_CLASSES = Arrays.<Class<?>>asList(java.math.BigInteger.class,
+            java.math.BigDecimal.class, java.math.MathContext.class, java.nio.charset.Charset.class,
+            java.util.regex.Pattern.class, java.util.Locale.class, java.util.UUID.class);
+
+    /**
      * A value no code can change and that both loaders can share, because its class is the
      * JDK's: strings, boxes, JDK enums, immutable JDK value classes, objects without instance
      * fields, and immutable collections of such values.
@@ -209,11 +218,13 @@ final class StaticValues {
         if (c.getClassLoader() != null || c.isArray()) {
             return false; // a project subclass of a JDK value class; arrays can always change
         }
-        if (v instanceof Enum || v instanceof java.math.BigInteger || v instanceof java.math.BigDecimal
-                || v instanceof java.nio.charset.Charset || v instanceof java.util.regex.Pattern
-                || v instanceof java.math.MathContext || v instanceof java.util.Locale || v instanceof java.util.UUID
-                || v instanceof java.net.URI || c.getName().startsWith("java.time.")) {
+        if (v instanceof Enum || v instanceof java.net.URI || c.getName().startsWith("java.time.")) {
             return true;
+        }
+        for (Class<?> k : JDK_VALUE_CLASSES) {
+            if (k.isInstance(v)) {
+                return true;
+            }
         }
         if (v instanceof Class) {
             return ((Class<?>) v).getClassLoader() == null;
