@@ -139,48 +139,57 @@ fn cold_start(quick_start: bool) {
     let cache = std::env::temp_dir().join(format!("ctgls-bench-cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&cache);
     let t = Instant::now();
-    let mut sup = Supervisor::new(config(&cache, quick_start)).unwrap();
+    let sup = Supervisor::new(config(&cache, quick_start)).unwrap();
     let build = t.elapsed();
-    // Warm cache from here on: what every start after the first one costs.
-    let mut runs = Vec::new();
-    for _ in 0..3 {
-        drop(sup);
-        let t = Instant::now();
-        sup = Supervisor::new(config(&cache, quick_start)).unwrap();
-        sup.start().unwrap();
-        let started = t.elapsed();
-        let r = sup
-            .compile(&CompileRequest {
-                sources: sources("bank"),
-                ..Default::default()
+    let training = format!("{:?}", sup.worker_archive_training());
+    drop(sup);
+    // Warm cache from here on: what every start after the first one costs, with and without
+    // the class data sharing archive made above.
+    for class_data_sharing in [false, true] {
+        let mut runs = Vec::new();
+        for _ in 0..3 {
+            let t = Instant::now();
+            let mut sup = Supervisor::new(WorkerConfig {
+                class_data_sharing,
+                ..config(&cache, quick_start)
             })
             .unwrap();
-        assert!(r.unit.is_some());
-        let compiled = t.elapsed();
-        let out = sup
-            .execute(
-                r.unit.unwrap(),
-                &[account_test(0)],
-                &ExecuteOptions::default(),
-            )
-            .unwrap();
-        assert!(matches!(out, ExecutionOutcome::Finished(_)));
-        runs.push((
-            started,
-            compiled - started,
-            t.elapsed() - compiled,
-            t.elapsed(),
-        ));
+            assert_eq!(sup.uses_worker_archive(), class_data_sharing, "{training}");
+            sup.start().unwrap();
+            let started = t.elapsed();
+            let r = sup
+                .compile(&CompileRequest {
+                    sources: sources("bank"),
+                    ..Default::default()
+                })
+                .unwrap();
+            assert!(r.unit.is_some());
+            let compiled = t.elapsed();
+            let out = sup
+                .execute(
+                    r.unit.unwrap(),
+                    &[account_test(0)],
+                    &ExecuteOptions::default(),
+                )
+                .unwrap();
+            assert!(matches!(out, ExecutionOutcome::Finished(_)));
+            runs.push((
+                started,
+                compiled - started,
+                t.elapsed() - compiled,
+                t.elapsed(),
+            ));
+        }
+        runs.sort_by_key(|r| r.3);
+        let (start, compile, first_exec, total) = runs[1];
+        println!(
+            "cold start (TieredStopAtLevel=1: {quick_start}, class data sharing: {class_data_sharing}): \
+             worker build and archive (once per ctgls version and JDK) {:.0} ms; \
+             JVM start + hello {:.0} ms; first compile (4 files) {:.0} ms; first execute {:.0} ms; \
+             start + first compile + first execute {:.0} ms (median of 3)",
+            ms(build), ms(start), ms(compile), ms(first_exec), ms(total)
+        );
     }
-    runs.sort_by_key(|r| r.3);
-    let (start, compile, first_exec, total) = runs[1];
-    println!(
-        "cold start (TieredStopAtLevel=1: {quick_start}): worker build (once per ctgls version) {:.0} ms; \
-         JVM start + hello {:.0} ms; first compile (4 files) {:.0} ms; first execute {:.0} ms; \
-         start + first compile + first execute {:.0} ms (median of 3)",
-        ms(build), ms(start), ms(compile), ms(first_exec), ms(total)
-    );
-    drop(sup);
     let _ = std::fs::remove_dir_all(&cache);
 }
 

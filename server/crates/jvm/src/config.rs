@@ -23,6 +23,9 @@ pub struct WorkerConfig {
     pub block_system_exit: bool,
     /// `-XX:TieredStopAtLevel=1`: faster start and first compile, slower long runs.
     pub quick_start: bool,
+    /// Map a class data sharing archive of the worker's, javac's and the JDK's classes at start
+    /// (made once per JDK and worker build by a training run; JDK 13+). See `cds.rs`.
+    pub class_data_sharing: bool,
     /// Start-up and `hello` deadline.
     pub start_timeout: Duration,
     /// Deadline of compile and describe requests.
@@ -47,6 +50,7 @@ impl Default for WorkerConfig {
             sandbox: SandboxPolicy::BestEffort,
             block_system_exit: true,
             quick_start: true,
+            class_data_sharing: true,
             start_timeout: Duration::from_secs(30),
             request_timeout: Duration::from_secs(120),
             test_slack: Duration::from_secs(3),

@@ -8,6 +8,7 @@
 //! API boundary: callers use [`Supervisor`] synchronously. Misbehaving code under test never
 //! makes a call fail or panic: it becomes an [`ExecutionOutcome`] or a [`TestStatus`].
 
+mod cds;
 mod command;
 mod config;
 mod error;
@@ -17,8 +18,10 @@ mod process;
 mod proto;
 mod sandbox;
 mod supervisor;
+mod training;
 mod worker_build;
 
+pub use cds::{SharedArchives, Training};
 pub use command::{spawn_sandboxed, ExecutionLimits, SandboxedChild};
 pub use config::WorkerConfig;
 pub use error::{JdkError, JvmError};

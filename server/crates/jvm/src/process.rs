@@ -58,6 +58,7 @@ impl WorkerProcess {
         config: &WorkerConfig,
         jdk: &Jdk,
         worker_classes: &Path,
+        archive_args: &[String],
     ) -> Result<WorkerProcess, JvmError> {
         let spawn_err = |what: &str, e: std::io::Error| JvmError::Spawn(format!("{what}: {e}"));
         let scratch_root = config
@@ -84,7 +85,7 @@ impl WorkerProcess {
         let console_w2 = console_w.try_clone().map_err(|e| spawn_err("pipe", e))?;
 
         let mut cmd = Command::new(&jdk.java);
-        cmd.args(jvm_args(config, scratch_ref, worker_classes))
+        cmd.args(jvm_args(config, scratch_ref, worker_classes, archive_args))
             .current_dir(scratch_ref)
             .stdin(Stdio::null())
             .stdout(console_w)
@@ -259,7 +260,12 @@ fn exit_kind(st: std::process::ExitStatus) -> ExitKind {
     }
 }
 
-fn jvm_args(config: &WorkerConfig, scratch: &Path, classes: &Path) -> Vec<String> {
+fn jvm_args(
+    config: &WorkerConfig,
+    scratch: &Path,
+    classes: &Path,
+    archive_args: &[String],
+) -> Vec<String> {
     let mut a = Vec::from(config.execution_limits().jvm_memory_args());
     a.extend([
         "-XX:+UseSerialGC".into(),
@@ -275,6 +281,7 @@ fn jvm_args(config: &WorkerConfig, scratch: &Path, classes: &Path) -> Vec<String
     if config.quick_start {
         a.push("-XX:TieredStopAtLevel=1".into());
     }
+    a.extend(archive_args.iter().cloned());
     a.extend(config.extra_jvm_args.iter().cloned());
     a.push("-cp".into());
     a.push(classes.display().to_string());

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::cds::{SharedArchives, Training};
 use crate::config::WorkerConfig;
 use crate::error::JvmError;
 use crate::jdk::Jdk;
@@ -53,6 +54,11 @@ pub struct Supervisor {
     next_request: u64,
     last_sandbox: Option<SandboxReport>,
     starts: u32,
+    archives: SharedArchives,
+    /// Options that map the worker's class data sharing archive; emptied for good when a
+    /// worker started with them failed to start.
+    archive_args: Vec<String>,
+    worker_training: Option<Training>,
 }
 
 impl Supervisor {
@@ -68,17 +74,61 @@ impl Supervisor {
             .clone()
             .unwrap_or_else(worker_build::default_cache_dir);
         let worker_classes = worker_build::ensure_worker(&jdk, &cache)?;
+        let archives = if config.class_data_sharing && worker_classes.is_file() {
+            SharedArchives::new(&cache, &jdk)
+        } else {
+            SharedArchives::default()
+        };
+        let training = archives
+            .enabled()
+            .then(|| crate::training::train_worker(&config, &jdk, &worker_classes, &archives));
+        let mut s = Supervisor::with_worker(config, jdk, &worker_classes)?;
+        s.archive_args = archives.jvm_args(&crate::training::worker_key(&worker_classes));
+        s.archives = archives;
+        s.worker_training = training;
+        Ok(s)
+    }
+
+    /// A supervisor of the worker at `worker_classes`, without class data sharing.
+    pub(crate) fn with_worker(
+        config: WorkerConfig,
+        jdk: Jdk,
+        worker_classes: &Path,
+    ) -> Result<Supervisor, JvmError> {
+        if !config.execution_enabled {
+            return Err(JvmError::ExecutionDisabled);
+        }
         Ok(Supervisor {
             config,
             jdk,
-            worker_classes,
+            worker_classes: worker_classes.to_path_buf(),
             running: None,
             units: HashMap::new(),
             next_unit: 1,
             next_request: 1,
             last_sandbox: None,
             starts: 0,
+            archives: SharedArchives::default(),
+            archive_args: Vec::new(),
+            worker_training: None,
         })
+    }
+
+    /// The class data sharing archives of this JDK under the worker's cache (disabled when
+    /// [`WorkerConfig::class_data_sharing`] is off or the JDK is older than 13); verification
+    /// uses them for its `javac` and JUnit runs.
+    pub fn shared_archives(&self) -> &SharedArchives {
+        &self.archives
+    }
+
+    /// What making the worker's archive did in [`Supervisor::new`] (`None`: not attempted).
+    pub fn worker_archive_training(&self) -> Option<&Training> {
+        self.worker_training.as_ref()
+    }
+
+    /// Whether the worker maps a class data sharing archive at start.
+    pub fn uses_worker_archive(&self) -> bool {
+        !self.archive_args.is_empty()
     }
 
     /// The settings it was made with; [`WorkerConfig::execution_limits`] gives the ones other
@@ -126,7 +176,30 @@ impl Supervisor {
         if self.running.is_some() {
             return Ok(());
         }
-        let process = WorkerProcess::spawn(&self.config, &self.jdk, &self.worker_classes)?;
+        match self.start_worker() {
+            Err(JvmError::Crashed(_) | JvmError::Timeout(_) | JvmError::Protocol(_))
+                if !self.archive_args.is_empty() =>
+            {
+                // An archive damaged after it was made can crash the JVM as it maps it. Start
+                // without it; when that works, the archive was the cause and goes.
+                self.running = None;
+                self.archive_args.clear();
+                self.start_worker()?;
+                self.archives
+                    .discard(&crate::training::worker_key(&self.worker_classes));
+                Ok(())
+            }
+            result => result,
+        }
+    }
+
+    fn start_worker(&mut self) -> Result<(), JvmError> {
+        let process = WorkerProcess::spawn(
+            &self.config,
+            &self.jdk,
+            &self.worker_classes,
+            &self.archive_args,
+        )?;
         self.starts += 1;
         self.last_sandbox = Some(process.sandbox);
         if self.config.sandbox == SandboxPolicy::Required
@@ -427,13 +500,22 @@ impl Supervisor {
 
     /// Asks the worker to exit and waits briefly; the process group is killed in any case.
     pub fn shutdown(&mut self) {
+        self.shutdown_within(Duration::from_secs(1));
+    }
+
+    /// [`Supervisor::shutdown`], waiting up to `exit` for the process to end; whether it did
+    /// (true when no worker was running).
+    pub(crate) fn shutdown_within(&mut self, exit: Duration) -> bool {
         if self.running.is_some() {
             let id = self.request_id();
             let _ = self.roundtrip(proto::shutdown(id), Duration::from_secs(2), &mut |_| Ok(()));
         }
-        if let Some(mut r) = self.running.take() {
-            r.process.close_input();
-            r.process.wait_exit(Duration::from_secs(1));
+        match self.running.take() {
+            Some(mut r) => {
+                r.process.close_input();
+                r.process.wait_exit(exit)
+            }
+            None => true,
         }
     }
 }

@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::cds::Fnv;
 use crate::error::JvmError;
 use crate::jdk::Jdk;
 
@@ -94,24 +95,21 @@ pub(crate) const SOURCES: &[(&str, &str)] = &[
 /// Class-file target: the worker runs on any Java 11+ whatever javac compiled it.
 const JAVAC_ARGS: &[&str] = &["--release", "11", "-encoding", "UTF-8", "-nowarn"];
 const COMPLETE_MARKER: &str = "complete";
+const WORKER_JAR: &str = "worker.jar";
 
-/// FNV-1a over the sources and the javac arguments: stable across Rust versions and processes.
+/// A hash of the sources, the javac arguments and the layout of the build (a jar since the
+/// worker runs from one, for class data sharing).
 pub(crate) fn sources_hash() -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut feed = |bytes: &[u8]| {
-        for b in bytes.iter().chain(std::iter::once(&0u8)) {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
+    let mut h = Fnv::new();
+    h.feed(WORKER_JAR.as_bytes());
     for a in JAVAC_ARGS {
-        feed(a.as_bytes());
+        h.feed(a.as_bytes());
     }
     for (path, text) in SOURCES {
-        feed(path.as_bytes());
-        feed(text.as_bytes());
+        h.feed(path.as_bytes());
+        h.feed(text.as_bytes());
     }
-    format!("{h:016x}")
+    h.hex()
 }
 
 /// The default cache root: `$XDG_CACHE_HOME/ctgls`, else `~/.cache/ctgls`, else the temp dir.
@@ -125,14 +123,15 @@ pub fn default_cache_dir() -> PathBuf {
     std::env::temp_dir().join("ctgls-cache")
 }
 
-/// Returns the class directory of the compiled worker, compiling it on first use.
+/// Returns the class path of the compiled worker, compiling it on first use: its jar, or its
+/// class directory when the JDK's `jar` tool failed (then there is no class data sharing).
 ///
 /// Safe against concurrent processes: each compiles into its own temp dir and renames it into
 /// place; the loser of the race discards its copy and uses the winner's.
 pub(crate) fn ensure_worker(jdk: &Jdk, cache_root: &Path) -> Result<PathBuf, JvmError> {
     let target = cache_root.join(format!("worker-{}", sources_hash()));
     if target.join(COMPLETE_MARKER).is_file() {
-        return Ok(target.join("classes"));
+        return Ok(classpath_in(&target));
     }
     let fail = |what: &str, e: std::io::Error| JvmError::WorkerBuild(format!("{what}: {e}"));
     std::fs::create_dir_all(cache_root).map_err(|e| fail("creating the cache directory", e))?;
@@ -161,7 +160,16 @@ pub(crate) fn ensure_worker(jdk: &Jdk, cache_root: &Path) -> Result<PathBuf, Jvm
             return Err(fail("moving the compiled worker into the cache", e));
         }
     }
-    Ok(target.join("classes"))
+    Ok(classpath_in(&target))
+}
+
+fn classpath_in(build: &Path) -> PathBuf {
+    let jar = build.join(WORKER_JAR);
+    if jar.is_file() {
+        jar
+    } else {
+        build.join("classes")
+    }
 }
 
 fn build_into(jdk: &Jdk, dir: &Path) -> Result<(), JvmError> {
@@ -191,6 +199,21 @@ fn build_into(jdk: &Jdk, dir: &Path) -> Result<(), JvmError> {
             String::from_utf8_lossy(&out.stderr)
         )));
     }
+    // The class data sharing archive needs the classes in a jar: the JVM archives nothing
+    // from a class path with a non-empty directory. Without one the worker still runs.
+    let _ = Command::new(jdk.home.join("bin").join("jar"))
+        .arg("--create")
+        .arg("--file")
+        .arg(dir.join(WORKER_JAR))
+        .arg("-C")
+        .arg(dir.join("classes"))
+        .arg(".")
+        .output()
+        .map(|o| {
+            if !o.status.success() {
+                let _ = std::fs::remove_file(dir.join(WORKER_JAR));
+            }
+        });
     let mut marker = std::fs::File::create(dir.join(COMPLETE_MARKER))
         .map_err(|e| fail("writing the cache marker", e))?;
     writeln!(marker, "{}", jdk.version.full).map_err(|e| fail("writing the cache marker", e))?;
