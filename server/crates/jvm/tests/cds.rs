@@ -118,7 +118,7 @@ fn a_damaged_archive_costs_one_start_and_is_made_again() {
     let bytes = std::fs::read(&archive).unwrap();
     std::fs::set_permissions(
         &archive,
-        std::fs::Permissions::from(std::os::unix::fs::PermissionsExt::from_mode(0o644)),
+        std::os::unix::fs::PermissionsExt::from_mode(0o644),
     )
     .unwrap();
     std::fs::write(&archive, &bytes[..bytes.len() / 3]).unwrap();
