@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use jvm::{CompileRequest, ExecuteOptions, JvmError, Supervisor, UnitId};
+use jvm::{CompileRequest, ExecuteOptions, JvmError, Supervisor, Training, UnitId};
 use testcase::junit::{print_class, JUnit, Suppressions, TestClassSpec};
 
 use crate::budget::{CostLedger, EmissionReserve};
@@ -18,7 +18,7 @@ use crate::emit::{self, EmitError, NotPrintable, Written};
 use crate::job::{
     self, GenerationError, GenerationObserver, GenerationRequest, GenerationResult, JobSources,
 };
-use crate::project::JUnitVersion;
+use crate::project::{JUnitVersion, ProjectLayout};
 use crate::store::{self, FinishedRun, RunInfo, Store, StoredTest};
 use crate::verify::{self, JUnitSetup, ProjectClasses, VerifiedSuite, VerifyError, VerifyOptions};
 
@@ -498,6 +498,34 @@ fn stored_suite(generation: &GenerationResult, emission: &Emission) -> Option<st
             Verification::WorkerOnly { reason } => Some(reason.clone()),
         },
     })
+}
+
+/// Makes the class data sharing archives that let later runs start their JVMs faster (the
+/// worker's, and verification's `javac` and JUnit 5 launcher for the project's JUnit), unless
+/// they exist: a few seconds once per JDK, worker build and JUnit jars, a few file checks after
+/// that. No budget pays for it: callers run it when a run's results are out (`ctgls generate`
+/// before it exits, the server after a run). Returns what happened to each archive, by name.
+pub fn prepare_faster_starts(
+    layout: &ProjectLayout,
+    options: &PipelineOptions,
+    supervisor: &mut Supervisor,
+) -> Vec<(String, Training)> {
+    let mut done = Vec::new();
+    if let Some(worker) = supervisor.prepare_worker_archive() {
+        done.push(("worker".to_string(), worker));
+    }
+    let junit = JUnit::from(options.junit.unwrap_or_else(|| layout.junit_version()));
+    let mut verify = options.verify.clone();
+    verify.jdk.get_or_insert_with(|| supervisor.jdk().clone());
+    let trained = JUnitSetup::locate(junit, &layout.classpath)
+        .and_then(|setup| verify::train_archives(&setup, &verify));
+    match trained {
+        Ok(archives) => done.extend(archives),
+        // No JUnit: verification does not run, nothing to prepare for it.
+        Err(VerifyError::JUnitNotFound { .. }) => {}
+        Err(error) => done.push(("verification".into(), Training::Failed(error.to_string()))),
+    }
+    done
 }
 
 /// The name users type for an algorithm (`--algorithm`, settings, reports).

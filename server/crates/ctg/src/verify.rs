@@ -18,6 +18,7 @@
 //!
 //! See `docs/emission.md` for the procedure and the conventions of emitted tests.
 
+mod archives;
 mod javac;
 mod junit;
 mod process;
@@ -29,12 +30,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use jvm::{ExecutionLimits, Jdk, JdkError, JvmError};
+use jvm::{ExecutionLimits, Jdk, JdkError, JvmError, SharedArchives};
 pub use testcase::junit::Instability;
 use testcase::junit::{
     print_class, AssertionKind, JUnit, PrintedClass, Suppressions, TestClassSpec,
 };
 
+pub use archives::train_archives;
 pub use javac::JavacError;
 pub use junit::{
     JUnitOrigin, JUnitSetup, RunOrder, RunReport, TestFailure, JUNIT_CLASSPATH_ENV, SYSTEM_JAVA_DIR,
@@ -108,6 +110,10 @@ pub struct VerifyOptions {
     /// unstable assertions, one that confirms it), a failing test is dropped whole instead, so
     /// the next round is normally the last ([`DropReason::DeadlinePassed`]).
     pub deadline: Option<Instant>,
+    /// Class data sharing archives for the test `javac` and the JUnit 5 launcher (disabled by
+    /// default; callers pass [`jvm::Supervisor::shared_archives`]). [`train_archives`] makes
+    /// them.
+    pub archives: SharedArchives,
 }
 
 impl Default for VerifyOptions {
@@ -123,6 +129,7 @@ impl Default for VerifyOptions {
             jvm_args: Vec::new(),
             limits: ExecutionLimits::default(),
             deadline: None,
+            archives: SharedArchives::default(),
         }
     }
 }
@@ -328,6 +335,7 @@ pub(crate) fn project_classpath(
             scratch,
             label: "javac-project",
             limits,
+            jvm_options: &[],
         }
         .compile(&sources)?;
         if !errors.is_empty() {
@@ -385,6 +393,7 @@ pub(crate) fn compile_tests(
         scratch: dir,
         label: "javac-tests",
         limits: &options.limits,
+        jvm_options: &options.archives.jvm_args(archives::JAVAC),
     }
     .compile(&sources)?;
     Ok((out, errors))
@@ -489,6 +498,7 @@ pub fn verify_and_stabilise(
                 per_test_timeout: options.test_timeout,
                 process_timeout: options.process_timeout,
                 jvm_args: &options.jvm_args,
+                archives: &options.archives,
                 limits: &options.limits,
                 dir: &round_dir.join(format!("{order:?}").to_lowercase()),
                 round,
@@ -623,6 +633,7 @@ pub fn run_test_class(
                 per_test_timeout: options.test_timeout,
                 process_timeout: options.process_timeout,
                 jvm_args: &options.jvm_args,
+                archives: &options.archives,
                 limits: &options.limits,
                 dir: &dir.join(format!("{order:?}").to_lowercase()),
                 round: 1,

@@ -279,3 +279,108 @@ fn bank_suites_under_junit4() {
     account_suite_is_verified_written_and_covers_account(JUnit::Four, &mut subject);
     random_suite_is_verified_and_covers_what_it_calls(PARSER, 5, JUnit::Four, &mut subject);
 }
+
+/// Every `name` file under `dir`, recursively.
+fn files_named(dir: &std::path::Path, name: &str) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.file_name().is_some_and(|n| n == name) {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+/// The start-up archives of verification: made once by `train_archives`, then mapped by every
+/// JUnit 5 launcher verification starts (its class-loading log says where each class came
+/// from) and by `javac`.
+#[test]
+fn verification_jvms_map_the_archives_made_for_them() {
+    let mut subject = Subject::bank();
+    let jdk = subject.sup.jdk().clone();
+    let base = std::env::temp_dir().join(format!("ctgls-verify-archives-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let archives = jvm::SharedArchives::new(&base.join("cache"), &jdk);
+    if !archives.enabled() {
+        eprintln!(
+            "skipped: JDK {} makes no dynamic archives",
+            jdk.version.full
+        );
+        return;
+    }
+    let setup = JUnitSetup::locate(JUnit::Five, &[]).expect("JUnit installed (tests/run.sh)");
+    std::fs::create_dir_all(base.join("scratch")).unwrap();
+    let options = VerifyOptions {
+        jdk: Some(jdk.clone()),
+        archives: archives.clone(),
+        scratch_parent: Some(base.join("scratch")),
+        keep_scratch: true,
+        // Relative: the launcher's working directory is its run directory, where it may write.
+        jvm_args: vec!["-Xlog:class+load=info:file=classload.log".into()],
+        ..VerifyOptions::default()
+    };
+    let trained = ctg::verify::train_archives(&setup, &options).unwrap();
+    let names: Vec<&str> = trained.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names.len(), 2, "{trained:?}");
+    assert_eq!(names[0], "javac");
+    assert!(names[1].starts_with("junit5-"), "{trained:?}");
+    assert!(
+        trained.iter().all(|(_, t)| *t == jvm::Training::Made),
+        "{trained:?}"
+    );
+    assert!(
+        ctg::verify::train_archives(&setup, &options)
+            .unwrap()
+            .is_empty(),
+        "nothing left to make"
+    );
+
+    let cluster = subject.cluster(ACCOUNT);
+    let tests = account_tests(&cluster);
+    let executed = executed(&mut subject, &tests);
+    let spec = spec(ACCOUNT, JUnit::Five, &subject, executed);
+    let suite = verify_and_stabilise(&spec, &bank_project(), &setup, &options)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_passed_twice_in_both_orders(&suite);
+    let logs = files_named(&base.join("scratch"), "classload.log");
+    assert_eq!(logs.len(), 2, "one per launcher run: {logs:?}");
+    for log in logs {
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            text.contains(
+                "org.junit.platform.console.ConsoleLauncher source: shared objects file (top)"
+            ),
+            "{}: {}",
+            log.display(),
+            text.lines()
+                .find(|l| l.contains("ConsoleLauncher"))
+                .unwrap_or("no launcher")
+        );
+    }
+
+    // javac maps its own archive.
+    let log = base.join("javac-classload.log");
+    let mut javac = std::process::Command::new(&jdk.javac);
+    javac.args(archives.jvm_args("javac").iter().map(|o| format!("-J{o}")));
+    let status = javac
+        .arg(format!("-J-Xlog:class+load=info:file={}", log.display()))
+        .arg("-version")
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains("com.sun.tools.javac.Main source: shared objects file (top)"),
+        "{}",
+        text.lines()
+            .find(|l| l.contains("javac.Main"))
+            .unwrap_or("no javac")
+    );
+    let _ = std::fs::remove_dir_all(&base);
+}

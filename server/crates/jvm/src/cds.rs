@@ -29,6 +29,9 @@ use crate::jdk::Jdk;
 /// `-XX:ArchiveClassesAtExit` exists from JDK 13 on.
 const MINIMUM_FEATURE: u32 = 13;
 
+/// A failed training is tried again after this long.
+const RETRY_FAILED: Duration = Duration::from_secs(24 * 3600);
+
 /// A training run that has held the lock this long is taken to have died.
 const STALE_LOCK: Duration = Duration::from_secs(600);
 
@@ -149,7 +152,7 @@ impl SharedArchives {
         let (Some(dir), Some(target)) = (self.dir.as_ref(), self.archive(key)) else {
             return Training::Skipped;
         };
-        if whole(&target) {
+        if whole(&target) || failed_lately(&target) {
             return Training::Skipped;
         }
         if let Err(e) = std::fs::create_dir_all(dir) {
@@ -173,7 +176,11 @@ impl SharedArchives {
         let _ = std::fs::remove_file(&tmp);
         match result {
             Ok(()) => Training::Made,
-            Err(e) => Training::Failed(e),
+            Err(e) => {
+                // Not again for a while: every run would pay for a training that fails.
+                let _ = std::fs::write(failure_file(&target), &e);
+                Training::Failed(e)
+            }
         }
     }
 
@@ -232,6 +239,19 @@ fn use_args(path: &Path) -> Vec<String> {
 
 fn length_file(archive: &Path) -> PathBuf {
     archive.with_extension("len")
+}
+
+fn failure_file(archive: &Path) -> PathBuf {
+    archive.with_extension("failed")
+}
+
+/// A training of this archive failed less than [`RETRY_FAILED`] ago.
+fn failed_lately(archive: &Path) -> bool {
+    std::fs::metadata(failure_file(archive))
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age < RETRY_FAILED)
 }
 
 /// The archive exists and has the length recorded when it was made.
@@ -363,8 +383,14 @@ mod tests {
         });
         assert_eq!(t, Training::Failed("the JVM crashed".into()));
         assert!(option.starts_with("-XX:ArchiveClassesAtExit="), "{option}");
-        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
-        assert!(left.is_empty(), "{left:?}");
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left, ["k.failed"], "only the failure is remembered");
+        assert!(a.jvm_args("k").is_empty());
+        let again = a.make("k", &[], |_| panic!("not tried again so soon"));
+        assert_eq!(again, Training::Skipped);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

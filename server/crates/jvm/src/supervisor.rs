@@ -58,7 +58,6 @@ pub struct Supervisor {
     /// Options that map the worker's class data sharing archive; emptied for good when a
     /// worker started with them failed to start.
     archive_args: Vec<String>,
-    worker_training: Option<Training>,
 }
 
 impl Supervisor {
@@ -79,13 +78,9 @@ impl Supervisor {
         } else {
             SharedArchives::default()
         };
-        let training = archives
-            .enabled()
-            .then(|| crate::training::train_worker(&config, &jdk, &worker_classes, &archives));
         let mut s = Supervisor::with_worker(config, jdk, &worker_classes)?;
         s.archive_args = archives.jvm_args(&crate::training::worker_key(&worker_classes));
         s.archives = archives;
-        s.worker_training = training;
         Ok(s)
     }
 
@@ -110,7 +105,6 @@ impl Supervisor {
             starts: 0,
             archives: SharedArchives::default(),
             archive_args: Vec::new(),
-            worker_training: None,
         })
     }
 
@@ -121,9 +115,23 @@ impl Supervisor {
         &self.archives
     }
 
-    /// What making the worker's archive did in [`Supervisor::new`] (`None`: not attempted).
-    pub fn worker_archive_training(&self) -> Option<&Training> {
-        self.worker_training.as_ref()
+    /// Makes the worker's class data sharing archive unless it exists, with a training worker
+    /// of its own (about 1.5 s, once per JDK and worker build); workers started after this map
+    /// it. `None` when archives are off. Callers run it when no one is waiting for results.
+    pub fn prepare_worker_archive(&mut self) -> Option<Training> {
+        if !self.archives.enabled() {
+            return None;
+        }
+        let training = crate::training::train_worker(
+            &self.config,
+            &self.jdk,
+            &self.worker_classes,
+            &self.archives,
+        );
+        self.archive_args = self
+            .archives
+            .jvm_args(&crate::training::worker_key(&self.worker_classes));
+        Some(training)
     }
 
     /// Whether the worker maps a class data sharing archive at start.

@@ -132,8 +132,9 @@ fn a_damaged_archive_costs_one_start_and_is_made_again() {
     assert!(!archive.exists(), "the damaged archive is gone");
     drop(damaged);
 
-    let again = Supervisor::new(config(&cache)).unwrap();
-    assert_eq!(again.worker_archive_training(), Some(&Training::Made));
+    let mut again = Supervisor::new(config(&cache)).unwrap();
+    assert!(!again.uses_worker_archive());
+    assert_eq!(again.prepare_worker_archive(), Some(Training::Made));
     assert!(again.uses_worker_archive());
     drop(again);
     let _ = std::fs::remove_dir_all(&cache);

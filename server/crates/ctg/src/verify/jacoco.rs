@@ -199,6 +199,7 @@ pub fn measure(
         per_test_timeout: options.test_timeout,
         process_timeout: options.process_timeout,
         jvm_args: &jvm_args,
+        archives: &options.archives,
         limits: &options.limits,
         dir: &run_dir,
         round: 0,
@@ -245,6 +246,7 @@ fn compile_helper(
         scratch: dir,
         label: "javac-jacoco-helper",
         limits: &options.limits,
+        jvm_options: &[],
     }
     .compile(&[file])?;
     if !errors.is_empty() {

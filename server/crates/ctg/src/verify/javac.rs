@@ -46,6 +46,9 @@ pub(crate) struct Javac<'a> {
     pub scratch: &'a Path,
     pub label: &'a str,
     pub limits: &'a ExecutionLimits,
+    /// Options for javac's own JVM (each passed as `-J<option>`): a class data sharing
+    /// archive to map, or to make.
+    pub jvm_options: &'a [String],
 }
 
 impl Javac<'_> {
@@ -96,6 +99,7 @@ impl Javac<'_> {
                 "-J-Xshare:auto",
             ]);
         }
+        command.args(self.jvm_options.iter().map(|o| format!("-J{o}")));
         command.arg(format!("@{}", argfile.display()));
         let confinement = Confinement {
             limits: self.limits,

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use jvm::{ExecutionLimits, Jdk, SandboxReport};
+use jvm::{ExecutionLimits, Jdk, SandboxReport, SharedArchives};
 use testcase::junit::JUnit;
 
 use super::javac::join_paths;
@@ -241,6 +241,8 @@ pub(crate) struct Launch<'a> {
     pub per_test_timeout: Duration,
     pub process_timeout: Duration,
     pub jvm_args: &'a [String],
+    /// The JUnit 5 launcher maps its class data sharing archive when there is one.
+    pub archives: &'a SharedArchives,
     pub limits: &'a ExecutionLimits,
     /// Scratch directory of this run (reports, logs); also the JVM's working, temp and home
     /// directory, as in the worker, and the only place it may write.
@@ -256,8 +258,18 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
     std::fs::create_dir_all(launch.dir).map_err(|e| io("creating the run directory", e))?;
     let tmp = launch.dir.join("tmp");
     std::fs::create_dir_all(&tmp).map_err(|e| io("creating the run directory", e))?;
-    let mut classpath = launch.classpath.to_vec();
-    classpath.extend(launch.setup.jars.iter().cloned());
+    let (classpath, archive) = match launch.setup.junit {
+        // JUnit's jars first: an archive is used only when the class path it was made with
+        // (the jars) begins the class path it runs with.
+        JUnit::Five => (
+            [&launch.setup.jars[..], launch.classpath].concat(),
+            launch.archives.jvm_args(&archive_key(launch.setup)),
+        ),
+        JUnit::Four => (
+            [launch.classpath, &launch.setup.jars[..]].concat(),
+            Vec::new(),
+        ),
+    };
     let mut command = Command::new(&launch.jdk.java);
     command
         .current_dir(launch.dir)
@@ -270,6 +282,7 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
         ])
         .arg(format!("-Djava.io.tmpdir={}", tmp.display()))
         .arg(format!("-Duser.home={}", launch.dir.display()))
+        .args(archive)
         .args(launch.jvm_args)
         .arg("-cp")
         .arg(join_paths(&classpath));
@@ -285,31 +298,12 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
     match launch.setup.junit {
         JUnit::Five => {
             let reports = launch.dir.join("reports");
-            let orderer = match launch.order {
-                RunOrder::Forward => "ctgls.verify.MethodNameOrder",
-                RunOrder::Reverse => "ctgls.verify.ReverseMethodNameOrder",
-            };
-            command
-                .arg("org.junit.platform.console.ConsoleLauncher")
-                .args([
-                    "--disable-banner",
-                    "--disable-ansi-colors",
-                    "--details=tree",
-                    "--details-theme=ascii",
-                    "--include-engine=junit-jupiter",
-                ])
-                .arg(format!("--reports-dir={}", reports.display()))
-                .arg(format!("--select-class={}", launch.test_class))
-                .arg(format!(
-                    "--config=junit.jupiter.testmethod.order.default={orderer}"
-                ))
-                .arg(format!(
-                    "--config=junit.jupiter.execution.timeout.default={}ms",
-                    launch.per_test_timeout.as_millis()
-                ))
-                .arg(
-                    "--config=junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD",
-                );
+            command.args(console_launcher_args(
+                launch.order,
+                &reports,
+                launch.test_class,
+                launch.per_test_timeout,
+            ));
             let finished = run_bounded(
                 command,
                 launch.process_timeout,
@@ -381,6 +375,40 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
             })
         }
     }
+}
+
+/// The name of the class data sharing archive of the JUnit 5 launcher with `setup`'s jars.
+pub(crate) fn archive_key(setup: &JUnitSetup) -> String {
+    SharedArchives::key("junit5", &setup.jars)
+}
+
+/// The JUnit 5 console launcher's main class and arguments for running `test_class`.
+pub(crate) fn console_launcher_args(
+    order: RunOrder,
+    reports: &Path,
+    test_class: &str,
+    per_test_timeout: Duration,
+) -> Vec<String> {
+    let orderer = match order {
+        RunOrder::Forward => "ctgls.verify.MethodNameOrder",
+        RunOrder::Reverse => "ctgls.verify.ReverseMethodNameOrder",
+    };
+    vec![
+        "org.junit.platform.console.ConsoleLauncher".into(),
+        "--disable-banner".into(),
+        "--disable-ansi-colors".into(),
+        "--details=tree".into(),
+        "--details-theme=ascii".into(),
+        "--include-engine=junit-jupiter".into(),
+        format!("--reports-dir={}", reports.display()),
+        format!("--select-class={test_class}"),
+        format!("--config=junit.jupiter.testmethod.order.default={orderer}"),
+        format!(
+            "--config=junit.jupiter.execution.timeout.default={}ms",
+            per_test_timeout.as_millis()
+        ),
+        "--config=junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD".into(),
+    ]
 }
 
 /// Test names in the order the tree printer listed them (`|   +-- name() [OK]`).

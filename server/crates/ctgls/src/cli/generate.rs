@@ -12,7 +12,7 @@ use ctg::pipeline::{self, ClassOutcome, PipelineError, PipelineOptions, Verifica
 use ctg::project::{LayoutOverrides, ProjectLayout};
 use ctg::store::Store;
 use ctg::verify::VerifyOptions;
-use jvm::{Supervisor, WorkerConfig};
+use jvm::{Supervisor, Training, WorkerConfig};
 use search::{Criterion, Progress};
 use serde_json::{json, Value};
 
@@ -57,6 +57,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         // Verification runs the project's code too: under the worker's sandbox and bounds.
         verify: VerifyOptions {
             limits: supervisor.config().execution_limits(),
+            archives: supervisor.shared_archives().clone(),
             ..VerifyOptions::default()
         },
         ..PipelineOptions::default()
@@ -74,9 +75,19 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         progress.finish(&outcome);
         rows.push((class.clone(), outcome));
     }
-    supervisor.shutdown();
-
     print!("{}", summary_table(&rows));
+    // After the results: the first run on a machine makes the archives that let every later
+    // run start its JVMs faster (a few seconds, once).
+    for (archive, training) in pipeline::prepare_faster_starts(&layout, &options, &mut supervisor) {
+        match training {
+            Training::Made => eprintln!("ctgls: made the {archive} start-up archive (once)"),
+            Training::Failed(why) => {
+                eprintln!("ctgls: could not make the {archive} start-up archive: {why}")
+            }
+            Training::Skipped => {}
+        }
+    }
+    supervisor.shutdown();
     if let Some(path) = &args.report {
         let report = report_json(&args, &rows);
         let text = serde_json::to_string_pretty(&report).expect("a JSON value serialises");

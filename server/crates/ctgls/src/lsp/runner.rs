@@ -17,7 +17,7 @@ use ctg::project::{JUnitVersion, ProjectLayout, SourceOverlays};
 use ctg::store::Store;
 use ctg::verify::VerifyOptions;
 use javamodel::JavaModel;
-use jvm::{JvmError, Supervisor, WorkerConfig};
+use jvm::{JvmError, Supervisor, Training, WorkerConfig};
 use search::{Algorithm, CancelToken, Progress};
 use tower_lsp_server::ls_types::Uri;
 
@@ -183,6 +183,7 @@ fn run_loop(jobs: mpsc::Receiver<RunJob>, events: WeakEventSender) {
         if !events.send(Event::Run(update)) {
             break;
         }
+        prepare_faster_starts(&job, &mut workers);
     }
     for (_, (mut worker, _)) in workers {
         worker.shutdown();
@@ -222,21 +223,7 @@ fn run_one(
     request.algorithm = job.algorithm;
     request.cancel = job.cancel.clone();
     request.seed = job.run;
-    let options = PipelineOptions {
-        junit: job.junit,
-        store: job.store.clone(),
-        write: false,
-        timestamp_ms: SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64),
-        abandon_when_cancelled: true,
-        // Verification runs the project's code too: under the worker's sandbox and bounds.
-        verify: VerifyOptions {
-            limits: supervisor.config().execution_limits(),
-            ..VerifyOptions::default()
-        },
-        costs: costs.clone(),
-    };
+    let options = pipeline_options(job, supervisor, costs);
     let model = &*job.model;
     let mut observer = Observer {
         job,
@@ -263,6 +250,44 @@ fn run_one(
     Ok(Arc::new(ClassResults::from_outcome(
         job.run, &outcome, model,
     )))
+}
+
+fn pipeline_options(job: &RunJob, supervisor: &Supervisor, costs: &CostLedger) -> PipelineOptions {
+    PipelineOptions {
+        junit: job.junit,
+        store: job.store.clone(),
+        write: false,
+        timestamp_ms: SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64),
+        abandon_when_cancelled: true,
+        // Verification runs the project's code too: under the worker's sandbox and bounds.
+        verify: VerifyOptions {
+            limits: supervisor.config().execution_limits(),
+            archives: supervisor.shared_archives().clone(),
+            ..VerifyOptions::default()
+        },
+        costs: costs.clone(),
+    }
+}
+
+/// After a run's results are out: the start-up archives later runs of the project use (made
+/// the first time, a few seconds; file checks after that).
+fn prepare_faster_starts(job: &RunJob, workers: &mut Workers) {
+    let key = (job.layout.root.clone(), job.java_home.clone());
+    let Some((supervisor, costs)) = workers.get_mut(&key) else {
+        return;
+    };
+    let options = pipeline_options(job, supervisor, costs);
+    for (archive, training) in pipeline::prepare_faster_starts(&job.layout, &options, supervisor) {
+        match training {
+            Training::Made => tracing::info!("made the {archive} start-up archive"),
+            Training::Failed(why) => {
+                tracing::warn!("could not make the {archive} start-up archive: {why}")
+            }
+            Training::Skipped => {}
+        }
+    }
 }
 
 /// Forwards a run's phases and coverage to the owner.
