@@ -69,7 +69,7 @@ fn works(sup: &mut Supervisor) {
 #[test]
 fn the_first_supervisor_makes_the_archive_and_later_workers_map_it() {
     let cache = fresh_cache("make");
-    let first = Supervisor::new(config(&cache)).unwrap();
+    let mut first = Supervisor::new(config(&cache)).unwrap();
     if !first.shared_archives().enabled() {
         eprintln!(
             "skipped: JDK {} has no dynamic archives",
@@ -77,12 +77,19 @@ fn the_first_supervisor_makes_the_archive_and_later_workers_map_it() {
         );
         return;
     }
-    assert_eq!(first.worker_archive_training(), Some(&Training::Made));
+    assert!(!first.uses_worker_archive(), "none made yet");
+    works(&mut first);
+    assert_eq!(first.prepare_worker_archive(), Some(Training::Made));
     let archive = worker_archive(&cache).expect("an archive in the cache");
+    assert!(
+        !maps_archive(&first, &archive),
+        "the running worker goes on as it started"
+    );
+    assert!(first.uses_worker_archive(), "the next start maps it");
     drop(first);
 
     let mut second = Supervisor::new(config(&cache)).unwrap();
-    assert_eq!(second.worker_archive_training(), Some(&Training::Skipped));
+    assert_eq!(second.prepare_worker_archive(), Some(Training::Skipped));
     assert!(second.uses_worker_archive());
     works(&mut second);
     assert!(maps_archive(&second, &archive), "{}", archive.display());
@@ -103,7 +110,7 @@ fn the_first_supervisor_makes_the_archive_and_later_workers_map_it() {
 #[test]
 fn a_damaged_archive_costs_one_start_and_is_made_again() {
     let cache = fresh_cache("damaged");
-    let first = Supervisor::new(config(&cache)).unwrap();
+    let mut first = Supervisor::new(config(&cache)).unwrap();
     if !first.shared_archives().enabled() {
         eprintln!(
             "skipped: JDK {} has no dynamic archives",
@@ -111,6 +118,7 @@ fn a_damaged_archive_costs_one_start_and_is_made_again() {
         );
         return;
     }
+    assert_eq!(first.prepare_worker_archive(), Some(Training::Made));
     drop(first);
     let archive = worker_archive(&cache).expect("an archive in the cache");
     // Cut it short and record the new length, so it passes the length check: the JVM itself
