@@ -161,6 +161,7 @@ impl SharedArchives {
         let Some(_lock) = Lock::take(&dir.join(format!("{key}.lock"))) else {
             return Training::Skipped;
         };
+        remove_stale_attempts(dir, key);
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos());
@@ -239,6 +240,28 @@ fn use_args(path: &Path) -> Vec<String> {
 
 fn length_file(archive: &Path) -> PathBuf {
     archive.with_extension("len")
+}
+
+/// Removes what training runs of `key` that died left (a process that exited while its
+/// training JVM went on writing): temporary archives older than [`STALE_LOCK`].
+fn remove_stale_attempts(dir: &Path, key: &str) {
+    let prefix = format!(".{key}-");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > STALE_LOCK);
+        if name.starts_with(&prefix) && name.ends_with(".jsa") && old {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 fn failure_file(archive: &Path) -> PathBuf {
@@ -391,6 +414,29 @@ mod tests {
         assert!(a.jvm_args("k").is_empty());
         let again = a.make("k", &[], |_| panic!("not tried again so soon"));
         assert_eq!(again, Training::Skipped);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn what_a_dead_training_left_goes_with_the_next_one() {
+        let dir = scratch("stale");
+        let old = SystemTime::now() - STALE_LOCK - Duration::from_secs(5);
+        for name in [".k-1-2.jsa", ".k-3-4.jsa", ".other-1-2.jsa"] {
+            std::fs::write(dir.join(name), b"partial").unwrap();
+        }
+        for name in [".k-1-2.jsa", ".other-1-2.jsa"] {
+            std::fs::File::options()
+                .write(true)
+                .open(dir.join(name))
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
+        }
+        let t = archives(&dir).make("k", &[], |_| Err("no JVM here".into()));
+        assert!(matches!(t, Training::Failed(_)));
+        assert!(!dir.join(".k-1-2.jsa").exists(), "an old attempt of k");
+        assert!(dir.join(".k-3-4.jsa").exists(), "maybe still running");
+        assert!(dir.join(".other-1-2.jsa").exists(), "another archive's");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
