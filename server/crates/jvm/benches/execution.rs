@@ -4,6 +4,7 @@
 //!
 //! Run: `cargo bench -p jvm --bench execution` (figures go to docs/benchmarks.md). Profiling:
 //! `CTGLS_BENCH_ONLY=account CTGLS_BENCH_ROUNDS=200 CTGLS_BENCH_JVM_ARGS=-XX:StartFlightRecording=filename=/tmp/w.jfr`.
+//! `CTGLS_BENCH_ONLY=cold`: only the cold start, with and without the start-up archive.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -93,6 +94,32 @@ fn triangle_test(k: i32) -> TestCase {
                 None,
                 &[0, 1, 2],
             ),
+        ],
+    }
+}
+
+/// Eight statements on a class whose methods do some work (scans of a 40-character text, a
+/// Levenshtein distance): the same sequence as the direct Java driver's `text` modes.
+fn words_test(k: i32) -> TestCase {
+    let w = "text.Words";
+    let s = "java.lang.String";
+    TestCase {
+        statements: vec![
+            Statement::Value(Literal::String(format!(
+                "the quick brown fox {} jumps over the lazy dog",
+                k % 7
+            ))),
+            Statement::New {
+                class: w.into(),
+                params: vec![s.into()],
+                args: vec![0],
+            },
+            call(w, "count", &[], Some(1), &[]),
+            call(w, "capitalized", &[], Some(1), &[]),
+            call(w, "isPalindrome", &[], Some(1), &[]),
+            call(w, "longest", &[], Some(1), &[]),
+            Statement::Value(Literal::String("kitten sitting on the mat".into())),
+            call(w, "distance", &[s, s], None, &[0, 6]),
         ],
     }
 }
@@ -314,6 +341,35 @@ public class Driver {
             }
             return;
         }
+        if (mode.endsWith("-words")) {
+            Class<?> wc = shared.loadClass("text.Words");
+            java.lang.reflect.Constructor<?> makeWords = wc.getConstructor(String.class);
+            Method count = wc.getMethod("count");
+            Method capitalized = wc.getMethod("capitalized");
+            Method palindrome = wc.getMethod("isPalindrome");
+            Method longest = wc.getMethod("longest");
+            Method distance = wc.getMethod("distance", String.class, String.class);
+            for (int k = 0; k < n; k++) {
+                String text = "the quick brown fox " + (k % 7) + " jumps over the lazy dog";
+                String other = "kitten sitting on the mat";
+                if (mode.equals("reflective-words")) {
+                    Object w = makeWords.newInstance(text);
+                    sink += (Integer) count.invoke(w);
+                    sink += capitalized.invoke(w).hashCode();
+                    sink += ((Boolean) palindrome.invoke(w)) ? 1 : 0;
+                    sink += longest.invoke(w).hashCode();
+                    sink += (Integer) distance.invoke(null, text, other);
+                } else {
+                    text.Words w = new text.Words(text);
+                    sink += w.count();
+                    sink += w.capitalized().hashCode();
+                    sink += w.isPalindrome() ? 1 : 0;
+                    sink += w.longest().hashCode();
+                    sink += text.Words.distance(text, other);
+                }
+            }
+            return;
+        }
         Class<?> sc = shared.loadClass("bank.Account");
         java.lang.reflect.Constructor<?> make = sc.getConstructor(int.class);
         Method withdraw = sc.getMethod("withdraw", int.class);
@@ -393,8 +449,9 @@ fn direct(mode: &str) -> f64 {
     let dir = std::env::temp_dir().join(format!("ctgls-bench-direct-{}", std::process::id()));
     let src = dir.join("src");
     std::fs::create_dir_all(src.join("bank")).unwrap();
+    std::fs::create_dir_all(src.join("text")).unwrap();
     let mut files = Vec::new();
-    for s in sources("bank") {
+    for s in sources("bank").into_iter().chain(sources("text")) {
         let p = src.join(&s.path);
         std::fs::write(&p, s.text).unwrap();
         files.push(p);
@@ -444,10 +501,17 @@ fn main() {
         s.sandbox().map(|r| r.to_string())
     });
     let account = "Account, 9 statements/test";
-    if std::env::var("CTGLS_BENCH_ONLY").as_deref() == Ok("account") {
+    match std::env::var("CTGLS_BENCH_ONLY").as_deref() {
         // One throughput run, e.g. under a profiler (`CTGLS_BENCH_JVM_ARGS`).
-        throughput(account, "bank", account_test, DEFAULT);
-        return;
+        Ok("account") => {
+            throughput(account, "bank", account_test, DEFAULT);
+            return;
+        }
+        Ok("cold") => {
+            cold_start(true);
+            return;
+        }
+        _ => {}
     }
     cold_start(true);
     cold_start(false);
@@ -489,6 +553,18 @@ fn main() {
             fresh_loaders: true,
             ..DEFAULT
         },
+    );
+    let words = "Words, 8 statements/test";
+    let words_us = throughput(words, "text", words_test, DEFAULT);
+    let words_plain_ns = direct("plain-words");
+    let words_reflective_ns = direct("reflective-words");
+    println!(
+        "direct Java, Words: {:.2} us/test plain calls, {:.2} us/test through Method.invoke; \
+         overhead of the worker: {:.0}x vs plain calls, {:.1}x vs Method.invoke",
+        words_plain_ns / 1000.0,
+        words_reflective_ns / 1000.0,
+        words_us * 1000.0 / words_plain_ns,
+        words_us * 1000.0 / words_reflective_ns
     );
     let plain_ns = direct("plain");
     let reflective_ns = direct("reflective");

@@ -16,7 +16,9 @@ use jvm::{ExecutionLimits, Jdk, SandboxPolicy, Training};
 use testcase::junit::JUnit;
 
 use super::javac::{join_paths, Javac};
-use super::junit::{self, archive_key, console_launcher_args, JUnitSetup, RunOrder};
+use super::junit::{
+    self, archive_key, console_launcher_args, JUnitSetup, RunOrder, LAUNCHER_JVM_FLAGS,
+};
 use super::process::{run_bounded, Confinement};
 use super::{Scratch, VerifyError, VerifyOptions};
 
@@ -195,13 +197,8 @@ fn run_launcher(
     command
         .current_dir(dir)
         .args(limits.jvm_memory_args())
-        .args([
-            "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1",
-            "-Xshare:auto",
-            "-XX:-UsePerfData",
-            dump,
-        ])
+        .args(LAUNCHER_JVM_FLAGS)
+        .arg(dump)
         .arg("-cp")
         .arg(join_paths(&setup.jars))
         .args(console_launcher_args(

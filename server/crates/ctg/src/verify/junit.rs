@@ -274,12 +274,7 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
     command
         .current_dir(launch.dir)
         .args(launch.limits.jvm_memory_args())
-        .args([
-            "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1",
-            "-Xshare:auto",
-            "-XX:-UsePerfData",
-        ])
+        .args(LAUNCHER_JVM_FLAGS)
         .arg(format!("-Djava.io.tmpdir={}", tmp.display()))
         .arg(format!("-Duser.home={}", launch.dir.display()))
         .args(archive)
@@ -376,6 +371,14 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
         }
     }
 }
+
+/// JVM flags of every launcher run (after the memory bounds): quick start, no perf data file.
+pub(crate) const LAUNCHER_JVM_FLAGS: [&str; 4] = [
+    "-XX:+UseSerialGC",
+    "-XX:TieredStopAtLevel=1",
+    "-Xshare:auto",
+    "-XX:-UsePerfData",
+];
 
 /// The name of the class data sharing archive of the JUnit 5 launcher with `setup`'s jars.
 pub(crate) fn archive_key(setup: &JUnitSetup) -> String {
