@@ -350,22 +350,22 @@ public class Driver {
             Method longest = wc.getMethod("longest");
             Method distance = wc.getMethod("distance", String.class, String.class);
             for (int k = 0; k < n; k++) {
-                String text = "the quick brown fox " + (k % 7) + " jumps over the lazy dog";
+                String phrase = "the quick brown fox " + (k % 7) + " jumps over the lazy dog";
                 String other = "kitten sitting on the mat";
                 if (mode.equals("reflective-words")) {
-                    Object w = makeWords.newInstance(text);
+                    Object w = makeWords.newInstance(phrase);
                     sink += (Integer) count.invoke(w);
                     sink += capitalized.invoke(w).hashCode();
                     sink += ((Boolean) palindrome.invoke(w)) ? 1 : 0;
                     sink += longest.invoke(w).hashCode();
-                    sink += (Integer) distance.invoke(null, text, other);
+                    sink += (Integer) distance.invoke(null, phrase, other);
                 } else {
-                    text.Words w = new text.Words(text);
+                    text.Words w = new text.Words(phrase);
                     sink += w.count();
                     sink += w.capitalized().hashCode();
                     sink += w.isPalindrome() ? 1 : 0;
                     sink += w.longest().hashCode();
-                    sink += text.Words.distance(text, other);
+                    sink += text.Words.distance(phrase, other);
                 }
             }
             return;
