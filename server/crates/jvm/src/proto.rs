@@ -3,6 +3,8 @@
 
 use std::io::Write;
 
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
 use crate::model::*;
@@ -68,8 +70,9 @@ pub(crate) fn write_classes(id: u64, unit: UnitId, dir: &std::path::Path) -> Req
     )
 }
 
-pub(crate) fn write_classes_result(v: &Value) -> Res<u64> {
-    Ok(Obj::of(v, "writeClasses")?.opt_u64("written").unwrap_or(0))
+pub(crate) fn write_classes_result(line: &str) -> Res<u64> {
+    let v = reply(line)?;
+    Ok(Obj::of(&v, "writeClasses")?.opt_u64("written").unwrap_or(0))
 }
 
 /// Written straight to bytes: the search sends thousands of statements a second, and building
@@ -311,15 +314,95 @@ fn literal_type(lit: &Literal) -> &'static str {
     }
 }
 
-// ---------------------------------------------------------------------------- responses
+// ---------------------------------------------------------------------------- messages
+
+/// What the supervisor must know of a worker message before it hands the line on: whom it
+/// answers and whether it is an event, a final reply or a rejection. Everything else in the line
+/// is skipped unread here; whoever asked decodes it.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow)]
+    id: Option<&'a RawValue>,
+    /// The field is there at all, even as `null`.
+    #[serde(default, deserialize_with = "present")]
+    event: bool,
+    ok: Option<bool>,
+    error: Option<ErrorEntry>,
+}
+
+#[derive(Deserialize, Default)]
+struct ErrorEntry {
+    kind: Option<String>,
+    message: Option<String>,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    serde::de::IgnoredAny::deserialize(d).map(|_| true)
+}
+
+/// A worker message about the request being waited for.
+pub(crate) enum Message {
+    /// `{"id", "event", ...}`: the line goes to the request's event decoder.
+    Event,
+    /// `{"id", "ok": true, ...}`: the line goes to the request's reply decoder.
+    Reply,
+    /// `{"id", "ok": false, "error": {"kind", "message"}}`, or any other final message.
+    Rejected { kind: String, message: String },
+}
+
+/// A line from the worker as text. Lines are UTF-8 (docs/protocol.md, "Framing"); checking a
+/// whole line once is cheaper than serde_json checking every string of it, as it does when it
+/// reads bytes, and it also covers the strings that decoders skip.
+pub(crate) fn text(line: Vec<u8>) -> Res<String> {
+    String::from_utf8(line).map_err(|e| format!("invalid JSON from the worker: {e}"))
+}
+
+/// Sorts a line from the worker; a line that is no JSON object or answers another request is a
+/// protocol error.
+pub(crate) fn message(line: &str, request: u64) -> Res<Message> {
+    let e: Envelope<'_> =
+        serde_json::from_str(line).map_err(|e| format!("invalid JSON from the worker: {e}"))?;
+    // The text of a JSON number parses as a u64 exactly when `Value::as_u64` would give one.
+    if e.id.and_then(|id| id.get().parse::<u64>().ok()) != Some(request) {
+        return Err(format!(
+            "reply for request {} while waiting for {request}",
+            e.id.map_or("(no id)", RawValue::get)
+        ));
+    }
+    Ok(if e.event {
+        Message::Event
+    } else if e.ok == Some(true) {
+        Message::Reply
+    } else {
+        let error = e.error.unwrap_or_default();
+        Message::Rejected {
+            kind: error.kind.unwrap_or_default(),
+            message: error.message.unwrap_or_default(),
+        }
+    })
+}
+
+// ---------------------------------------------------------------------------- replies
+
+/// A final reply or an event as a `Value`.
+fn reply(line: &str) -> Res<Value> {
+    serde_json::from_str(line).map_err(|e| format!("invalid JSON from the worker: {e}"))
+}
+
+/// The final reply of `execute`: why the worker asks to be replaced, if it does.
+pub(crate) fn execute_restart(line: &str) -> Res<Option<String>> {
+    let v = reply(line)?;
+    Ok(Obj::of(&v, "execute")?.opt_str("restart"))
+}
 
 /// A field-access helper that turns shape errors into protocol errors.
-pub(crate) struct Obj<'a>(pub &'a Map<String, Value>);
+struct Obj<'a>(&'a Map<String, Value>);
 
+/// A decoding result; the error becomes a `JvmError::Protocol`.
 pub(crate) type Res<T> = Result<T, String>;
 
 impl<'a> Obj<'a> {
-    pub(crate) fn of(v: &'a Value, what: &str) -> Res<Obj<'a>> {
+    fn of(v: &'a Value, what: &str) -> Res<Obj<'a>> {
         v.as_object()
             .map(Obj)
             .ok_or_else(|| format!("{what}: expected an object"))
@@ -327,24 +410,24 @@ impl<'a> Obj<'a> {
     fn get(&self, k: &str) -> Option<&'a Value> {
         self.0.get(k).filter(|v| !v.is_null())
     }
-    pub(crate) fn str(&self, k: &str) -> Res<String> {
+    fn str(&self, k: &str) -> Res<String> {
         self.opt_str(k)
             .ok_or_else(|| format!("missing string field '{k}'"))
     }
-    pub(crate) fn opt_str(&self, k: &str) -> Option<String> {
+    fn opt_str(&self, k: &str) -> Option<String> {
         self.get(k).and_then(Value::as_str).map(str::to_string)
     }
-    pub(crate) fn u64(&self, k: &str) -> Res<u64> {
+    fn u64(&self, k: &str) -> Res<u64> {
         self.opt_u64(k)
             .ok_or_else(|| format!("missing number field '{k}'"))
     }
-    pub(crate) fn opt_u64(&self, k: &str) -> Option<u64> {
+    fn opt_u64(&self, k: &str) -> Option<u64> {
         self.get(k).and_then(Value::as_u64)
     }
     fn opt_i64(&self, k: &str) -> Option<i64> {
         self.get(k).and_then(Value::as_i64)
     }
-    pub(crate) fn bool(&self, k: &str) -> bool {
+    fn bool(&self, k: &str) -> bool {
         self.get(k).and_then(Value::as_bool).unwrap_or(false)
     }
     fn arr(&self, k: &str) -> &'a [Value] {
@@ -364,8 +447,9 @@ impl<'a> Obj<'a> {
     }
 }
 
-pub(crate) fn worker_info(v: &Value) -> Res<WorkerInfo> {
-    let o = Obj::of(v, "hello")?;
+pub(crate) fn worker_info(line: &str) -> Res<WorkerInfo> {
+    let v = reply(line)?;
+    let o = Obj::of(&v, "hello")?;
     Ok(WorkerInfo {
         protocol: o.u64("protocol")?,
         java_version: o.str("java")?,
@@ -375,8 +459,9 @@ pub(crate) fn worker_info(v: &Value) -> Res<WorkerInfo> {
     })
 }
 
-pub(crate) fn compile_result(v: &Value, unit: UnitId) -> Res<CompileResult> {
-    let o = Obj::of(v, "compile")?;
+pub(crate) fn compile_result(line: &str, unit: UnitId) -> Res<CompileResult> {
+    let v = reply(line)?;
+    let o = Obj::of(&v, "compile")?;
     let success = o.bool("success");
     let diagnostics = o
         .arr("diagnostics")
@@ -412,8 +497,9 @@ pub(crate) fn compile_result(v: &Value, unit: UnitId) -> Res<CompileResult> {
     })
 }
 
-pub(crate) fn describe_result(v: &Value) -> Res<DescribeResult> {
-    let o = Obj::of(v, "describe")?;
+pub(crate) fn describe_result(line: &str) -> Res<DescribeResult> {
+    let v = reply(line)?;
+    let o = Obj::of(&v, "describe")?;
     let classes = o
         .arr("classes")
         .iter()
@@ -659,8 +745,9 @@ fn trace(v: Option<Obj<'_>>) -> ExecutionTrace {
     ExecutionTrace { files, proxies }
 }
 
-pub(crate) fn test_result(v: &Value) -> Res<TestResult> {
-    let o = Obj::of(v, "test")?;
+pub(crate) fn test_result(line: &str) -> Res<TestResult> {
+    let v = reply(line)?;
+    let o = Obj::of(&v, "test")?;
     let status = match o.str("status")?.as_str() {
         "ok" => TestStatus::Ok,
         "exception" => TestStatus::Exception,
@@ -870,6 +957,75 @@ mod tests {
                    "maxGetters": 16, "outputLimit": 16384, "classesUnderTest": ["p.A"],
                    "freshLoaders": true, "tests": []})
         );
+    }
+
+    fn sorted(line: &str) -> Res<&'static str> {
+        message(line, 7).map(|m| match m {
+            Message::Event => "event",
+            Message::Reply => "reply",
+            Message::Rejected { .. } => "rejected",
+        })
+    }
+
+    #[test]
+    fn messages_are_sorted_by_their_envelope_alone() {
+        assert_eq!(
+            sorted(r#"{"id":7,"event":"test","status":"ok"}"#),
+            Ok("event")
+        );
+        // The field being there makes an event, whatever it holds.
+        assert_eq!(sorted(r#"{"id":7,"event":null}"#), Ok("event"));
+        assert_eq!(
+            sorted(r#"{"id":7,"ok":true,"executed":2,"restart":null}"#),
+            Ok("reply")
+        );
+        // Fields the supervisor does not know are skipped, whatever their shape.
+        assert_eq!(
+            sorted(r#"{"later":{"a":[1,"\u00e9",{"b":null}]},"ok":true,"id":7}"#),
+            Ok("reply")
+        );
+        assert_eq!(sorted(r#"{"id":7}"#), Ok("rejected"));
+        assert_eq!(sorted(r#"{"id":7,"ok":false}"#), Ok("rejected"));
+        let Ok(Message::Rejected { kind, message }) = message(
+            r#"{"id":7,"ok":false,"error":{"kind":"unknownUnit","message":"u3 \"gone\""}}"#,
+            7,
+        ) else {
+            panic!("not a rejection");
+        };
+        assert_eq!(
+            (kind.as_str(), message.as_str()),
+            ("unknownUnit", "u3 \"gone\"")
+        );
+    }
+
+    #[test]
+    fn a_message_for_another_request_or_no_json_is_a_protocol_error() {
+        assert_eq!(
+            sorted(r#"{"id":6,"ok":true}"#),
+            Err("reply for request 6 while waiting for 7".into())
+        );
+        assert_eq!(
+            sorted(r#"{"id":"7","ok":true}"#),
+            Err(r#"reply for request "7" while waiting for 7"#.into())
+        );
+        for no_id in [r#"{"ok":true}"#, r#"{"id":null,"event":"test"}"#] {
+            assert_eq!(
+                sorted(no_id),
+                Err("reply for request (no id) while waiting for 7".into())
+            );
+        }
+        for other_number in ["7.0", "7e0", "-7", "18446744073709551623"] {
+            assert!(sorted(&format!(r#"{{"id":{other_number},"ok":true}}"#)).is_err());
+        }
+        for broken in ["", r#"{"id":7"#, "[7]", r#"{"id":7,"ok":true} x"#] {
+            let e = sorted(broken).unwrap_err();
+            assert!(
+                e.starts_with("invalid JSON from the worker"),
+                "{broken}: {e}"
+            );
+        }
+        let e = text(b"{\"id\":7,\"ok\":true,\"s\":\"\xff\"}".to_vec()).unwrap_err();
+        assert!(e.starts_with("invalid JSON from the worker"), "{e}");
     }
 
     #[test]

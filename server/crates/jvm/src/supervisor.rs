@@ -6,14 +6,12 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-
 use crate::config::WorkerConfig;
 use crate::error::JvmError;
 use crate::jdk::Jdk;
 use crate::model::*;
 use crate::process::{Incoming, RecvError, WorkerProcess};
-use crate::proto::{self, Obj, Request, PROTOCOL_VERSION};
+use crate::proto::{self, Message, Request, PROTOCOL_VERSION};
 use crate::sandbox::{SandboxLevel, SandboxPolicy, SandboxReport};
 use crate::worker_build;
 
@@ -169,15 +167,15 @@ impl Supervisor {
         self.next_request
     }
 
-    /// Sends one request and waits for its final reply; events go to `on_event`. The deadline
-    /// restarts with every event (a long batch that keeps reporting is not hung). Any failure
-    /// but a rejection kills the worker.
+    /// Sends one request and waits for its final reply, whose line it returns; the lines of
+    /// events go to `on_event`. The deadline restarts with every event (a long batch that keeps
+    /// reporting is not hung). Any failure but a rejection kills the worker.
     fn roundtrip(
         &mut self,
         request: Request,
         idle_timeout: Duration,
-        on_event: &mut dyn FnMut(&Value) -> Result<(), String>,
-    ) -> Result<Value, Failure> {
+        on_event: &mut dyn FnMut(&str) -> Result<(), String>,
+    ) -> Result<String, Failure> {
         let result = self.roundtrip_inner(request, idle_timeout, on_event);
         if let Err(f) = &result {
             if !matches!(f, Failure::Rejected { .. }) {
@@ -191,8 +189,8 @@ impl Supervisor {
         &mut self,
         request: Request,
         idle_timeout: Duration,
-        on_event: &mut dyn FnMut(&Value) -> Result<(), String>,
-    ) -> Result<Value, Failure> {
+        on_event: &mut dyn FnMut(&str) -> Result<(), String>,
+    ) -> Result<String, Failure> {
         let running = self
             .running
             .as_mut()
@@ -220,35 +218,17 @@ impl Supervisor {
                     return Err(Failure::Timeout(idle_timeout));
                 }
             };
-            let v: Value = serde_json::from_slice(&msg)
-                .map_err(|e| Failure::Protocol(format!("invalid JSON from the worker: {e}")))?;
-            if v.get("id").and_then(Value::as_u64) != Some(id) {
-                return Err(Failure::Protocol(format!(
-                    "reply for request {:?} while waiting for {id}",
-                    v.get("id")
-                )));
-            }
-            if v.get("event").is_some() {
-                on_event(&v).map_err(Failure::Protocol)?;
-                deadline = Instant::now() + idle_timeout;
-                continue;
-            }
-            return match v.get("ok").and_then(Value::as_bool) {
-                Some(true) => Ok(v),
-                _ => {
-                    let err = v.get("error").and_then(|e| Obj::of(e, "error").ok());
-                    Err(Failure::Rejected {
-                        kind: err
-                            .as_ref()
-                            .and_then(|e| e.opt_str("kind"))
-                            .unwrap_or_default(),
-                        message: err
-                            .as_ref()
-                            .and_then(|e| e.opt_str("message"))
-                            .unwrap_or_default(),
-                    })
+            let msg = proto::text(msg).map_err(Failure::Protocol)?;
+            match proto::message(&msg, id).map_err(Failure::Protocol)? {
+                Message::Event => {
+                    on_event(&msg).map_err(Failure::Protocol)?;
+                    deadline = Instant::now() + idle_timeout;
                 }
-            };
+                Message::Reply => return Ok(msg),
+                Message::Rejected { kind, message } => {
+                    return Err(Failure::Rejected { kind, message })
+                }
+            }
         }
     }
 
@@ -387,8 +367,8 @@ impl Supervisor {
             let reply = self.with_unit(unit, |s| {
                 batch.clear();
                 let id = s.request_id();
-                let mut on_event = |v: &Value| {
-                    batch.push(proto::test_result(v)?);
+                let mut on_event = |line: &str| {
+                    batch.push(proto::test_result(line)?);
                     Ok(())
                 };
                 s.roundtrip(proto::execute(id, unit, rest, options), idle, &mut on_event)
@@ -407,11 +387,10 @@ impl Supervisor {
                 }
                 Err(e) => return Err(e),
             };
-            let restart = reply
-                .get("restart")
-                .and_then(Value::as_str)
-                .map(str::to_string);
-            if restart.is_some() {
+            if proto::execute_restart(&reply)
+                .map_err(JvmError::Protocol)?
+                .is_some()
+            {
                 // The worker has a thread it cannot stop: replace it before anything else runs.
                 self.running = None;
             } else if completed.len() < tests.len() {
