@@ -1,5 +1,7 @@
 //! The worker's wire format (docs/protocol.md): one JSON object per line in each direction.
-//! This is the only module that builds or reads JSON.
+//! This module and its `test_event` child are the only code that builds or reads JSON.
+
+mod test_event;
 
 use std::io::Write;
 
@@ -8,6 +10,8 @@ use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
 use crate::model::*;
+
+pub(crate) use test_event::test_result;
 
 /// Version of the request/response protocol; the worker reports its own in `hello`.
 pub const PROTOCOL_VERSION: u64 = 1;
@@ -384,7 +388,8 @@ pub(crate) fn message(line: &str, request: u64) -> Res<Message> {
 
 // ---------------------------------------------------------------------------- replies
 
-/// A final reply or an event as a `Value`.
+/// A final reply as a `Value`: replies come once per request, so only the per-test events
+/// (`test_event`) are decoded typed.
 fn reply(line: &str) -> Res<Value> {
     serde_json::from_str(line).map_err(|e| format!("invalid JSON from the worker: {e}"))
 }
@@ -424,9 +429,6 @@ impl<'a> Obj<'a> {
     fn opt_u64(&self, k: &str) -> Option<u64> {
         self.get(k).and_then(Value::as_u64)
     }
-    fn opt_i64(&self, k: &str) -> Option<i64> {
-        self.get(k).and_then(Value::as_i64)
-    }
     fn bool(&self, k: &str) -> bool {
         self.get(k).and_then(Value::as_bool).unwrap_or(false)
     }
@@ -441,9 +443,6 @@ impl<'a> Obj<'a> {
             .iter()
             .filter_map(|v| v.as_str().map(str::to_string))
             .collect()
-    }
-    fn obj(&self, k: &str) -> Option<Obj<'a>> {
-        self.get(k).and_then(Value::as_object).map(Obj)
     }
 }
 
@@ -619,192 +618,6 @@ fn class_info(v: &Value) -> Res<ClassInfo> {
         record_components,
         permitted_subclasses: o.strings("permittedSubclasses"),
         subclasses: o.strings("subclasses"),
-    })
-}
-
-fn observed(v: &Value) -> Option<ObservedValue> {
-    match v {
-        Value::Bool(b) => Some(ObservedValue::Bool(*b)),
-        Value::Number(n) => Some(match n.as_i64() {
-            Some(i) if !n.is_f64() => ObservedValue::Integer(i),
-            _ => ObservedValue::Float(n.as_f64()?),
-        }),
-        Value::String(s) => Some(ObservedValue::Text(s.clone())),
-        _ => None,
-    }
-}
-
-/// Floats travel as numbers, or as the strings "NaN", "Infinity", "-Infinity".
-fn observed_typed(v: &Value, type_name: Option<&str>) -> Option<ObservedValue> {
-    let is_float = matches!(
-        type_name,
-        Some("float" | "double" | "java.lang.Float" | "java.lang.Double")
-    );
-    match (is_float, v) {
-        // Rust parses "NaN", "Infinity" and "-Infinity" as Java prints them.
-        (true, Value::String(s)) => s.parse::<f64>().ok().map(ObservedValue::Float),
-        (true, Value::Number(n)) => n.as_f64().map(ObservedValue::Float),
-        _ => observed(v),
-    }
-}
-
-fn observation(v: &Value) -> Res<Observation> {
-    let o = Obj::of(v, "observation")?;
-    let type_name = o.opt_str("type");
-    let getters = o
-        .arr("getters")
-        .iter()
-        .map(|g| {
-            let g = Obj::of(g, "getter")?;
-            let outcome = if let Some(t) = g.opt_str("threw") {
-                GetterOutcome::Threw(t)
-            } else if g.bool("null") {
-                GetterOutcome::Null
-            } else if let Some(e) = g.opt_str("enum") {
-                GetterOutcome::Enum(e)
-            } else {
-                // Getter values carry no type on the wire; NaN/Infinity arrive as text.
-                let raw = g.get("value").ok_or("getter without value")?;
-                GetterOutcome::Value(observed(raw).ok_or("bad getter value")?)
-            };
-            Ok(GetterObservation {
-                name: g.str("name")?,
-                outcome,
-            })
-        })
-        .collect::<Res<Vec<_>>>()?;
-    Ok(Observation {
-        value: o
-            .get("value")
-            .and_then(|v| observed_typed(v, type_name.as_deref())),
-        type_name,
-        is_null: o.bool("null"),
-        enum_constant: o.opt_str("enum"),
-        length: o.opt_u64("length"),
-        truncated: o.bool("truncated"),
-        getters,
-    })
-}
-
-fn pairs(rows: &[Value]) -> Vec<(u32, u64)> {
-    rows.iter()
-        .filter_map(|r| {
-            let r = r.as_array()?;
-            Some((r.first()?.as_u64()? as u32, r.get(1)?.as_u64()?))
-        })
-        .collect()
-}
-
-fn distance(v: Option<&Value>) -> f64 {
-    match v {
-        Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::MAX),
-        _ => f64::MAX,
-    }
-}
-
-fn trace(v: Option<Obj<'_>>) -> ExecutionTrace {
-    let Some(o) = v else {
-        return ExecutionTrace::default();
-    };
-    let files = o
-        .arr("files")
-        .iter()
-        .filter_map(|f| {
-            let f = Obj::of(f, "file").ok()?;
-            let branches = f
-                .arr("branches")
-                .iter()
-                .filter_map(|b| {
-                    let b = b.as_array()?;
-                    Some(BranchTrace {
-                        id: b.first()?.as_u64()? as u32,
-                        hits: b.get(1)?.as_u64()?,
-                        true_distance: distance(b.get(2)),
-                        false_distance: distance(b.get(3)),
-                    })
-                })
-                .collect();
-            Some(FileTrace {
-                key: f.opt_str("key").unwrap_or_default(),
-                branches,
-                lines: pairs(f.arr("lines")),
-                methods: pairs(f.arr("methods")),
-                loops: pairs(f.arr("loops")),
-            })
-        })
-        .collect();
-    let proxies = o
-        .obj("proxies")
-        .map(|p| PerformanceProxies {
-            loop_iterations: p.opt_u64("loopIterations").unwrap_or(0),
-            method_calls: p.opt_u64("methodCalls").unwrap_or(0),
-            instantiations: p.opt_u64("instantiations").unwrap_or(0),
-            statements: p.opt_u64("statements").unwrap_or(0),
-        })
-        .unwrap_or_default();
-    ExecutionTrace { files, proxies }
-}
-
-pub(crate) fn test_result(line: &str) -> Res<TestResult> {
-    let v = reply(line)?;
-    let o = Obj::of(&v, "test")?;
-    let status = match o.str("status")?.as_str() {
-        "ok" => TestStatus::Ok,
-        "exception" => TestStatus::Exception,
-        "invalid" => TestStatus::Invalid,
-        "timeout" => TestStatus::Timeout,
-        "systemExit" => TestStatus::SystemExit,
-        "stackOverflow" => TestStatus::StackOverflow,
-        "outOfMemory" => TestStatus::OutOfMemory,
-        other => return Err(format!("unknown test status '{other}'")),
-    };
-    let statements = o
-        .arr("statements")
-        .iter()
-        .map(|s| {
-            let s = Obj::of(s, "statement result")?;
-            if s.bool("void") {
-                Ok(StatementResult::Void)
-            } else {
-                let v = s.get("value").ok_or("statement result without value")?;
-                Ok(StatementResult::Value(observation(v)?))
-            }
-        })
-        .collect::<Res<Vec<_>>>()?;
-    let exception = o.obj("exception").map(|e| ThrownException {
-        type_name: e.opt_str("type").unwrap_or_default(),
-        message: e.opt_str("message"),
-        declared: e.bool("declared"),
-        checked: e.bool("checked"),
-        frame: e.obj("frame").map(|f| StackFrame {
-            class: f.opt_str("class").unwrap_or_default(),
-            method: f.opt_str("method").unwrap_or_default(),
-            file: f.opt_str("file"),
-            line: f.opt_u64("line").map(|n| n as u32),
-        }),
-        cause: e.opt_str("cause"),
-        by_statement: e.bool("byStatement"),
-    });
-    Ok(TestResult {
-        status,
-        failed_at: o.opt_u64("failedAt").map(|n| n as usize),
-        statements,
-        exception,
-        message: o.opt_str("message"),
-        exit_status: o.opt_i64("exitStatus").map(|n| n as i32),
-        exit_attempted: o.opt_i64("exitAttempted").map(|n| n as i32),
-        trace: trace(o.obj("trace")),
-        stdout: o.opt_str("stdout").unwrap_or_default(),
-        stderr: o.opt_str("stderr").unwrap_or_default(),
-        output_truncated: o.bool("outputTruncated"),
-        duration: std::time::Duration::from_micros(o.opt_u64("durationMicros").unwrap_or(0)),
-        leaked_threads: o.opt_u64("leakedThreads").unwrap_or(0) as u32,
-        // Workers before this field always used a fresh loader.
-        fresh_loader: o
-            .get("freshLoader")
-            .and_then(Value::as_bool)
-            .unwrap_or(true),
-        loader_dropped: o.opt_str("loaderDropped"),
     })
 }
 
@@ -1026,13 +839,5 @@ mod tests {
         }
         let e = text(b"{\"id\":7,\"ok\":true,\"s\":\"\xff\"}".to_vec()).unwrap_err();
         assert!(e.starts_with("invalid JSON from the worker"), "{e}");
-    }
-
-    #[test]
-    fn float_observations_decode_special_values() {
-        let o = observation(&json!({"type": "double", "null": false, "value": "NaN"})).unwrap();
-        assert!(matches!(o.value, Some(ObservedValue::Float(f)) if f.is_nan()));
-        let o = observation(&json!({"type": "int", "null": false, "value": 4})).unwrap();
-        assert_eq!(o.value, Some(ObservedValue::Integer(4)));
     }
 }
