@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 
 use crate::model::*;
 
-pub(crate) use test_event::test_result;
+pub(crate) use test_event::execute_message;
 
 /// Version of the request/response protocol; the worker reports its own in `hello`.
 pub const PROTOCOL_VERSION: u64 = 1;
@@ -320,9 +320,10 @@ fn literal_type(lit: &Literal) -> &'static str {
 
 // ---------------------------------------------------------------------------- messages
 
-/// What the supervisor must know of a worker message before it hands the line on: whom it
-/// answers and whether it is an event, a final reply or a rejection. Everything else in the line
-/// is skipped unread here; whoever asked decodes it.
+/// What the supervisor must know of every worker message: whom it answers and whether it is an
+/// event, a final reply or a rejection (docs/protocol.md, "Order"). `message` reads only these
+/// fields and skips the rest of the line; `test_event` reads them in the same pass as the
+/// event's own fields, which share the top level with them.
 #[derive(Deserialize)]
 struct Envelope<'a> {
     #[serde(borrow)]
@@ -364,34 +365,43 @@ pub(crate) fn text(line: Vec<u8>) -> Res<String> {
 /// Sorts a line from the worker; a line that is no JSON object or answers another request is a
 /// protocol error.
 pub(crate) fn message(line: &str, request: u64) -> Res<Message> {
-    let e: Envelope<'_> =
-        serde_json::from_str(line).map_err(|e| format!("invalid JSON from the worker: {e}"))?;
-    // The text of a JSON number parses as a u64 exactly when `Value::as_u64` would give one.
-    if e.id.and_then(|id| id.get().parse::<u64>().ok()) != Some(request) {
-        return Err(format!(
-            "reply for request {} while waiting for {request}",
-            e.id.map_or("(no id)", RawValue::get)
-        ));
-    }
-    Ok(if e.event {
-        Message::Event
-    } else if e.ok == Some(true) {
-        Message::Reply
-    } else {
-        let error = e.error.unwrap_or_default();
-        Message::Rejected {
-            kind: error.kind.unwrap_or_default(),
-            message: error.message.unwrap_or_default(),
+    let e: Envelope<'_> = serde_json::from_str(line).map_err(invalid_json)?;
+    e.sort(request)
+}
+
+fn invalid_json(e: serde_json::Error) -> String {
+    format!("invalid JSON from the worker: {e}")
+}
+
+impl Envelope<'_> {
+    fn sort(self, request: u64) -> Res<Message> {
+        // The text of a JSON number parses as a u64 exactly when `Value::as_u64` would give one.
+        if self.id.and_then(|id| id.get().parse::<u64>().ok()) != Some(request) {
+            return Err(format!(
+                "reply for request {} while waiting for {request}",
+                self.id.map_or("(no id)", RawValue::get)
+            ));
         }
-    })
+        Ok(if self.event {
+            Message::Event
+        } else if self.ok == Some(true) {
+            Message::Reply
+        } else {
+            let error = self.error.unwrap_or_default();
+            Message::Rejected {
+                kind: error.kind.unwrap_or_default(),
+                message: error.message.unwrap_or_default(),
+            }
+        })
+    }
 }
 
 // ---------------------------------------------------------------------------- replies
 
-/// A final reply as a `Value`: replies come once per request, so only the per-test events
-/// (`test_event`) are decoded typed.
+/// A final reply as a `Value`: replies come once per request, so only the lines of `execute`,
+/// one per test, are decoded typed (`test_event`).
 fn reply(line: &str) -> Res<Value> {
-    serde_json::from_str(line).map_err(|e| format!("invalid JSON from the worker: {e}"))
+    serde_json::from_str(line).map_err(invalid_json)
 }
 
 /// The final reply of `execute`: why the worker asks to be replaced, if it does.

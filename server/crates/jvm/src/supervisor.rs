@@ -146,7 +146,7 @@ impl Supervisor {
         let id = self.request_id();
         let timeout = self.config.start_timeout;
         let reply = self
-            .roundtrip(proto::hello(id), timeout, &mut |_| Ok(()))
+            .roundtrip(proto::hello(id), timeout, &mut proto::message)
             .map_err(JvmError::from)?;
         let info = proto::worker_info(&reply).map_err(JvmError::Protocol)?;
         if info.protocol != PROTOCOL_VERSION {
@@ -167,16 +167,17 @@ impl Supervisor {
         self.next_request
     }
 
-    /// Sends one request and waits for its final reply, whose line it returns; the lines of
-    /// events go to `on_event`. The deadline restarts with every event (a long batch that keeps
-    /// reporting is not hung). Any failure but a rejection kills the worker.
+    /// Sends one request and waits for its final reply, whose line it returns. `read` sorts
+    /// every line from the worker (`proto::message`, or a reader that also decodes the request's
+    /// events). The deadline restarts with every event (a long batch that keeps reporting is not
+    /// hung). Any failure but a rejection kills the worker.
     fn roundtrip(
         &mut self,
         request: Request,
         idle_timeout: Duration,
-        on_event: &mut dyn FnMut(&str) -> Result<(), String>,
+        read: &mut dyn FnMut(&str, u64) -> Result<Message, String>,
     ) -> Result<String, Failure> {
-        let result = self.roundtrip_inner(request, idle_timeout, on_event);
+        let result = self.roundtrip_inner(request, idle_timeout, read);
         if let Err(f) = &result {
             if !matches!(f, Failure::Rejected { .. }) {
                 self.running = None;
@@ -189,7 +190,7 @@ impl Supervisor {
         &mut self,
         request: Request,
         idle_timeout: Duration,
-        on_event: &mut dyn FnMut(&str) -> Result<(), String>,
+        read: &mut dyn FnMut(&str, u64) -> Result<Message, String>,
     ) -> Result<String, Failure> {
         let running = self
             .running
@@ -219,11 +220,8 @@ impl Supervisor {
                 }
             };
             let msg = proto::text(msg).map_err(Failure::Protocol)?;
-            match proto::message(&msg, id).map_err(Failure::Protocol)? {
-                Message::Event => {
-                    on_event(&msg).map_err(Failure::Protocol)?;
-                    deadline = Instant::now() + idle_timeout;
-                }
+            match read(&msg, id).map_err(Failure::Protocol)? {
+                Message::Event => deadline = Instant::now() + idle_timeout,
                 Message::Reply => return Ok(msg),
                 Message::Rejected { kind, message } => {
                     return Err(Failure::Rejected { kind, message })
@@ -252,7 +250,11 @@ impl Supervisor {
         self.ensure_running()?;
         let id = self.request_id();
         let timeout = self.config.request_timeout;
-        let reply = self.roundtrip(proto::compile(id, unit, request), timeout, &mut |_| Ok(()))?;
+        let reply = self.roundtrip(
+            proto::compile(id, unit, request),
+            timeout,
+            &mut proto::message,
+        )?;
         let result = proto::compile_result(&reply, unit).map_err(JvmError::Protocol)?;
         if let Some(r) = self.running.as_mut() {
             if result.unit.is_some() {
@@ -325,7 +327,7 @@ impl Supervisor {
             let reply = s.roundtrip(
                 proto::describe(id, unit, classes, depth),
                 timeout,
-                &mut |_| Ok(()),
+                &mut proto::message,
             )?;
             proto::describe_result(&reply).map_err(JvmError::Protocol)
         })
@@ -337,12 +339,11 @@ impl Supervisor {
         self.with_unit(unit, |s| {
             let id = s.request_id();
             let timeout = s.config.request_timeout;
-            let reply =
-                s.roundtrip(
-                    proto::write_classes(id, unit, dir),
-                    timeout,
-                    &mut |_| Ok(()),
-                )?;
+            let reply = s.roundtrip(
+                proto::write_classes(id, unit, dir),
+                timeout,
+                &mut proto::message,
+            )?;
             proto::write_classes_result(&reply).map_err(JvmError::Protocol)
         })
     }
@@ -367,11 +368,8 @@ impl Supervisor {
             let reply = self.with_unit(unit, |s| {
                 batch.clear();
                 let id = s.request_id();
-                let mut on_event = |line: &str| {
-                    batch.push(proto::test_result(line)?);
-                    Ok(())
-                };
-                s.roundtrip(proto::execute(id, unit, rest, options), idle, &mut on_event)
+                let mut read = |line: &str, id| proto::execute_message(line, id, &mut batch);
+                s.roundtrip(proto::execute(id, unit, rest, options), idle, &mut read)
                     .map_err(|f| match f {
                         Failure::Timeout(_) => JvmError::Timeout(idle),
                         Failure::Crashed(r) => JvmError::Crashed(r),
@@ -408,7 +406,11 @@ impl Supervisor {
     pub fn shutdown(&mut self) {
         if self.running.is_some() {
             let id = self.request_id();
-            let _ = self.roundtrip(proto::shutdown(id), Duration::from_secs(2), &mut |_| Ok(()));
+            let _ = self.roundtrip(
+                proto::shutdown(id),
+                Duration::from_secs(2),
+                &mut proto::message,
+            );
         }
         if let Some(mut r) = self.running.take() {
             r.process.close_input();

@@ -1,7 +1,7 @@
-//! Typed decoding of `execute`'s `test` events (docs/protocol.md), the one message the worker
-//! sends per test: from the line into wire structs that borrow from it and then into
-//! [`TestResult`], without a `serde_json::Value` tree (building, walking and dropping one took
-//! about twice as long, `docs/benchmarks.md`).
+//! Typed decoding of the lines of an `execute` request (docs/protocol.md), one `test` event per
+//! test: in one pass from the line into wire structs that borrow from it, then into
+//! [`TestResult`], without a `serde_json::Value` tree (building, walking and dropping one cost
+//! the supervisor more than twice as much, `docs/benchmarks.md`).
 //!
 //! `null` counts as absent and a missing field takes its default; fields the reader does not
 //! know are skipped (the versioning rule); the values whose JSON type varies on the wire
@@ -15,20 +15,46 @@ use std::time::Duration;
 
 use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
-use super::Res;
+use super::{invalid_json, Envelope, ErrorEntry, Message, Res};
 use crate::model::*;
 
-/// Decodes one `test` event line (the envelope fields `id`, `event` and `index` are ignored).
-pub(crate) fn test_result(line: &str) -> Res<TestResult> {
-    let event: TestEvent<'_> =
-        serde_json::from_str(line).map_err(|e| format!("malformed test event: {e}"))?;
-    event.into_result()
+/// Sorts a line of an `execute` request as [`super::message`] does and, when it is a `test`
+/// event, decodes its result onto `results`.
+pub(crate) fn execute_message(
+    line: &str,
+    request: u64,
+    results: &mut Vec<TestResult>,
+) -> Res<Message> {
+    let mut line: ExecuteLine<'_> = serde_json::from_str(line).map_err(invalid_json)?;
+    let envelope = Envelope {
+        id: line.id,
+        event: line.event,
+        ok: line.ok,
+        error: line.error.take(),
+    };
+    let message = envelope.sort(request)?;
+    if let Message::Event = message {
+        results.push(line.into_result()?);
+    }
+    Ok(message)
 }
 
+/// A line of an `execute` request: a `test` event, or the final reply or a rejection, which
+/// leave the event's fields absent (`index`, and the final reply's own fields, are skipped).
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct TestEvent<'a> {
+struct ExecuteLine<'a> {
+    // The envelope's fields, as in `Envelope`, which serde cannot flatten into this struct
+    // without buffering the whole line first.
+    #[serde(borrow)]
+    id: Option<&'a RawValue>,
+    #[serde(default, deserialize_with = "super::present")]
+    event: bool,
+    ok: Option<bool>,
+    error: Option<ErrorEntry>,
+
     /// A [`Scalar`] so that a status of another JSON type is reported as missing, as before.
     #[serde(borrow)]
     status: Option<Scalar<'a>>,
@@ -50,7 +76,7 @@ struct TestEvent<'a> {
     loader_dropped: Option<String>,
 }
 
-impl TestEvent<'_> {
+impl ExecuteLine<'_> {
     fn into_result(self) -> Res<TestResult> {
         let Some(Scalar::Text(status)) = self.status else {
             return Err("missing string field 'status'".into());
@@ -459,6 +485,17 @@ impl<'de> Visitor<'de> for ScalarVisitor {
 mod tests {
     use super::*;
 
+    /// Decodes `fields`, a JSON object, as the fields of a `test` event of request 1.
+    fn test_result(fields: &str) -> Res<TestResult> {
+        let fields = fields.strip_prefix('{').expect("an object");
+        let line = format!(r#"{{"id":1,"event":"test",{fields}"#);
+        let mut results = Vec::new();
+        match execute_message(&line, 1, &mut results)? {
+            Message::Event => Ok(results.pop().expect("a result")),
+            _ => panic!("{line} is no event"),
+        }
+    }
+
     fn decode(line: &str) -> TestResult {
         test_result(line).unwrap_or_else(|e| panic!("{line}: {e}"))
     }
@@ -526,7 +563,7 @@ mod tests {
 
     #[test]
     fn an_event_decodes_field_by_field() {
-        let line = r#"{"id":4,"event":"test","status":"exception","failedAt":2,
+        let line = r#"{"status":"exception","failedAt":2,
             "statements":[{"value":{"type":"int","null":false,"value":150}},
                           {"value":{"type":"bank.Account","null":false,"getters":[
                               {"name":"getBalance","value":150},{"name":"getLevel","enum":"GOLD"},
@@ -877,7 +914,8 @@ mod tests {
             getter(r#"{"value":1}"#),
             Err("missing string field 'name'".into())
         );
-        // A field of another JSON type than the protocol's, or broken JSON.
+        // A field of another JSON type than the protocol's, or broken JSON, is reported as
+        // serde_json found it.
         for malformed in [
             r#"{"status":"ok","stdout":5}"#,
             r#"{"status":"ok","failedAt":-1}"#,
@@ -889,10 +927,39 @@ mod tests {
             r#"{"status":"ok"} {}"#,
         ] {
             assert!(
-                error(malformed).starts_with("malformed test event: "),
+                error(malformed).starts_with("invalid JSON from the worker: "),
                 "{malformed}: {}",
                 error(malformed)
             );
         }
+    }
+
+    #[test]
+    fn the_other_lines_of_an_execute_request_are_sorted_in_the_same_pass() {
+        let read = |line: &str| {
+            let mut results = Vec::new();
+            let message = execute_message(line, 5, &mut results)?;
+            assert!(results.is_empty(), "{line}");
+            Ok::<_, String>(message)
+        };
+        assert!(matches!(
+            read(r#"{"id":5,"ok":true,"executed":2,"restart":null}"#),
+            Ok(Message::Reply)
+        ));
+        let Ok(Message::Rejected { kind, message }) =
+            read(r#"{"id":5,"ok":false,"error":{"kind":"unknownUnit","message":"u3"}}"#)
+        else {
+            panic!("not a rejection");
+        };
+        assert_eq!((kind.as_str(), message.as_str()), ("unknownUnit", "u3"));
+        // The envelope is checked before the event is decoded.
+        assert_eq!(
+            read(r#"{"id":4,"event":"test","status":"lost"}"#).err(),
+            Some("reply for request 4 while waiting for 5".into())
+        );
+        assert_eq!(
+            read(r#"{"event":"test","status":"ok"}"#).err(),
+            Some("reply for request (no id) while waiting for 5".into())
+        );
     }
 }
