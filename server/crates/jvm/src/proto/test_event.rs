@@ -55,7 +55,7 @@ struct ExecuteLine<'a> {
     ok: Option<bool>,
     error: Option<ErrorEntry>,
 
-    /// A [`Scalar`] so that a status of another JSON type is reported as missing, as before.
+    /// A [`Scalar`] so that a status of another JSON type is reported like a missing one.
     #[serde(borrow)]
     status: Option<Scalar<'a>>,
     failed_at: Option<u64>,
