@@ -1,11 +1,17 @@
 //! The worker's wire format (docs/protocol.md): one JSON object per line in each direction.
-//! This is the only module that builds or reads JSON.
+//! This module and its `test_event` child are the only code that builds or reads JSON.
+
+mod test_event;
 
 use std::io::Write;
 
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
 use crate::model::*;
+
+pub(crate) use test_event::execute_message;
 
 /// Version of the request/response protocol; the worker reports its own in `hello`.
 pub const PROTOCOL_VERSION: u64 = 1;
@@ -68,8 +74,9 @@ pub(crate) fn write_classes(id: u64, unit: UnitId, dir: &std::path::Path) -> Req
     )
 }
 
-pub(crate) fn write_classes_result(v: &Value) -> Res<u64> {
-    Ok(Obj::of(v, "writeClasses")?.opt_u64("written").unwrap_or(0))
+pub(crate) fn write_classes_result(line: &str) -> Res<u64> {
+    let v = reply(line)?;
+    Ok(Obj::of(&v, "writeClasses")?.opt_u64("written").unwrap_or(0))
 }
 
 /// Written straight to bytes: the search sends thousands of statements a second, and building
@@ -311,15 +318,106 @@ fn literal_type(lit: &Literal) -> &'static str {
     }
 }
 
-// ---------------------------------------------------------------------------- responses
+// ---------------------------------------------------------------------------- messages
+
+/// What the supervisor must know of every worker message: whom it answers and whether it is an
+/// event, a final reply or a rejection (docs/protocol.md, "Order"). `message` reads only these
+/// fields and skips the rest of the line; `test_event` reads them in the same pass as the
+/// event's own fields, which share the top level with them.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow)]
+    id: Option<&'a RawValue>,
+    /// The field is there at all, even as `null`.
+    #[serde(default, deserialize_with = "present")]
+    event: bool,
+    ok: Option<bool>,
+    error: Option<ErrorEntry>,
+}
+
+#[derive(Deserialize, Default)]
+struct ErrorEntry {
+    kind: Option<String>,
+    message: Option<String>,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    serde::de::IgnoredAny::deserialize(d).map(|_| true)
+}
+
+/// A worker message about the request being waited for.
+pub(crate) enum Message {
+    /// `{"id", "event", ...}`: the line goes to the request's event decoder.
+    Event,
+    /// `{"id", "ok": true, ...}`: the line goes to the request's reply decoder.
+    Reply,
+    /// `{"id", "ok": false, "error": {"kind", "message"}}`, or any other final message.
+    Rejected { kind: String, message: String },
+}
+
+/// A line from the worker as text. Lines are UTF-8 (docs/protocol.md, "Framing"); checking a
+/// whole line once is cheaper than serde_json checking every string of it, as it does when it
+/// reads bytes, and it also covers the strings that decoders skip.
+pub(crate) fn text(line: Vec<u8>) -> Res<String> {
+    String::from_utf8(line).map_err(|e| format!("invalid JSON from the worker: {e}"))
+}
+
+/// Sorts a line from the worker; a line that is no JSON object or answers another request is a
+/// protocol error.
+pub(crate) fn message(line: &str, request: u64) -> Res<Message> {
+    let e: Envelope<'_> = serde_json::from_str(line).map_err(invalid_json)?;
+    e.sort(request)
+}
+
+fn invalid_json(e: serde_json::Error) -> String {
+    format!("invalid JSON from the worker: {e}")
+}
+
+impl Envelope<'_> {
+    fn sort(self, request: u64) -> Res<Message> {
+        // The text of a JSON number parses as a u64 exactly when `Value::as_u64` would give one.
+        if self.id.and_then(|id| id.get().parse::<u64>().ok()) != Some(request) {
+            return Err(format!(
+                "reply for request {} while waiting for {request}",
+                self.id.map_or("(no id)", RawValue::get)
+            ));
+        }
+        Ok(if self.event {
+            Message::Event
+        } else if self.ok == Some(true) {
+            Message::Reply
+        } else {
+            let error = self.error.unwrap_or_default();
+            Message::Rejected {
+                kind: error.kind.unwrap_or_default(),
+                message: error.message.unwrap_or_default(),
+            }
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------- replies
+
+/// A final reply as a `Value`: replies come once per request, so only the lines of `execute`,
+/// one per test, are decoded typed (`test_event`).
+fn reply(line: &str) -> Res<Value> {
+    serde_json::from_str(line).map_err(invalid_json)
+}
+
+/// The final reply of `execute`: why the worker asks to be replaced, if it does.
+pub(crate) fn execute_restart(line: &str) -> Res<Option<String>> {
+    let v = reply(line)?;
+    Ok(Obj::of(&v, "execute")?.opt_str("restart"))
+}
 
 /// A field-access helper that turns shape errors into protocol errors.
-pub(crate) struct Obj<'a>(pub &'a Map<String, Value>);
+struct Obj<'a>(&'a Map<String, Value>);
 
+/// A decoding result; the error becomes a `JvmError::Protocol`.
 pub(crate) type Res<T> = Result<T, String>;
 
 impl<'a> Obj<'a> {
-    pub(crate) fn of(v: &'a Value, what: &str) -> Res<Obj<'a>> {
+    fn of(v: &'a Value, what: &str) -> Res<Obj<'a>> {
         v.as_object()
             .map(Obj)
             .ok_or_else(|| format!("{what}: expected an object"))
@@ -327,24 +425,21 @@ impl<'a> Obj<'a> {
     fn get(&self, k: &str) -> Option<&'a Value> {
         self.0.get(k).filter(|v| !v.is_null())
     }
-    pub(crate) fn str(&self, k: &str) -> Res<String> {
+    fn str(&self, k: &str) -> Res<String> {
         self.opt_str(k)
             .ok_or_else(|| format!("missing string field '{k}'"))
     }
-    pub(crate) fn opt_str(&self, k: &str) -> Option<String> {
+    fn opt_str(&self, k: &str) -> Option<String> {
         self.get(k).and_then(Value::as_str).map(str::to_string)
     }
-    pub(crate) fn u64(&self, k: &str) -> Res<u64> {
+    fn u64(&self, k: &str) -> Res<u64> {
         self.opt_u64(k)
             .ok_or_else(|| format!("missing number field '{k}'"))
     }
-    pub(crate) fn opt_u64(&self, k: &str) -> Option<u64> {
+    fn opt_u64(&self, k: &str) -> Option<u64> {
         self.get(k).and_then(Value::as_u64)
     }
-    fn opt_i64(&self, k: &str) -> Option<i64> {
-        self.get(k).and_then(Value::as_i64)
-    }
-    pub(crate) fn bool(&self, k: &str) -> bool {
+    fn bool(&self, k: &str) -> bool {
         self.get(k).and_then(Value::as_bool).unwrap_or(false)
     }
     fn arr(&self, k: &str) -> &'a [Value] {
@@ -359,13 +454,11 @@ impl<'a> Obj<'a> {
             .filter_map(|v| v.as_str().map(str::to_string))
             .collect()
     }
-    fn obj(&self, k: &str) -> Option<Obj<'a>> {
-        self.get(k).and_then(Value::as_object).map(Obj)
-    }
 }
 
-pub(crate) fn worker_info(v: &Value) -> Res<WorkerInfo> {
-    let o = Obj::of(v, "hello")?;
+pub(crate) fn worker_info(line: &str) -> Res<WorkerInfo> {
+    let v = reply(line)?;
+    let o = Obj::of(&v, "hello")?;
     Ok(WorkerInfo {
         protocol: o.u64("protocol")?,
         java_version: o.str("java")?,
@@ -375,8 +468,9 @@ pub(crate) fn worker_info(v: &Value) -> Res<WorkerInfo> {
     })
 }
 
-pub(crate) fn compile_result(v: &Value, unit: UnitId) -> Res<CompileResult> {
-    let o = Obj::of(v, "compile")?;
+pub(crate) fn compile_result(line: &str, unit: UnitId) -> Res<CompileResult> {
+    let v = reply(line)?;
+    let o = Obj::of(&v, "compile")?;
     let success = o.bool("success");
     let diagnostics = o
         .arr("diagnostics")
@@ -412,8 +506,9 @@ pub(crate) fn compile_result(v: &Value, unit: UnitId) -> Res<CompileResult> {
     })
 }
 
-pub(crate) fn describe_result(v: &Value) -> Res<DescribeResult> {
-    let o = Obj::of(v, "describe")?;
+pub(crate) fn describe_result(line: &str) -> Res<DescribeResult> {
+    let v = reply(line)?;
+    let o = Obj::of(&v, "describe")?;
     let classes = o
         .arr("classes")
         .iter()
@@ -533,191 +628,6 @@ fn class_info(v: &Value) -> Res<ClassInfo> {
         record_components,
         permitted_subclasses: o.strings("permittedSubclasses"),
         subclasses: o.strings("subclasses"),
-    })
-}
-
-fn observed(v: &Value) -> Option<ObservedValue> {
-    match v {
-        Value::Bool(b) => Some(ObservedValue::Bool(*b)),
-        Value::Number(n) => Some(match n.as_i64() {
-            Some(i) if !n.is_f64() => ObservedValue::Integer(i),
-            _ => ObservedValue::Float(n.as_f64()?),
-        }),
-        Value::String(s) => Some(ObservedValue::Text(s.clone())),
-        _ => None,
-    }
-}
-
-/// Floats travel as numbers, or as the strings "NaN", "Infinity", "-Infinity".
-fn observed_typed(v: &Value, type_name: Option<&str>) -> Option<ObservedValue> {
-    let is_float = matches!(
-        type_name,
-        Some("float" | "double" | "java.lang.Float" | "java.lang.Double")
-    );
-    match (is_float, v) {
-        // Rust parses "NaN", "Infinity" and "-Infinity" as Java prints them.
-        (true, Value::String(s)) => s.parse::<f64>().ok().map(ObservedValue::Float),
-        (true, Value::Number(n)) => n.as_f64().map(ObservedValue::Float),
-        _ => observed(v),
-    }
-}
-
-fn observation(v: &Value) -> Res<Observation> {
-    let o = Obj::of(v, "observation")?;
-    let type_name = o.opt_str("type");
-    let getters = o
-        .arr("getters")
-        .iter()
-        .map(|g| {
-            let g = Obj::of(g, "getter")?;
-            let outcome = if let Some(t) = g.opt_str("threw") {
-                GetterOutcome::Threw(t)
-            } else if g.bool("null") {
-                GetterOutcome::Null
-            } else if let Some(e) = g.opt_str("enum") {
-                GetterOutcome::Enum(e)
-            } else {
-                // Getter values carry no type on the wire; NaN/Infinity arrive as text.
-                let raw = g.get("value").ok_or("getter without value")?;
-                GetterOutcome::Value(observed(raw).ok_or("bad getter value")?)
-            };
-            Ok(GetterObservation {
-                name: g.str("name")?,
-                outcome,
-            })
-        })
-        .collect::<Res<Vec<_>>>()?;
-    Ok(Observation {
-        value: o
-            .get("value")
-            .and_then(|v| observed_typed(v, type_name.as_deref())),
-        type_name,
-        is_null: o.bool("null"),
-        enum_constant: o.opt_str("enum"),
-        length: o.opt_u64("length"),
-        truncated: o.bool("truncated"),
-        getters,
-    })
-}
-
-fn pairs(rows: &[Value]) -> Vec<(u32, u64)> {
-    rows.iter()
-        .filter_map(|r| {
-            let r = r.as_array()?;
-            Some((r.first()?.as_u64()? as u32, r.get(1)?.as_u64()?))
-        })
-        .collect()
-}
-
-fn distance(v: Option<&Value>) -> f64 {
-    match v {
-        Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::MAX),
-        _ => f64::MAX,
-    }
-}
-
-fn trace(v: Option<Obj<'_>>) -> ExecutionTrace {
-    let Some(o) = v else {
-        return ExecutionTrace::default();
-    };
-    let files = o
-        .arr("files")
-        .iter()
-        .filter_map(|f| {
-            let f = Obj::of(f, "file").ok()?;
-            let branches = f
-                .arr("branches")
-                .iter()
-                .filter_map(|b| {
-                    let b = b.as_array()?;
-                    Some(BranchTrace {
-                        id: b.first()?.as_u64()? as u32,
-                        hits: b.get(1)?.as_u64()?,
-                        true_distance: distance(b.get(2)),
-                        false_distance: distance(b.get(3)),
-                    })
-                })
-                .collect();
-            Some(FileTrace {
-                key: f.opt_str("key").unwrap_or_default(),
-                branches,
-                lines: pairs(f.arr("lines")),
-                methods: pairs(f.arr("methods")),
-                loops: pairs(f.arr("loops")),
-            })
-        })
-        .collect();
-    let proxies = o
-        .obj("proxies")
-        .map(|p| PerformanceProxies {
-            loop_iterations: p.opt_u64("loopIterations").unwrap_or(0),
-            method_calls: p.opt_u64("methodCalls").unwrap_or(0),
-            instantiations: p.opt_u64("instantiations").unwrap_or(0),
-            statements: p.opt_u64("statements").unwrap_or(0),
-        })
-        .unwrap_or_default();
-    ExecutionTrace { files, proxies }
-}
-
-pub(crate) fn test_result(v: &Value) -> Res<TestResult> {
-    let o = Obj::of(v, "test")?;
-    let status = match o.str("status")?.as_str() {
-        "ok" => TestStatus::Ok,
-        "exception" => TestStatus::Exception,
-        "invalid" => TestStatus::Invalid,
-        "timeout" => TestStatus::Timeout,
-        "systemExit" => TestStatus::SystemExit,
-        "stackOverflow" => TestStatus::StackOverflow,
-        "outOfMemory" => TestStatus::OutOfMemory,
-        other => return Err(format!("unknown test status '{other}'")),
-    };
-    let statements = o
-        .arr("statements")
-        .iter()
-        .map(|s| {
-            let s = Obj::of(s, "statement result")?;
-            if s.bool("void") {
-                Ok(StatementResult::Void)
-            } else {
-                let v = s.get("value").ok_or("statement result without value")?;
-                Ok(StatementResult::Value(observation(v)?))
-            }
-        })
-        .collect::<Res<Vec<_>>>()?;
-    let exception = o.obj("exception").map(|e| ThrownException {
-        type_name: e.opt_str("type").unwrap_or_default(),
-        message: e.opt_str("message"),
-        declared: e.bool("declared"),
-        checked: e.bool("checked"),
-        frame: e.obj("frame").map(|f| StackFrame {
-            class: f.opt_str("class").unwrap_or_default(),
-            method: f.opt_str("method").unwrap_or_default(),
-            file: f.opt_str("file"),
-            line: f.opt_u64("line").map(|n| n as u32),
-        }),
-        cause: e.opt_str("cause"),
-        by_statement: e.bool("byStatement"),
-    });
-    Ok(TestResult {
-        status,
-        failed_at: o.opt_u64("failedAt").map(|n| n as usize),
-        statements,
-        exception,
-        message: o.opt_str("message"),
-        exit_status: o.opt_i64("exitStatus").map(|n| n as i32),
-        exit_attempted: o.opt_i64("exitAttempted").map(|n| n as i32),
-        trace: trace(o.obj("trace")),
-        stdout: o.opt_str("stdout").unwrap_or_default(),
-        stderr: o.opt_str("stderr").unwrap_or_default(),
-        output_truncated: o.bool("outputTruncated"),
-        duration: std::time::Duration::from_micros(o.opt_u64("durationMicros").unwrap_or(0)),
-        leaked_threads: o.opt_u64("leakedThreads").unwrap_or(0) as u32,
-        // Workers before this field always used a fresh loader.
-        fresh_loader: o
-            .get("freshLoader")
-            .and_then(Value::as_bool)
-            .unwrap_or(true),
-        loader_dropped: o.opt_str("loaderDropped"),
     })
 }
 
@@ -872,11 +782,72 @@ mod tests {
         );
     }
 
+    fn sorted(line: &str) -> Res<&'static str> {
+        message(line, 7).map(|m| match m {
+            Message::Event => "event",
+            Message::Reply => "reply",
+            Message::Rejected { .. } => "rejected",
+        })
+    }
+
     #[test]
-    fn float_observations_decode_special_values() {
-        let o = observation(&json!({"type": "double", "null": false, "value": "NaN"})).unwrap();
-        assert!(matches!(o.value, Some(ObservedValue::Float(f)) if f.is_nan()));
-        let o = observation(&json!({"type": "int", "null": false, "value": 4})).unwrap();
-        assert_eq!(o.value, Some(ObservedValue::Integer(4)));
+    fn messages_are_sorted_by_their_envelope_alone() {
+        assert_eq!(
+            sorted(r#"{"id":7,"event":"test","status":"ok"}"#),
+            Ok("event")
+        );
+        // The field being there makes an event, whatever it holds.
+        assert_eq!(sorted(r#"{"id":7,"event":null}"#), Ok("event"));
+        assert_eq!(
+            sorted(r#"{"id":7,"ok":true,"executed":2,"restart":null}"#),
+            Ok("reply")
+        );
+        // Fields the supervisor does not know are skipped, whatever their shape.
+        assert_eq!(
+            sorted(r#"{"later":{"a":[1,"\u00e9",{"b":null}]},"ok":true,"id":7}"#),
+            Ok("reply")
+        );
+        assert_eq!(sorted(r#"{"id":7}"#), Ok("rejected"));
+        assert_eq!(sorted(r#"{"id":7,"ok":false}"#), Ok("rejected"));
+        let Ok(Message::Rejected { kind, message }) = message(
+            r#"{"id":7,"ok":false,"error":{"kind":"unknownUnit","message":"u3 \"gone\""}}"#,
+            7,
+        ) else {
+            panic!("not a rejection");
+        };
+        assert_eq!(
+            (kind.as_str(), message.as_str()),
+            ("unknownUnit", "u3 \"gone\"")
+        );
+    }
+
+    #[test]
+    fn a_message_for_another_request_or_no_json_is_a_protocol_error() {
+        assert_eq!(
+            sorted(r#"{"id":6,"ok":true}"#),
+            Err("reply for request 6 while waiting for 7".into())
+        );
+        assert_eq!(
+            sorted(r#"{"id":"7","ok":true}"#),
+            Err(r#"reply for request "7" while waiting for 7"#.into())
+        );
+        for no_id in [r#"{"ok":true}"#, r#"{"id":null,"event":"test"}"#] {
+            assert_eq!(
+                sorted(no_id),
+                Err("reply for request (no id) while waiting for 7".into())
+            );
+        }
+        for other_number in ["7.0", "7e0", "-7", "18446744073709551623"] {
+            assert!(sorted(&format!(r#"{{"id":{other_number},"ok":true}}"#)).is_err());
+        }
+        for broken in ["", r#"{"id":7"#, "[7]", r#"{"id":7,"ok":true} x"#] {
+            let e = sorted(broken).unwrap_err();
+            assert!(
+                e.starts_with("invalid JSON from the worker"),
+                "{broken}: {e}"
+            );
+        }
+        let e = text(b"{\"id\":7,\"ok\":true,\"s\":\"\xff\"}".to_vec()).unwrap_err();
+        assert!(e.starts_with("invalid JSON from the worker"), "{e}");
     }
 }

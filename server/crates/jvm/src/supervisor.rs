@@ -6,15 +6,13 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-
 use crate::cds::{SharedArchives, Training};
 use crate::config::WorkerConfig;
 use crate::error::JvmError;
 use crate::jdk::Jdk;
 use crate::model::*;
 use crate::process::{Incoming, RecvError, WorkerProcess};
-use crate::proto::{self, Obj, Request, PROTOCOL_VERSION};
+use crate::proto::{self, Message, Request, PROTOCOL_VERSION};
 use crate::sandbox::{SandboxLevel, SandboxPolicy, SandboxReport};
 use crate::worker_build;
 
@@ -229,7 +227,7 @@ impl Supervisor {
         let id = self.request_id();
         let timeout = self.config.start_timeout;
         let reply = self
-            .roundtrip(proto::hello(id), timeout, &mut |_| Ok(()))
+            .roundtrip(proto::hello(id), timeout, &mut proto::message)
             .map_err(JvmError::from)?;
         let info = proto::worker_info(&reply).map_err(JvmError::Protocol)?;
         if info.protocol != PROTOCOL_VERSION {
@@ -250,16 +248,17 @@ impl Supervisor {
         self.next_request
     }
 
-    /// Sends one request and waits for its final reply; events go to `on_event`. The deadline
-    /// restarts with every event (a long batch that keeps reporting is not hung). Any failure
-    /// but a rejection kills the worker.
+    /// Sends one request and waits for its final reply, whose line it returns. `read` sorts
+    /// every line from the worker (`proto::message`, or a reader that also decodes the request's
+    /// events). The deadline restarts with every event (a long batch that keeps reporting is not
+    /// hung). Any failure but a rejection kills the worker.
     fn roundtrip(
         &mut self,
         request: Request,
         idle_timeout: Duration,
-        on_event: &mut dyn FnMut(&Value) -> Result<(), String>,
-    ) -> Result<Value, Failure> {
-        let result = self.roundtrip_inner(request, idle_timeout, on_event);
+        read: &mut dyn FnMut(&str, u64) -> Result<Message, String>,
+    ) -> Result<String, Failure> {
+        let result = self.roundtrip_inner(request, idle_timeout, read);
         if let Err(f) = &result {
             if !matches!(f, Failure::Rejected { .. }) {
                 self.running = None;
@@ -272,8 +271,8 @@ impl Supervisor {
         &mut self,
         request: Request,
         idle_timeout: Duration,
-        on_event: &mut dyn FnMut(&Value) -> Result<(), String>,
-    ) -> Result<Value, Failure> {
+        read: &mut dyn FnMut(&str, u64) -> Result<Message, String>,
+    ) -> Result<String, Failure> {
         let running = self
             .running
             .as_mut()
@@ -301,35 +300,14 @@ impl Supervisor {
                     return Err(Failure::Timeout(idle_timeout));
                 }
             };
-            let v: Value = serde_json::from_slice(&msg)
-                .map_err(|e| Failure::Protocol(format!("invalid JSON from the worker: {e}")))?;
-            if v.get("id").and_then(Value::as_u64) != Some(id) {
-                return Err(Failure::Protocol(format!(
-                    "reply for request {:?} while waiting for {id}",
-                    v.get("id")
-                )));
-            }
-            if v.get("event").is_some() {
-                on_event(&v).map_err(Failure::Protocol)?;
-                deadline = Instant::now() + idle_timeout;
-                continue;
-            }
-            return match v.get("ok").and_then(Value::as_bool) {
-                Some(true) => Ok(v),
-                _ => {
-                    let err = v.get("error").and_then(|e| Obj::of(e, "error").ok());
-                    Err(Failure::Rejected {
-                        kind: err
-                            .as_ref()
-                            .and_then(|e| e.opt_str("kind"))
-                            .unwrap_or_default(),
-                        message: err
-                            .as_ref()
-                            .and_then(|e| e.opt_str("message"))
-                            .unwrap_or_default(),
-                    })
+            let msg = proto::text(msg).map_err(Failure::Protocol)?;
+            match read(&msg, id).map_err(Failure::Protocol)? {
+                Message::Event => deadline = Instant::now() + idle_timeout,
+                Message::Reply => return Ok(msg),
+                Message::Rejected { kind, message } => {
+                    return Err(Failure::Rejected { kind, message })
                 }
-            };
+            }
         }
     }
 
@@ -353,7 +331,11 @@ impl Supervisor {
         self.ensure_running()?;
         let id = self.request_id();
         let timeout = self.config.request_timeout;
-        let reply = self.roundtrip(proto::compile(id, unit, request), timeout, &mut |_| Ok(()))?;
+        let reply = self.roundtrip(
+            proto::compile(id, unit, request),
+            timeout,
+            &mut proto::message,
+        )?;
         let result = proto::compile_result(&reply, unit).map_err(JvmError::Protocol)?;
         if let Some(r) = self.running.as_mut() {
             if result.unit.is_some() {
@@ -426,7 +408,7 @@ impl Supervisor {
             let reply = s.roundtrip(
                 proto::describe(id, unit, classes, depth),
                 timeout,
-                &mut |_| Ok(()),
+                &mut proto::message,
             )?;
             proto::describe_result(&reply).map_err(JvmError::Protocol)
         })
@@ -438,12 +420,11 @@ impl Supervisor {
         self.with_unit(unit, |s| {
             let id = s.request_id();
             let timeout = s.config.request_timeout;
-            let reply =
-                s.roundtrip(
-                    proto::write_classes(id, unit, dir),
-                    timeout,
-                    &mut |_| Ok(()),
-                )?;
+            let reply = s.roundtrip(
+                proto::write_classes(id, unit, dir),
+                timeout,
+                &mut proto::message,
+            )?;
             proto::write_classes_result(&reply).map_err(JvmError::Protocol)
         })
     }
@@ -468,11 +449,8 @@ impl Supervisor {
             let reply = self.with_unit(unit, |s| {
                 batch.clear();
                 let id = s.request_id();
-                let mut on_event = |v: &Value| {
-                    batch.push(proto::test_result(v)?);
-                    Ok(())
-                };
-                s.roundtrip(proto::execute(id, unit, rest, options), idle, &mut on_event)
+                let mut read = |line: &str, id| proto::execute_message(line, id, &mut batch);
+                s.roundtrip(proto::execute(id, unit, rest, options), idle, &mut read)
                     .map_err(|f| match f {
                         Failure::Timeout(_) => JvmError::Timeout(idle),
                         Failure::Crashed(r) => JvmError::Crashed(r),
@@ -488,11 +466,10 @@ impl Supervisor {
                 }
                 Err(e) => return Err(e),
             };
-            let restart = reply
-                .get("restart")
-                .and_then(Value::as_str)
-                .map(str::to_string);
-            if restart.is_some() {
+            if proto::execute_restart(&reply)
+                .map_err(JvmError::Protocol)?
+                .is_some()
+            {
                 // The worker has a thread it cannot stop: replace it before anything else runs.
                 self.running = None;
             } else if completed.len() < tests.len() {
@@ -516,7 +493,11 @@ impl Supervisor {
     pub(crate) fn shutdown_within(&mut self, exit: Duration) -> bool {
         if self.running.is_some() {
             let id = self.request_id();
-            let _ = self.roundtrip(proto::shutdown(id), Duration::from_secs(2), &mut |_| Ok(()));
+            let _ = self.roundtrip(
+                proto::shutdown(id),
+                Duration::from_secs(2),
+                &mut proto::message,
+            );
         }
         match self.running.take() {
             Some(mut r) => {
