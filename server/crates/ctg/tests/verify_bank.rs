@@ -280,23 +280,6 @@ fn bank_suites_under_junit4() {
     random_suite_is_verified_and_covers_what_it_calls(PARSER, 5, JUnit::Four, &mut subject);
 }
 
-/// Every `name` file under `dir`, recursively.
-fn files_named(dir: &std::path::Path, name: &str) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.file_name().is_some_and(|n| n == name) {
-                out.push(path);
-            }
-        }
-    }
-    out
-}
-
 /// The start-up archives of verification: made once by `train_archives`, then mapped by every
 /// JUnit 5 launcher verification starts (its class-loading log says where each class came
 /// from) and by `javac`.
@@ -348,7 +331,7 @@ fn verification_jvms_map_the_archives_made_for_them() {
     let suite = verify_and_stabilise(&spec, &bank_project(), &setup, &options)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_passed_twice_in_both_orders(&suite);
-    let logs = files_named(&base.join("scratch"), "classload.log");
+    let logs = files_where(&base.join("scratch"), |p| p.ends_with("classload.log"));
     assert_eq!(logs.len(), 2, "one per launcher run: {logs:?}");
     for log in logs {
         let text = std::fs::read_to_string(&log).unwrap();

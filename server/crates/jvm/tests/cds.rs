@@ -66,17 +66,25 @@ fn works(sup: &mut Supervisor) {
     assert_eq!(results[0].status, TestStatus::Ok, "{:?}", results[0]);
 }
 
+/// A supervisor on `cache`, or `None` (the test skips) when the JDK makes no dynamic archives.
+fn supervisor_with_archives(cache: &Path) -> Option<Supervisor> {
+    let s = Supervisor::new(config(cache)).unwrap();
+    if s.shared_archives().enabled() {
+        return Some(s);
+    }
+    eprintln!(
+        "skipped: JDK {} has no dynamic archives",
+        s.jdk().version.full
+    );
+    None
+}
+
 #[test]
 fn the_first_supervisor_makes_the_archive_and_later_workers_map_it() {
     let cache = fresh_cache("make");
-    let mut first = Supervisor::new(config(&cache)).unwrap();
-    if !first.shared_archives().enabled() {
-        eprintln!(
-            "skipped: JDK {} has no dynamic archives",
-            first.jdk().version.full
-        );
+    let Some(mut first) = supervisor_with_archives(&cache) else {
         return;
-    }
+    };
     assert!(!first.uses_worker_archive(), "none made yet");
     works(&mut first);
     assert_eq!(first.prepare_worker_archive(), Some(Training::Made));
@@ -110,14 +118,9 @@ fn the_first_supervisor_makes_the_archive_and_later_workers_map_it() {
 #[test]
 fn a_damaged_archive_costs_one_start_and_is_made_again() {
     let cache = fresh_cache("damaged");
-    let mut first = Supervisor::new(config(&cache)).unwrap();
-    if !first.shared_archives().enabled() {
-        eprintln!(
-            "skipped: JDK {} has no dynamic archives",
-            first.jdk().version.full
-        );
+    let Some(mut first) = supervisor_with_archives(&cache) else {
         return;
-    }
+    };
     assert_eq!(first.prepare_worker_archive(), Some(Training::Made));
     drop(first);
     let archive = worker_archive(&cache).expect("an archive in the cache");

@@ -27,6 +27,11 @@ pub fn fixture_dir() -> PathBuf {
 
 /// Every `.java` file under `root`, sorted.
 pub fn java_files(root: &Path) -> Vec<PathBuf> {
+    files_where(root, |path| path.extension().is_some_and(|e| e == "java"))
+}
+
+/// Every file under `root` that `keep` accepts, sorted.
+pub fn files_where(root: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -34,7 +39,7 @@ pub fn java_files(root: &Path) -> Vec<PathBuf> {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "java") {
+            } else if keep(&path) {
                 out.push(path);
             }
         }
