@@ -76,22 +76,16 @@ impl Supervisor {
         } else {
             SharedArchives::default()
         };
-        let mut s = Supervisor::with_worker(config, jdk, &worker_classes)?;
+        let mut s = Supervisor::with_worker(config, jdk, &worker_classes);
         s.archive_args = archives.jvm_args(&crate::training::worker_key(&worker_classes));
         s.archives = archives;
         Ok(s)
     }
 
-    /// A supervisor of the worker at `worker_classes`, without class data sharing.
-    pub(crate) fn with_worker(
-        config: WorkerConfig,
-        jdk: Jdk,
-        worker_classes: &Path,
-    ) -> Result<Supervisor, JvmError> {
-        if !config.execution_enabled {
-            return Err(JvmError::ExecutionDisabled);
-        }
-        Ok(Supervisor {
+    /// A supervisor of the worker at `worker_classes`, without class data sharing (`config`
+    /// enables execution: [`Supervisor::new`] checked).
+    pub(crate) fn with_worker(config: WorkerConfig, jdk: Jdk, worker_classes: &Path) -> Supervisor {
+        Supervisor {
             config,
             jdk,
             worker_classes: worker_classes.to_path_buf(),
@@ -103,7 +97,7 @@ impl Supervisor {
             starts: 0,
             archives: SharedArchives::default(),
             archive_args: Vec::new(),
-        })
+        }
     }
 
     /// The class data sharing archives of this JDK under the worker's cache (disabled when

@@ -73,8 +73,7 @@ pub(crate) fn train_worker(
             training.sandbox = SandboxPolicy::Off;
             training.class_data_sharing = false;
             training.extra_jvm_args.push(dump.to_string());
-            let mut supervisor = Supervisor::with_worker(training, jdk.clone(), worker_jar)
-                .map_err(|e| e.to_string())?;
+            let mut supervisor = Supervisor::with_worker(training, jdk.clone(), worker_jar);
             exercise(&mut supervisor).map_err(|e| format!("the training worker failed: {e}"))?;
             // The JVM writes the archive as it exits.
             if supervisor.shutdown_within(Duration::from_secs(60)) {
