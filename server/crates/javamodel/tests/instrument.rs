@@ -531,6 +531,37 @@ fn pattern_bindings_keep_their_scope() {
 }
 
 #[test]
+fn text_block_case_labels_are_listed_by_value_or_fall_back_recorded() {
+    let src = "class T {\n  int f(String s) {\n    switch (s) {\n      case \"\"\"\n        a\\t\n          b\n        \"\"\": return 1;\n      case \"c\": return 2;\n      default: return 0;\n    }\n  }\n  int g(String s) {\n    switch (s) {\n      case \"\"\"\n        \\u0041\"\"\": return 1;\n      default: return 0;\n    }\n  }\n}\n";
+    let out = run(src, &InstrumentOptions::default());
+    assert_same_lines(src, &out.source, "text blocks");
+    let kinds = |member: &str| {
+        let ids = out.probes.branches_of(&key(member, 0));
+        let kinds: Vec<ProbeKind> = ids
+            .iter()
+            .map(|&id| out.probes.branches[id as usize].kind)
+            .collect();
+        kinds
+    };
+    assert_eq!(kinds("T#f(String)"), [ProbeKind::SwitchString; 3]);
+    assert!(
+        out.source.contains(r#", s, "a\t\n  b\n", "c"))"#),
+        "{}",
+        out.source
+    );
+    assert_eq!(kinds("T#g(String)"), [ProbeKind::CaseTaken; 2]);
+    let fallbacks: Vec<(&str, &FallbackReason)> = out
+        .fallbacks
+        .iter()
+        .map(|f| (f.decision().unwrap().member.as_str(), &f.reason))
+        .collect();
+    assert_eq!(
+        fallbacks,
+        [("T#g(String)", &FallbackReason::UntypedCaseConstants)]
+    );
+}
+
+#[test]
 fn switch_selector_kinds_are_tried_in_turn() {
     // `Character.UNASSIGNED` is qualified: an int constant before Java 21, so `switchInt`
     // first; the unresolved `RED` is taken for an enum constant first.
