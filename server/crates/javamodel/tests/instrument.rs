@@ -111,6 +111,21 @@ fn patterns21() {
 }
 
 #[test]
+fn nesting() {
+    check("Nesting");
+}
+
+#[test]
+fn declarations() {
+    check("Declarations");
+}
+
+#[test]
+fn flow() {
+    check("Flow");
+}
+
+#[test]
 fn every_fixture_has_a_snapshot_test() {
     let mut names: Vec<String> = std::fs::read_dir(fixtures_dir())
         .unwrap()
@@ -122,7 +137,15 @@ fn every_fixture_has_a_snapshot_test() {
     names.sort();
     assert_eq!(
         names,
-        ["Conditions", "Patterns21", "Structures", "Switches"]
+        [
+            "Conditions",
+            "Declarations",
+            "Flow",
+            "Nesting",
+            "Patterns21",
+            "Structures",
+            "Switches"
+        ]
     );
 }
 
