@@ -95,18 +95,6 @@ impl From<&str> for JavaText {
     }
 }
 
-impl PartialEq<str> for JavaText {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == Some(other)
-    }
-}
-
-impl PartialEq<&str> for JavaText {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == Some(*other)
-    }
-}
-
 /// Quoted like a `str`'s `Debug`, a lone surrogate as `\u{d83d}`.
 impl fmt::Debug for JavaText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
