@@ -25,6 +25,7 @@ pub use cds::{SharedArchives, Training};
 pub use command::{spawn_sandboxed, ExecutionLimits, SandboxedChild};
 pub use config::WorkerConfig;
 pub use error::{JdkError, JvmError};
+pub use javatext::JavaText;
 pub use jdk::{parse_version, JavaVersion, Jdk, MINIMUM_JAVA};
 pub use model::*;
 pub use proto::PROTOCOL_VERSION;

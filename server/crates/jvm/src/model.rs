@@ -5,6 +5,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use javatext::JavaText;
+
 /// A compilation unit set: the classes of one successful compile, which describe and execute
 /// requests refer to. Stays valid across worker restarts (the supervisor recompiles on demand).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -400,8 +402,9 @@ pub enum ObservedValue {
     Integer(i64),
     /// Also `NaN` and infinities.
     Float(f64),
-    /// Strings and chars.
-    Text(String),
+    /// Strings and chars (a char as a one-unit text), exactly: a Java string need not be valid
+    /// Unicode.
+    Text(JavaText),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -421,7 +424,8 @@ pub enum GetterOutcome {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ThrownException {
     pub type_name: String,
-    pub message: Option<String>,
+    /// Exactly, like an observed String: user code builds messages from any text.
+    pub message: Option<JavaText>,
     /// Listed in the `throws` clause of the called constructor or method.
     pub declared: bool,
     pub checked: bool,

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use expect_test::expect_file;
+use javatext::JavaText;
 use testcase::junit::{
     print_class, remove_statement, AssertionKind, ExecutedTest, Execution, Getter, GetterOutcome,
     JUnit, Observed, Suppressions, TestClassSpec, Thrown, TypeFacts, Value,
@@ -220,6 +221,9 @@ fn inventory_description() -> TypeDescription {
             m("clamp", &["byte", "short"], "byte", true),
             m("describe", &["java.lang.Object"], "java.lang.String", true),
             m("describe", &["java.lang.String"], "java.lang.String", true),
+            m("first", &["java.lang.String"], "char", true),
+            m("cut", &["java.lang.String"], "java.lang.String", true),
+            m("refuse", &["java.lang.String"], "int", true),
             m("counts", &[], "int[]", false),
             MethodDescription {
                 generic_return_type: Some("shop.Box<java.lang.String>".into()),
@@ -420,6 +424,9 @@ fn shop_tests() -> Vec<ExecutedTest> {
         Arc::new(c)
     };
     let counts = method(INVENTORY, "counts", &[], Some("int[]"));
+    let first = static_method(INVENTORY, "first", &["java.lang.String"], "char");
+    let cut = static_method(INVENTORY, "cut", &["java.lang.String"], "java.lang.String");
+    let refuse = static_method(INVENTORY, "refuse", &["java.lang.String"], "int");
     let set_category = method(INVENTORY, "setCategory", &[CATEGORY], None);
     let new_box = {
         let mut c = (*constructor(BOX, &["java.lang.Object"], &[])).clone();
@@ -717,6 +724,53 @@ fn shop_tests() -> Vec<ExecutedTest> {
             value("java.lang.String", text("object java.lang.Object@1b6d3586")),
         ],
     ));
+    // Text that is not valid Unicode: the high half of the surrogate pair of U+1F600 alone, as
+    // a char, a String and a getter's value, and in an exception message, asserted exactly.
+    let lone = |units: &[u16]| Value::Text(JavaText::from_utf16(units.to_vec()));
+    let emoji = "\u{1F600}";
+    tests.push(executed(
+        vec![
+            lit(P::String(emoji.into())),
+            call(&first, None, &[0]),
+            call(&cut, None, &[0]),
+            new(&new_named, &[2], t(INVENTORY)),
+        ],
+        vec![
+            value("java.lang.String", text(emoji)),
+            value("char", lone(&[0xd83d])),
+            value("java.lang.String", lone(&[0xd83d])),
+            Some(object(
+                INVENTORY,
+                vec![
+                    ("getCategory", GetterOutcome::Enum("FOOD".into())),
+                    ("getName", GetterOutcome::Value(lone(&[0xd83d]))),
+                    ("isEmpty", GetterOutcome::Value(Value::Bool(true))),
+                    ("size", GetterOutcome::Value(Value::Integer(0))),
+                ],
+            )),
+        ],
+    ));
+    tests.push(throwing(
+        vec![
+            lit(P::String(format!("a{emoji}"))),
+            call(&cut, None, &[0]),
+            call(&refuse, None, &[1]),
+        ],
+        vec![
+            value("java.lang.String", text(&format!("a{emoji}"))),
+            value("java.lang.String", lone(&[0x61, 0xd83d])),
+        ],
+        Some(Thrown {
+            type_name: "java.lang.IllegalArgumentException".into(),
+            message: Some(JavaText::from_utf16(
+                "refused a".encode_utf16().chain([0xd83d]).collect(),
+            )),
+            declared: false,
+            checked: false,
+            unstable_message: false,
+        }),
+    ));
+
     tests.extend(generic_overload_tests());
     tests
 }

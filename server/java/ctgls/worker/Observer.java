@@ -56,13 +56,13 @@ final class Observer {
         if (v instanceof String) {
             String s = (String) v;
             if (s.length() > MAX_STRING) {
-                m.put("value", s.substring(0, MAX_STRING));
+                m.put("value", Json.exactText(s.substring(0, MAX_STRING)));
                 m.put("truncated", true);
             } else {
-                m.put("value", s);
+                m.put("value", Json.exactText(s));
             }
         } else if (v instanceof Character) {
-            m.put("value", String.valueOf(v));
+            m.put("value", Json.exactText(String.valueOf(v)));
         } else if (v instanceof Boolean || v instanceof Double || v instanceof Float) {
             m.put("value", v);
         } else if (v instanceof Number && v.getClass().getName().startsWith("java.lang.")) {

@@ -184,7 +184,7 @@ final class TestCase implements Runnable {
         if (msg != null && msg.length() > 1000) {
             msg = msg.substring(0, 1000);
         }
-        m.put("message", msg);
+        m.put("message", msg == null ? null : Json.exactText(msg));
         boolean declared = false;
         if (called != null) {
             for (Class<?> d : called.getExceptionTypes()) {

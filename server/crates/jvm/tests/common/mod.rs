@@ -150,7 +150,16 @@ pub fn int_value(r: &TestResult, statement: usize) -> i64 {
     }
 }
 
+/// The text statement `statement` produced, which must be valid Unicode.
 pub fn text_value(r: &TestResult, statement: usize) -> String {
+    match java_text(r, statement).as_str() {
+        Some(s) => s.to_string(),
+        None => panic!("statement {statement}: text that is not Unicode"),
+    }
+}
+
+/// The text (a String or char) statement `statement` produced, exactly.
+pub fn java_text(r: &TestResult, statement: usize) -> JavaText {
     match &value(r, statement).value {
         Some(ObservedValue::Text(s)) => s.clone(),
         other => panic!("statement {statement}: expected text, got {other:?}"),
