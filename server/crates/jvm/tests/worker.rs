@@ -511,6 +511,60 @@ fn execute_constructors_methods_getters_and_static_calls() {
     assert_eq!(int_value(r, 8), 2, "two accounts created in this test");
 }
 
+/// Regression: only `getX`/`isX`/`hasX`/`size`/`length`/`isEmpty` were observed, so a record's
+/// state (`x()`, `label()`) got no assertions. Checked to fail without the fix.
+#[test]
+fn record_component_accessors_are_observed_like_getters() {
+    let mut sup = supervisor();
+    let result = sup
+        .compile(&CompileRequest {
+            sources: vec![source(
+                "r/Spot.java",
+                "package r;\npublic record Spot(int x, String label, long[] path) {\n    \
+                 public int twice() { return 2 * x; }\n    \
+                 public boolean isOrigin() { return x == 0; }\n}\n",
+            )],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    let unit = result
+        .unit
+        .unwrap_or_else(|| panic!("{:#?}", result.diagnostics));
+    let t = test(vec![
+        int(3),
+        string("a"),
+        Statement::NewArray {
+            component: "long".into(),
+            length: 1,
+        },
+        new("r.Spot", &["int", "java.lang.String", "long[]"], &[0, 1, 2]),
+    ]);
+    let opts = ExecuteOptions {
+        observe_getters: true,
+        ..options(2000)
+    };
+    let r = finished(sup.execute(unit, &[t], &opts).unwrap());
+    assert_eq!(r[0].status, TestStatus::Ok, "{:#?}", r[0]);
+    let getters: Vec<_> = value(&r[0], 3)
+        .getters
+        .iter()
+        .map(|g| (g.name.as_str(), g.outcome.clone()))
+        .collect();
+    // Accessors of simple types, beside the getters; not other no-arg methods (`twice`), not
+    // an accessor whose value cannot be asserted (`path`).
+    assert_eq!(
+        getters,
+        vec![
+            ("isOrigin", GetterOutcome::Value(ObservedValue::Bool(false))),
+            (
+                "label",
+                GetterOutcome::Value(ObservedValue::Text("a".into()))
+            ),
+            ("x", GetterOutcome::Value(ObservedValue::Integer(3))),
+        ]
+    );
+}
+
 #[test]
 fn static_state_does_not_leak_between_tests() {
     let mut sup = supervisor();
