@@ -705,6 +705,11 @@ final class TestCase implements Runnable {
         return values[(int) k];
     }
 
+    /**
+     * The value of a literal statement: {@code Invalid} for a value javac would reject in that
+     * type (an integer outside the type's range, a char outside one UTF-16 unit, a finite number
+     * too large for a float), never a silently narrowed one.
+     */
     private static Object literal(Class<?> t, Object v) throws Invalid {
         try {
             if (t == String.class) {
@@ -720,18 +725,33 @@ final class TestCase implements Runnable {
                 if (v instanceof String && ((String) v).length() == 1) {
                     return ((String) v).charAt(0);
                 }
-                return (char) ((Long) v).longValue();
+                long code = (Long) v;
+                checkRange(code, Character.MIN_VALUE, Character.MAX_VALUE, t);
+                return (char) code;
             }
             if (t == double.class || t == Double.class) {
                 return toDouble(v);
             }
             if (t == float.class || t == Float.class) {
-                return (float) toDouble(v);
+                double d = toDouble(v);
+                float f = (float) d;
+                if (Float.isInfinite(f) && !Double.isInfinite(d)) {
+                    throw new Invalid(v + " out of range for " + t.getTypeName());
+                }
+                return f;
+            }
+            // The parser makes a Double of an integer beyond the long range; longValue() would
+            // clamp it to Long.MIN_VALUE or MAX_VALUE.
+            if (v instanceof Double) {
+                double d = (Double) v;
+                if (d != Math.rint(d)) {
+                    throw new Invalid("integral value expected for " + t.getTypeName());
+                }
+                if (!(d >= -0x1p63 && d < 0x1p63)) {
+                    throw new Invalid(v + " out of range for " + t.getTypeName());
+                }
             }
             long n = ((Number) v).longValue();
-            if (v instanceof Double && ((Double) v) != n) {
-                throw new Invalid("integral value expected for " + t);
-            }
             if (t == long.class || t == Long.class) {
                 return n;
             }
