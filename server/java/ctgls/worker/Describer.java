@@ -190,13 +190,13 @@ final class Describer {
             fs = new Field[0];
         }
         Arrays.sort(fs, Comparator.comparing(Field::getName));
-        Field[] declared;
+        Field[] constantFields;
         try {
-            declared = c.isEnum() ? c.getDeclaredFields() : fs;
+            constantFields = c.isEnum() ? c.getDeclaredFields() : fs;
         } catch (LinkageError e) {
-            declared = new Field[0];
+            constantFields = new Field[0];
         }
-        for (Field f : declared) {
+        for (Field f : constantFields) {
             if (f.isEnumConstant()) {
                 constants.add(f.getName());
             }
