@@ -115,7 +115,11 @@ pub fn type_description(c: &ClassInfo) -> TypeDescription {
             .generic_superclass
             .clone()
             .or_else(|| c.superclass.clone()),
-        interfaces: c.interfaces.clone(),
+        interfaces: if c.generic_interfaces.len() == c.interfaces.len() {
+            c.generic_interfaces.clone()
+        } else {
+            c.interfaces.clone()
+        },
         type_parameters: c.type_parameters.clone(),
         constructors: c
             .constructors

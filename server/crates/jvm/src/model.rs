@@ -119,6 +119,9 @@ pub struct ClassInfo {
     pub superclass: Option<String>,
     pub generic_superclass: Option<String>,
     pub interfaces: Vec<String>,
+    /// `interfaces` with their type arguments (`p.Named<java.lang.Integer>`), in the same order;
+    /// raw names where reflection could not resolve them, empty from a worker that predates them.
+    pub generic_interfaces: Vec<String>,
     pub type_parameters: Vec<String>,
     /// Public constructors (none for abstract classes, interfaces and enums).
     pub constructors: Vec<ConstructorInfo>,

@@ -462,6 +462,126 @@ fn describe_reports_hierarchy_generics_enums_and_records() {
     assert_eq!(d.missing[0].0, "shapes.Nope");
 }
 
+/// Regression: only raw types were followed, so a project type that appears only as a type
+/// argument (`List<Item>`), a bound or a generic array's component, and the class's project
+/// interfaces, were never described. Checked to fail without the fix.
+#[test]
+fn describe_follows_type_arguments_bounds_and_interfaces_to_project_types() {
+    let mut sup = supervisor();
+    let class = |name: &str, body: &str| {
+        source(
+            &format!("d/{name}.java"),
+            &format!("package d;\npublic {body}\n"),
+        )
+    };
+    let result = sup
+        .compile(&CompileRequest {
+            sources: vec![
+                class(
+                    "Catalog",
+                    "class Catalog implements Listing<Item> {\n    \
+                     public Catalog(java.util.List<Item> items) {}\n    \
+                     public java.util.Map<String, Entry[]> index() { return null; }\n    \
+                     public <T extends Comparable<Bound>> void sort(T key) {}\n    \
+                     public void addAll(java.util.Collection<? super Extra> more) {}\n    \
+                     public java.util.List<Tag>[] tags() { return null; }\n    \
+                     public java.util.List<java.time.LocalDate> dates() { return null; }\n}",
+                ),
+                class("Listing", "interface Listing<T> {}"),
+                class("Item", "class Item {}"),
+                class("Entry", "class Entry {}"),
+                class("Bound", "class Bound {}"),
+                class("Extra", "class Extra {}"),
+                class("Tag", "class Tag {}"),
+                class("Unused", "class Unused {}"),
+            ],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    let unit = result
+        .unit
+        .unwrap_or_else(|| panic!("{:#?}", result.diagnostics));
+    let d = sup.describe(unit, &["d.Catalog".into()], 1).unwrap();
+    let described: Vec<&str> = d.classes.iter().map(|c| c.name.as_str()).collect();
+    for name in [
+        "d.Catalog",
+        "d.Listing",
+        "d.Item",
+        "d.Entry",
+        "d.Bound",
+        "d.Extra",
+        "d.Tag",
+    ] {
+        assert!(described.contains(&name), "{name} not in {described:?}");
+    }
+    assert!(!described.contains(&"d.Unused"), "{described:?}");
+    // A JDK type argument is not expanded (only raw JDK types are, as before).
+    assert!(!described.contains(&"java.time.LocalDate"), "{described:?}");
+    assert!(d.missing.is_empty(), "{:?}", d.missing);
+    let catalog = &d.classes[0];
+    assert_eq!(catalog.interfaces, ["d.Listing"]);
+    assert_eq!(catalog.generic_interfaces, ["d.Listing<d.Item>"]);
+}
+
+/// Regression: `getConstructors()` was not guarded against `LinkageError`, so a class whose
+/// constructor mentions a type missing from the classpath (an optional dependency) failed the
+/// whole describe request. Checked to fail without the fix.
+#[test]
+fn a_constructor_mentioning_a_missing_class_does_not_fail_describe() {
+    let mut sup = supervisor();
+    let library = std::env::temp_dir().join(format!("ctgls-optional-lib-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&library);
+    std::fs::create_dir_all(library.join("opt")).unwrap();
+    std::fs::write(
+        library.join("opt/Plugin.java"),
+        "package opt;\npublic class Plugin {}\n",
+    )
+    .unwrap();
+    let status = std::process::Command::new(&sup.jdk().javac)
+        .arg("-d")
+        .arg(&library)
+        .arg(library.join("opt/Plugin.java"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let result = sup
+        .compile(&CompileRequest {
+            sources: vec![
+                source(
+                    "d/Host.java",
+                    "package d;\npublic class Host {\n    public Host() {}\n    \
+                     public Host(opt.Plugin plugin) {}\n    \
+                     public static int size() { return 1; }\n}\n",
+                ),
+                source(
+                    "d/Guest.java",
+                    "package d;\npublic class Guest {\n    public Guest(Host host) {}\n}\n",
+                ),
+            ],
+            classpath: vec![library.clone()],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    let unit = result
+        .unit
+        .unwrap_or_else(|| panic!("{:#?}", result.diagnostics));
+    // The dependency is absent at run time, as an optional one may be.
+    std::fs::remove_file(library.join("opt/Plugin.class")).unwrap();
+
+    let d = sup.describe(unit, &["d.Guest".into()], 1).unwrap();
+    let _ = std::fs::remove_dir_all(&library);
+    let host = d
+        .classes
+        .iter()
+        .find(|c| c.name == "d.Host")
+        .unwrap_or_else(|| panic!("{d:#?}"));
+    // Reflection lists a class's constructors all at once or not at all.
+    assert!(host.constructors.is_empty(), "{:#?}", host.constructors);
+    assert!(host.methods.iter().any(|m| m.name == "size"), "{host:#?}");
+    let guest = d.classes.iter().find(|c| c.name == "d.Guest").unwrap();
+    assert_eq!(guest.constructors.len(), 1);
+}
+
 #[test]
 fn execute_constructors_methods_getters_and_static_calls() {
     let mut sup = supervisor();
@@ -509,6 +629,60 @@ fn execute_constructors_methods_getters_and_static_calls() {
     );
     assert_eq!(value(r, 7).type_name.as_deref(), Some(ACCOUNT));
     assert_eq!(int_value(r, 8), 2, "two accounts created in this test");
+}
+
+/// Regression: only `getX`/`isX`/`hasX`/`size`/`length`/`isEmpty` were observed, so a record's
+/// state (`x()`, `label()`) got no assertions. Checked to fail without the fix.
+#[test]
+fn record_component_accessors_are_observed_like_getters() {
+    let mut sup = supervisor();
+    let result = sup
+        .compile(&CompileRequest {
+            sources: vec![source(
+                "r/Spot.java",
+                "package r;\npublic record Spot(int x, String label, long[] path) {\n    \
+                 public int twice() { return 2 * x; }\n    \
+                 public boolean isOrigin() { return x == 0; }\n}\n",
+            )],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    let unit = result
+        .unit
+        .unwrap_or_else(|| panic!("{:#?}", result.diagnostics));
+    let t = test(vec![
+        int(3),
+        string("a"),
+        Statement::NewArray {
+            component: "long".into(),
+            length: 1,
+        },
+        new("r.Spot", &["int", "java.lang.String", "long[]"], &[0, 1, 2]),
+    ]);
+    let opts = ExecuteOptions {
+        observe_getters: true,
+        ..options(2000)
+    };
+    let r = finished(sup.execute(unit, &[t], &opts).unwrap());
+    assert_eq!(r[0].status, TestStatus::Ok, "{:#?}", r[0]);
+    let getters: Vec<_> = value(&r[0], 3)
+        .getters
+        .iter()
+        .map(|g| (g.name.as_str(), g.outcome.clone()))
+        .collect();
+    // Accessors of simple types, beside the getters; not other no-arg methods (`twice`), not
+    // an accessor whose value cannot be asserted (`path`).
+    assert_eq!(
+        getters,
+        vec![
+            ("isOrigin", GetterOutcome::Value(ObservedValue::Bool(false))),
+            (
+                "label",
+                GetterOutcome::Value(ObservedValue::Text("a".into()))
+            ),
+            ("x", GetterOutcome::Value(ObservedValue::Integer(3))),
+        ]
+    );
 }
 
 #[test]

@@ -1259,3 +1259,72 @@ fn removing_a_statement_removes_its_dependents() {
         "{minimal}"
     );
 }
+
+/// A record's component accessors come from the worker as getters named `x` and `label`, and
+/// are asserted by calling them.
+#[test]
+fn record_component_accessors_are_asserted_like_getters() {
+    const SPOT: &str = "shop.Spot";
+    let accessor = |name: &str, ret: &str| MethodDescription {
+        name: name.into(),
+        declaring_class: SPOT.into(),
+        is_static: false,
+        return_type: ret.into(),
+        generic_return_type: None,
+        params: vec![],
+        exceptions: vec![],
+        varargs: false,
+        type_parameters: vec![],
+    };
+    let spot = TypeDescription {
+        name: SPOT.into(),
+        kind: TypeKind::Record,
+        superclass: Some("java.lang.Record".into()),
+        constructors: vec![ConstructorDescription {
+            params: vec![
+                param("int", "int"),
+                param("java.lang.String", "java.lang.String"),
+            ],
+            exceptions: vec![],
+            varargs: false,
+            type_parameters: vec![],
+        }],
+        methods: vec![accessor("x", "int"), accessor("label", "java.lang.String")],
+        ..inventory_description()
+    };
+    let new_spot = constructor(SPOT, &["int", "java.lang.String"], &[]);
+    let state = object(
+        SPOT,
+        vec![
+            ("label", GetterOutcome::Value(text("a"))),
+            ("x", GetterOutcome::Value(Value::Integer(3))),
+        ],
+    );
+    let mut test = executed(
+        vec![
+            lit(PrimitiveValue::Int(3)),
+            lit(PrimitiveValue::String("a".into())),
+            new(&new_spot, &[0, 1], t(SPOT)),
+        ],
+        vec![
+            value("int", Value::Integer(3)),
+            value("java.lang.String", text("a")),
+            Some(state.clone()),
+        ],
+    );
+    test.execution.final_state.insert(VarRef(2), state);
+    let mut spec = TestClassSpec::new(SPOT, "SpotGeneratedTest", JUnit::Five);
+    spec.tests = vec![test];
+    spec.facts = TypeFacts::from_descriptions(&[spot]);
+    let printed = print_class(&spec, &Suppressions::default());
+    for line in [
+        "assertEquals(\"a\", spot0.label());",
+        "assertEquals(3, spot0.x());",
+    ] {
+        assert!(
+            printed.source.contains(&format!("        {line}\n")),
+            "missing `{line}` in\n{}",
+            printed.source
+        );
+    }
+}
