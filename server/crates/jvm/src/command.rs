@@ -10,7 +10,9 @@ use std::process::{Child, Command, ExitStatus};
 use crate::config::WorkerConfig;
 use crate::error::JvmError;
 use crate::process::pipe;
-use crate::sandbox::{report, PreparedSandbox, SandboxLevel, SandboxPolicy, SandboxReport};
+use crate::sandbox::{
+    report, PreparedSandbox, SandboxLevel, SandboxPolicy, SandboxReport, STATUS_LEN,
+};
 
 /// How code under test may run in a process other than the worker: the part of
 /// [`WorkerConfig`] that applies to any JVM that loads the project's classes. Taken from the
@@ -70,6 +72,8 @@ impl ExecutionLimits {
 ///   are denied (ABI 4+); signals and abstract unix sockets are scoped (ABI 6+). Descriptors the
 ///   command inherits (its stdout and stderr files) stay usable: Landlock checks opens.
 /// - A private network namespace where the kernel allows one.
+/// - A seccomp filter, installed last: no unix sockets (`EACCES`), no `setsid`/`setpgid`
+///   (`EPERM`), no io_uring; it binds every program the command execs.
 /// - [`SandboxPolicy::Required`]: the child stops before exec unless the sandbox came out
 ///   [`SandboxLevel::Full`], and the call returns [`JvmError::SandboxUnavailable`]; the program
 ///   never runs. [`SandboxPolicy::Off`]: no sandbox, the report says so.
@@ -108,9 +112,9 @@ pub fn spawn_sandboxed(
     let mut status = Vec::new();
     let _ = std::io::Read::read_to_end(&mut status_r, &mut status);
     let sandbox_report = report(abi, &status);
-    // Both status bytes mean the hook ran: a weak sandbox, not a failed fork, stopped it.
+    // A whole status means the hook ran: a weak sandbox, not a failed fork, stopped it.
     let refused = policy == SandboxPolicy::Required
-        && status.len() == 2
+        && status.len() == STATUS_LEN
         && sandbox_report.level() != SandboxLevel::Full;
     match spawned {
         Err(_) if refused => Err(JvmError::SandboxUnavailable(sandbox_report.to_string())),

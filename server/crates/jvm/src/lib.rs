@@ -17,6 +17,7 @@ mod model;
 mod process;
 mod proto;
 mod sandbox;
+mod seccomp;
 mod supervisor;
 mod training;
 mod worker_build;
