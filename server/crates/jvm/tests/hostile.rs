@@ -6,6 +6,7 @@ mod common;
 
 use std::io::ErrorKind;
 use std::net::TcpListener;
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixListener;
 use std::time::{Duration, Instant};
 
@@ -84,6 +85,8 @@ fn writes_and_deletes_outside_scratch_are_denied() {
     ];
     let r = finished(sup.execute(unit, &tests, &options(5000)).unwrap());
     let scratch = sup.scratch_dir().unwrap();
+    let mode = std::fs::metadata(&scratch).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700, "the scratch directory is private");
     drop(sup);
     let content = std::fs::read_to_string(&victim);
     let fresh_exists = fresh.exists();
