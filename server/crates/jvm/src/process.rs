@@ -69,8 +69,10 @@ impl WorkerProcess {
         let scratch = ScratchDir(scratch);
         let scratch_path = scratch.0.clone();
         let scratch_ref = &scratch_path;
-        let mut sandbox = PreparedSandbox::new(config.sandbox, &[scratch_ref.as_path()])
-            .map_err(|e| JvmError::Spawn(format!("preparing the sandbox: {e}")))?;
+        let max_file_bytes = config.execution_limits().max_file_bytes();
+        let mut sandbox =
+            PreparedSandbox::new(config.sandbox, &[scratch_ref.as_path()], max_file_bytes)
+                .map_err(|e| JvmError::Spawn(format!("preparing the sandbox: {e}")))?;
 
         let (req_r, req_w) = pipe().map_err(|e| spawn_err("pipe", e))?;
         let (resp_r, resp_w) = pipe().map_err(|e| spawn_err("pipe", e))?;

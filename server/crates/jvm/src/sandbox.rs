@@ -190,14 +190,21 @@ pub(crate) struct PreparedSandbox {
     gid_map: Vec<u8>,
     abi: Option<u32>,
     filter: Option<SyscallFilter>,
+    /// `RLIMIT_FSIZE` to set, soft and hard (never above the hard limit in force, which an
+    /// unprivileged process cannot raise).
+    file_size_limit: Option<libc::rlimit>,
     /// Fail before exec unless the sandbox came out [`SandboxLevel::Full`].
     require_full: bool,
 }
 
 impl PreparedSandbox {
     /// A sandbox in which writes are allowed only beneath the `writable` directories (and on
-    /// /dev/null).
-    pub(crate) fn new(policy: SandboxPolicy, writable: &[&Path]) -> Result<Self, String> {
+    /// /dev/null), to files of at most `max_file_bytes`.
+    pub(crate) fn new(
+        policy: SandboxPolicy,
+        writable: &[&Path],
+        max_file_bytes: u64,
+    ) -> Result<Self, String> {
         // SAFETY: getuid/getgid cannot fail.
         let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
         let mut p = PreparedSandbox {
@@ -210,9 +217,11 @@ impl PreparedSandbox {
             gid_map: format!("{gid} {gid} 1\n").into_bytes(),
             abi: kernel_landlock_abi(),
             filter: None,
+            file_size_limit: None,
             require_full: false,
         };
         if policy != SandboxPolicy::Off {
+            p.file_size_limit = Some(file_size_limit(max_file_bytes));
             if p.abi.is_some() {
                 p.ruleset = Some(landlock_ruleset(writable).map_err(|e| e.to_string())?);
             }
@@ -227,6 +236,12 @@ impl PreparedSandbox {
     /// or which need system calls it refuses; it binds the program exec'd next and everything
     /// that starts.
     pub(crate) fn apply_in_child(&mut self, status_fd: i32) -> std::io::Result<()> {
+        if let Some(limit) = &self.file_size_limit {
+            // SAFETY: setrlimit reads the prepared struct.
+            if unsafe { libc::setrlimit(libc::RLIMIT_FSIZE, limit) } != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
         let mut net = NET_NONE;
         if self.netns {
             // SAFETY: plain syscalls on prepared, NUL-terminated paths and buffers.
@@ -308,6 +323,21 @@ pub(crate) fn report(kernel_abi: Option<u32>, status: &[u8]) -> SandboxReport {
             _ => NetworkNamespace::None,
         },
         syscall_filter: filter == FILTER_ON,
+    }
+}
+
+/// `RLIMIT_FSIZE` of `max_bytes`, lowered to the hard limit in force.
+fn file_size_limit(max_bytes: u64) -> libc::rlimit {
+    let mut current = libc::rlimit {
+        rlim_cur: libc::RLIM_INFINITY,
+        rlim_max: libc::RLIM_INFINITY,
+    };
+    // SAFETY: getrlimit fills the struct; on failure it stays unlimited.
+    unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut current) };
+    let bytes = max_bytes.min(current.rlim_max);
+    libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
     }
 }
 

@@ -540,3 +540,48 @@ fn processes_a_test_starts_cannot_leave_the_worker_group() {
     }
     assert!(gone, "a process left the worker's group and outlived it");
 }
+
+#[test]
+fn a_file_beyond_the_size_bound_is_an_io_exception_not_a_dead_worker() {
+    let config = WorkerConfig {
+        max_file_mb: 4,
+        ..config()
+    };
+    let (mut sup, unit) = hostile_supervisor(config);
+    let pid = sup.start().unwrap().pid;
+    let started = Instant::now();
+    let r = finished(
+        sup.execute(
+            unit,
+            &[
+                one("writeBig", &["int"], vec![int(3)]),
+                one("writeBig", &["int"], vec![int(16)]),
+            ],
+            &options(10_000),
+        )
+        .unwrap(),
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(r[0].status, TestStatus::Ok, "below the bound: {:#?}", r[0]);
+    let sizes: Vec<u64> = std::fs::read_dir(sup.scratch_dir().unwrap())
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("big"))
+        .map(|e| e.metadata().unwrap().len())
+        .collect();
+    assert_eq!(sup.worker_pid(), Some(pid), "the worker survived the write");
+    assert_eq!(r[1].status, TestStatus::Exception, "{:#?}", r[1]);
+    let e = r[1].exception.as_ref().unwrap();
+    assert_eq!(e.type_name, "java.io.IOException", "{e:?}");
+    assert_eq!(e.message.as_deref(), Some("File too large"), "{e:?}");
+    let mut sizes = sizes;
+    sizes.sort_unstable();
+    assert_eq!(
+        sizes,
+        [3 << 20, 4 << 20],
+        "the big file stopped at the bound"
+    );
+    healthy(&mut sup, unit);
+    drop(sup);
+    assert!(group_gone(pid));
+}

@@ -279,16 +279,50 @@ fn processes_the_command_started_die_with_it() {
 }
 
 #[test]
+fn files_cannot_grow_beyond_the_size_bound() {
+    let dir = TempDir::new("fsize");
+    let limits = ExecutionLimits {
+        max_file_mb: 1,
+        ..ExecutionLimits::default()
+    };
+    let script = format!(
+        "cd '{}' && head -c 3145728 /dev/zero > big; echo $? > status",
+        dir.0.display()
+    );
+    let run = |limits: &ExecutionLimits| {
+        let _ = std::fs::remove_file(dir.0.join("big"));
+        let mut child = limits.spawn(sh(&script), &[&dir.0]).unwrap();
+        wait(&mut child);
+        let size = std::fs::metadata(dir.0.join("big")).unwrap().len();
+        let status = std::fs::read_to_string(dir.0.join("status")).unwrap();
+        (size, status.trim().parse::<i32>().unwrap())
+    };
+    // The control: without the sandbox there is no bound.
+    let off = ExecutionLimits {
+        sandbox: SandboxPolicy::Off,
+        ..limits.clone()
+    };
+    assert_eq!(run(&off), (3 << 20, 0));
+    // SIGXFSZ ends `head` (128 + 25) when it writes past the bound.
+    assert_eq!(run(&limits), (1 << 20, 128 + SIGXFSZ));
+}
+
+/// SIGXFSZ's number on Linux (x86_64 and aarch64 alike).
+const SIGXFSZ: i32 = 25;
+
+#[test]
 fn limits_come_from_the_worker_config_and_can_switch_execution_off() {
     let config = WorkerConfig {
         heap_mb: 300,
         stack_kb: 1024,
         metaspace_mb: 128,
+        max_file_mb: 64,
         sandbox: SandboxPolicy::Required,
         ..WorkerConfig::default()
     };
     let limits = config.execution_limits();
     assert_eq!(limits.sandbox, SandboxPolicy::Required);
+    assert_eq!(limits.max_file_mb, 64);
     assert_eq!(
         limits.jvm_memory_args(),
         ["-Xmx300m", "-Xss1024k", "-XX:MaxMetaspaceSize=128m"]
