@@ -585,3 +585,48 @@ fn a_file_beyond_the_size_bound_is_an_io_exception_not_a_dead_worker() {
     drop(sup);
     assert!(group_gone(pid));
 }
+
+#[test]
+fn processes_a_test_leaves_running_are_killed_after_it() {
+    // With the SecurityManager (Java 11-17), which sees every exec, and without it.
+    for guard in [true, false] {
+        // A duration no other process uses, so the sleepers can be found in /proc.
+        let seconds = format!("300.{}{}", std::process::id(), u8::from(guard));
+        let config = WorkerConfig {
+            block_system_exit: guard,
+            ..config()
+        };
+        let (mut sup, unit) = hostile_supervisor(config);
+        let info = sup.start().unwrap();
+        let sleeper = || {
+            one(
+                "startSleeper",
+                &["java.lang.String"],
+                vec![string(&seconds)],
+            )
+        };
+        let tests: Vec<TestCase> = (0..20).map(|_| sleeper()).collect();
+        let started = Instant::now();
+        let r = finished(sup.execute(unit, &tests, &options(5000)).unwrap());
+        assert!(started.elapsed() < Duration::from_secs(20));
+        let running: Vec<i64> = r.iter().map(|t| int_value(t, 1)).collect();
+        let killed: u32 = r.iter().map(|t| t.processes_killed).sum();
+        // Counted while the worker still runs, before anything kills its group.
+        let none_after = sleepers_gone(&seconds);
+        eprintln!(
+            "guard {}: running {running:?} in {:?}",
+            info.exit_blocking,
+            started.elapsed()
+        );
+        assert!(
+            running.iter().all(|&n| (1..=2).contains(&n)),
+            "sleepers alive during the batch: {running:?}"
+        );
+        assert!(none_after, "a sleeper outlived the batch");
+        assert_eq!(killed, 20, "every sleeper was killed and reported");
+        assert_eq!(sup.worker_pid(), Some(info.pid), "no restart was needed");
+        healthy(&mut sup, unit);
+        drop(sup);
+        assert!(group_gone(info.pid));
+    }
+}
