@@ -1,6 +1,7 @@
 //! Any command under the worker's sandbox ([`spawn_sandboxed`]): writes outside the writable
-//! directories and TCP connections are refused, execution can be switched off, and nothing the
-//! command started outlives it. Uses `sh`, so it needs no JVM.
+//! directories, TCP connections, unix sockets and files beyond the size bound are refused,
+//! execution can be switched off, and nothing the command started outlives it or leaves its
+//! process group. Uses `sh` and `perl`, so it needs no JVM.
 
 mod common;
 
