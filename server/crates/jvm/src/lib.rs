@@ -17,6 +17,8 @@ mod model;
 mod process;
 mod proto;
 mod sandbox;
+mod scratch;
+mod seccomp;
 mod supervisor;
 mod training;
 mod worker_build;
@@ -32,5 +34,6 @@ pub use proto::PROTOCOL_VERSION;
 pub use sandbox::{
     kernel_landlock_abi, NetworkNamespace, SandboxLevel, SandboxPolicy, SandboxReport,
 };
+pub use scratch::create_private_dir;
 pub use supervisor::Supervisor;
 pub use worker_build::default_cache_dir;

@@ -369,6 +369,9 @@ pub struct TestResult {
     pub duration: Duration,
     /// Threads started by the test that survived interruption.
     pub leaked_threads: u32,
+    /// Processes the worker killed after the test: what this test (or, rarely, the one before
+    /// it) started and left running.
+    pub processes_killed: u32,
     /// The test ran in a class loader no earlier test used. When false, the worker proved that
     /// the classes the earlier tests left loaded hold no state they could have changed.
     pub fresh_loader: bool,

@@ -75,6 +75,7 @@ struct ExecuteLine<'a> {
     output_truncated: Option<bool>,
     duration_micros: Option<u64>,
     leaked_threads: Option<u64>,
+    processes_killed: Option<u64>,
     fresh_loader: Option<bool>,
     loader_dropped: Option<String>,
 }
@@ -114,6 +115,7 @@ impl ExecuteLine<'_> {
             output_truncated: self.output_truncated.unwrap_or(false),
             duration: Duration::from_micros(self.duration_micros.unwrap_or(0)),
             leaked_threads: self.leaked_threads.unwrap_or(0) as u32,
+            processes_killed: self.processes_killed.unwrap_or(0) as u32,
             // Workers before this field always used a fresh loader.
             fresh_loader: self.fresh_loader.unwrap_or(true),
             loader_dropped: self.loader_dropped,
@@ -608,6 +610,7 @@ mod tests {
             output_truncated: false,
             duration: Duration::ZERO,
             leaked_threads: 0,
+            processes_killed: 0,
             // Workers before the field always used a fresh loader.
             fresh_loader: true,
             loader_dropped: None,
@@ -629,7 +632,7 @@ mod tests {
                                "lines":[[5,1],[6,2]],"methods":[[0,1]],"loops":[[0,3]]}],
                      "proxies":{"loopIterations":3,"methodCalls":1,"instantiations":1,"statements":9}},
             "stdout":"out\n","stderr":"err","outputTruncated":true,"durationMicros":830,"leakedThreads":1,
-            "freshLoader":false,"loaderDropped":"the test ended with exception","index":0}"#;
+            "processesKilled":2,"freshLoader":false,"loaderDropped":"the test ended with exception","index":0}"#;
         let getters = vec![
             GetterObservation {
                 name: "getBalance".into(),
@@ -710,6 +713,7 @@ mod tests {
             output_truncated: true,
             duration: Duration::from_micros(830),
             leaked_threads: 1,
+            processes_killed: 2,
             fresh_loader: false,
             loader_dropped: Some("the test ended with exception".into()),
             ..defaults(TestStatus::Exception)
@@ -747,7 +751,7 @@ mod tests {
         let all_null = r#"{"status":"timeout","failedAt":null,"statements":null,"exception":null,
             "message":null,"exitStatus":null,"exitAttempted":null,"trace":null,"stdout":null,
             "stderr":null,"outputTruncated":null,"durationMicros":null,"leakedThreads":null,
-            "freshLoader":null,"loaderDropped":null}"#;
+            "processesKilled":null,"freshLoader":null,"loaderDropped":null}"#;
         assert_eq!(decode(all_null), defaults(TestStatus::Timeout));
         assert!(!decode(r#"{"status":"ok","freshLoader":false}"#).fresh_loader);
         let r = decode(r#"{"status":"exception","exception":{"frame":{}},"trace":{"files":[{}]}}"#);
