@@ -9,7 +9,9 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use jvm::{CompileRequest, ExecuteOptions, JvmError, Supervisor, Training, UnitId};
+use jvm::{
+    CompileCacheSave, CompileRequest, ExecuteOptions, JvmError, Supervisor, Training, UnitId,
+};
 use testcase::junit::{print_class, JUnit, Suppressions, TestClassSpec};
 
 use crate::budget::{CostLedger, EmissionReserve};
@@ -500,17 +502,28 @@ fn stored_suite(generation: &GenerationResult, emission: &Emission) -> Option<st
     })
 }
 
-/// Makes the class data sharing archives that let later runs start their JVMs faster (the
-/// worker's, and verification's `javac` and JUnit 5 launcher for the project's JUnit), unless
-/// they exist: a few seconds once per JDK, worker build and JUnit jars, a few file checks after
-/// that. No budget pays for it: callers run it when a run's results are out (`ctgls generate`
-/// before it exits, the server after a run). Returns what happened to each archive, by name.
+/// Saves the worker's compile cache of the project (what it compiled, for the next worker: see
+/// `Supervisor::use_compile_cache_of`) and makes the class data sharing archives that let later
+/// runs start their JVMs faster (the worker's, and verification's `javac` and JUnit 5 launcher
+/// for the project's JUnit), unless they exist: a few seconds once per JDK, worker build and
+/// JUnit jars, a few file checks and a file write after that. No budget pays for it: callers
+/// run it when a run's results are out (`ctgls generate` before it exits, the server after a
+/// run). Returns what happened to each, by name.
 pub fn prepare_faster_starts(
     layout: &ProjectLayout,
     options: &PipelineOptions,
     supervisor: &mut Supervisor,
 ) -> Vec<(String, Training)> {
     let mut done = Vec::new();
+    match supervisor.save_compile_cache() {
+        Ok(CompileCacheSave::Saved { files, bytes }) => tracing::debug!(
+            "saved the compile cache of {} ({files} files, {bytes} bytes)",
+            layout.root.display()
+        ),
+        Ok(CompileCacheSave::Unchanged | CompileCacheSave::NotInUse) => {}
+        // Only the next worker's first compile is slower without it: a log line, not a failure.
+        Err(error) => tracing::warn!("{error}"),
+    }
     if let Some(worker) = supervisor.prepare_worker_archive() {
         done.push(("worker".to_string(), worker));
     }

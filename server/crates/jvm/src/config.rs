@@ -30,6 +30,9 @@ pub struct WorkerConfig {
     /// Map a class data sharing archive of the worker's, javac's and the JDK's classes at start
     /// (made once per JDK and worker build by a training run; JDK 13+). See `cds.rs`.
     pub class_data_sharing: bool,
+    /// Keep what the worker compiled in a file per project under the cache directory, so the
+    /// next worker of the project starts from it (see `Supervisor::use_compile_cache_of`).
+    pub compile_cache: bool,
     /// Start-up and `hello` deadline.
     pub start_timeout: Duration,
     /// Deadline of compile and describe requests.
@@ -56,6 +59,7 @@ impl Default for WorkerConfig {
             block_system_exit: true,
             quick_start: true,
             class_data_sharing: true,
+            compile_cache: true,
             start_timeout: Duration::from_secs(30),
             request_timeout: Duration::from_secs(120),
             test_slack: Duration::from_secs(3),

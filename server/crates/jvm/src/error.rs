@@ -48,4 +48,6 @@ pub enum JvmError {
     Timeout(Duration),
     #[error("the worker died: {0}")]
     Crashed(CrashReason),
+    #[error("could not keep the compile cache: {0}")]
+    CompileCache(String),
 }

@@ -54,6 +54,24 @@ pub struct CompileResult {
     pub files: Vec<String>,
     pub compiled_files: u32,
     pub reused_files: u32,
+    /// Files whose compiled classes this request loaded from the compile cache on disk (see
+    /// [`Supervisor::use_compile_cache_of`](crate::Supervisor::use_compile_cache_of)); they count
+    /// as reused when the closure holds them.
+    pub cache_loaded_files: u32,
+    /// Why the compile cache on disk could not be read (a damaged file): the request compiled
+    /// without it.
+    pub cache_error: Option<String>,
+}
+
+/// What [`Supervisor::save_compile_cache`](crate::Supervisor::save_compile_cache) did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CompileCacheSave {
+    /// The cache file now holds what the worker compiled.
+    Saved { files: u64, bytes: u64 },
+    /// The worker compiled nothing new since the cache was last saved or loaded.
+    Unchanged,
+    /// No compile cache is in use (none was asked for, it is turned off, or no worker runs).
+    NotInUse,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

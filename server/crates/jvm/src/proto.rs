@@ -39,7 +39,12 @@ pub(crate) fn shutdown(id: u64) -> Request {
     Request::of(id, &json!({"id": id, "op": "shutdown"}))
 }
 
-pub(crate) fn compile(id: u64, unit: UnitId, req: &CompileRequest) -> Request {
+pub(crate) fn compile(
+    id: u64,
+    unit: UnitId,
+    req: &CompileRequest,
+    cache_file: Option<&std::path::Path>,
+) -> Request {
     let sources: Vec<Value> = req
         .sources
         .iter()
@@ -55,7 +60,30 @@ pub(crate) fn compile(id: u64, unit: UnitId, req: &CompileRequest) -> Request {
     if let Some(roots) = &req.roots {
         message["roots"] = json!(roots);
     }
+    if let Some(file) = cache_file {
+        message["cacheFile"] = json!(file.to_string_lossy());
+    }
     Request::of(id, &message)
+}
+
+pub(crate) fn save_compile_cache(id: u64, file: &std::path::Path) -> Request {
+    Request::of(
+        id,
+        &json!({"id": id, "op": "saveCompileCache", "file": file.to_string_lossy()}),
+    )
+}
+
+/// `None` when the worker had nothing new to save, else (files, bytes).
+pub(crate) fn save_compile_cache_result(line: &str) -> Res<Option<(u64, u64)>> {
+    let v = reply(line)?;
+    let o = Obj::of(&v, "saveCompileCache")?;
+    if !o.bool("saved") {
+        return Ok(None);
+    }
+    Ok(Some((
+        o.opt_u64("files").unwrap_or(0),
+        o.opt_u64("bytes").unwrap_or(0),
+    )))
 }
 
 pub(crate) fn describe(id: u64, unit: UnitId, classes: &[String], depth: u32) -> Request {
@@ -503,6 +531,8 @@ pub(crate) fn compile_result(line: &str, unit: UnitId) -> Res<CompileResult> {
         files: o.strings("files"),
         compiled_files: o.opt_u64("compiledFiles").unwrap_or(0) as u32,
         reused_files: o.opt_u64("reusedFiles").unwrap_or(0) as u32,
+        cache_loaded_files: o.opt_u64("cacheLoadedFiles").unwrap_or(0) as u32,
+        cache_error: o.opt_str("cacheError"),
     })
 }
 

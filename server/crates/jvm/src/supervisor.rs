@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::cds::{SharedArchives, Training};
+use crate::cds::{Fnv, SharedArchives, Training};
 use crate::config::WorkerConfig;
 use crate::error::JvmError;
 use crate::jdk::Jdk;
@@ -56,7 +56,14 @@ pub struct Supervisor {
     /// Options that map the worker's class data sharing archive; emptied for good when a
     /// worker started with them failed to start.
     archive_args: Vec<String>,
+    /// The root of ctgls's caches (the compiled worker, start-up archives, compile caches).
+    cache_dir: PathBuf,
+    /// The compile cache file of the project this supervisor's worker compiles.
+    compile_cache: Option<PathBuf>,
 }
+
+/// How many projects' compile caches are kept; the least recently saved go first.
+const COMPILE_CACHES_KEPT: usize = 32;
 
 impl Supervisor {
     /// Finds the JDK and compiles the worker into the cache if needed; the worker process itself
@@ -77,6 +84,7 @@ impl Supervisor {
             SharedArchives::default()
         };
         let mut s = Supervisor::with_worker(config, jdk, &worker_classes);
+        s.cache_dir = cache;
         s.archive_args = archives.jvm_args(&crate::training::worker_key(&worker_classes));
         s.archives = archives;
         Ok(s)
@@ -97,7 +105,65 @@ impl Supervisor {
             starts: 0,
             archives: SharedArchives::default(),
             archive_args: Vec::new(),
+            cache_dir: worker_build::default_cache_dir(),
+            compile_cache: None,
         }
+    }
+
+    /// From now on, compiles start from the compile cache of the project at `project_root`
+    /// (a file under the cache directory, `compile/<hash of the root>.bin`) when the worker has
+    /// compiled nothing yet, and [`Supervisor::save_compile_cache`] writes to it. A worker then
+    /// compiles only the files that changed since the cache was saved (and the files that
+    /// mention their types), not every file its roots reach. Nothing happens when
+    /// [`WorkerConfig::compile_cache`] is off.
+    pub fn use_compile_cache_of(&mut self, project_root: &Path) {
+        if !self.config.compile_cache {
+            return;
+        }
+        let root = project_root
+            .canonicalize()
+            .unwrap_or_else(|_| project_root.to_path_buf());
+        let mut h = Fnv::new();
+        h.feed(root.as_os_str().as_encoded_bytes());
+        self.compile_cache = Some(
+            self.cache_dir
+                .join("compile")
+                .join(format!("{}.bin", h.hex())),
+        );
+    }
+
+    /// The compile cache file in use, if any.
+    pub fn compile_cache_file(&self) -> Option<&Path> {
+        self.compile_cache.as_deref()
+    }
+
+    /// Saves what the running worker compiled to the project's compile cache file (see
+    /// [`Supervisor::use_compile_cache_of`]) when it compiled something since the cache was last
+    /// saved or loaded. The worker writes the file into its scratch directory (the only place
+    /// the sandbox lets it write); the supervisor moves it into the cache directory, replacing
+    /// the old file at once, so a reader never sees half a file. Callers run it when no one
+    /// waits for results (it takes a few milliseconds per megabyte).
+    pub fn save_compile_cache(&mut self) -> Result<CompileCacheSave, JvmError> {
+        let (Some(dest), Some(scratch)) = (self.compile_cache.clone(), self.scratch_dir()) else {
+            return Ok(CompileCacheSave::NotInUse);
+        };
+        let written = scratch.join("compile-cache.bin");
+        let id = self.request_id();
+        let timeout = self.config.request_timeout;
+        let reply = self.roundtrip(
+            proto::save_compile_cache(id, &written),
+            timeout,
+            &mut proto::message,
+        )?;
+        let Some((files, bytes)) =
+            proto::save_compile_cache_result(&reply).map_err(JvmError::Protocol)?
+        else {
+            return Ok(CompileCacheSave::Unchanged);
+        };
+        install_compile_cache(&written, &dest, bytes).map_err(|e| {
+            JvmError::CompileCache(format!("{} -> {}: {e}", written.display(), dest.display()))
+        })?;
+        Ok(CompileCacheSave::Saved { files, bytes })
     }
 
     /// The class data sharing archives of this JDK under the worker's cache (disabled when
@@ -326,7 +392,7 @@ impl Supervisor {
         let id = self.request_id();
         let timeout = self.config.request_timeout;
         let reply = self.roundtrip(
-            proto::compile(id, unit, request),
+            proto::compile(id, unit, request, self.compile_cache.as_deref()),
             timeout,
             &mut proto::message,
         )?;
@@ -507,6 +573,43 @@ impl Drop for Supervisor {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// Copies the cache file the worker wrote (`bytes` long, as it said) next to `dest` and renames
+/// it into place, then removes the oldest caches beyond [`COMPILE_CACHES_KEPT`].
+fn install_compile_cache(written: &Path, dest: &Path, bytes: u64) -> std::io::Result<()> {
+    let dir = dest
+        .parent()
+        .ok_or_else(|| std::io::Error::other("the cache file has no directory"))?;
+    std::fs::create_dir_all(dir)?;
+    let name = dest.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let copied = std::fs::copy(written, &tmp);
+    let _ = std::fs::remove_file(written);
+    let result = copied.and_then(|n| {
+        if n == bytes {
+            std::fs::rename(&tmp, dest)
+        } else {
+            Err(std::io::Error::other(format!(
+                "the worker wrote {bytes} bytes, the file holds {n}"
+            )))
+        }
+    });
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result?;
+    let mut caches: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "bin"))
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .collect();
+    caches.sort_by_key(|c| std::cmp::Reverse(c.0));
+    for (_, old) in caches.into_iter().skip(COMPILE_CACHES_KEPT) {
+        let _ = std::fs::remove_file(old);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -38,11 +38,19 @@ import javax.tools.ToolProvider;
  * never seen. The unit holds the <em>closure</em> of the roots: the files whose classes the
  * roots' classes refer to, transitively, in their bytecode.
  *
- * <p>A file is recompiled when its compiled text changed, or when it mentions (as a whole word)
- * the simple name of a type declared in a changed or removed file, since its bytes may depend on
- * that type's members. The other files' cached classes are handed to javac as class files, and
- * such a file is not also offered as a source. The cache is dropped when the classpath or the
- * options change.
+ * <p>A file is recompiled when its text changed, or when it mentions (as a whole word) the simple
+ * name of a type declared in a changed or removed file, since its bytes may depend on that type's
+ * members. The other files' cached classes are handed to javac as class files, and such a file
+ * is not also offered as a source. The cache is dropped when the classpath or the options change.
+ *
+ * <p>A file keeps a few compiled <em>variants</em> of one original text: the original and the
+ * instrumented texts made from it. Switching between them (the job compiles its class
+ * instrumented, emission compiles it again as it is) does not count as a change for the files
+ * that mention its types: instrumentation keeps every signature, supertype, nested type and
+ * constant variable, so nothing another file's bytecode can depend on differs between them.
+ *
+ * <p>The cache can be saved to a file and loaded by a later worker ({@link CompileCache}), so a
+ * new worker need not compile what an earlier one compiled from the same texts.
  */
 final class Compiler {
     static final class UnknownUnit extends RuntimeException {
@@ -60,7 +68,11 @@ final class Compiler {
      */
     private static final int MAX_REPAIR_ROUNDS = 8;
 
-    private static final class FileEntry {
+    /** Compiled variants kept per file: the original and the latest instrumented texts. */
+    private static final int MAX_VARIANTS = 3;
+
+    /** One compiled text of a file: its classes. */
+    static final class FileEntry {
         final String hash;
         final Map<String, byte[]> classes = new HashMap<>();
         final Set<String> simpleNames = new HashSet<>();
@@ -94,10 +106,43 @@ final class Compiler {
         }
     }
 
+    /**
+     * A file's compiled variants, all made from the same original text ({@link #sourceHash}) and
+     * against the same versions of the other cached files, keyed by the hash of the compiled text
+     * and kept in order of last use.
+     */
+    static final class CachedFile {
+        final String sourceHash;
+        final LinkedHashMap<String, FileEntry> variants = new LinkedHashMap<String, FileEntry>(4, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, FileEntry> eldest) {
+                return size() > MAX_VARIANTS;
+            }
+        };
+
+        CachedFile(String sourceHash) {
+            this.sourceHash = sourceHash;
+        }
+
+        Set<String> simpleNames() {
+            Set<String> names = new HashSet<>();
+            for (FileEntry e : variants.values()) {
+                names.addAll(e.simpleNames);
+            }
+            return names;
+        }
+    }
+
     private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     private String settingsKey;
     private StandardJavaFileManager standard;
-    private final Map<String, FileEntry> files = new HashMap<>();
+    private Map<String, CachedFile> files = new HashMap<>();
+    /** The cache changed since it was last saved or loaded. */
+    private boolean unsaved;
+    /** The cache file last loaded, so that it is read once per settings. */
+    private String loadedFrom;
     private final LinkedHashMap<String, Unit> units = new LinkedHashMap<String, Unit>(16, 0.75f, true) {
         private static final long serialVersionUID = 1L;
 
@@ -117,9 +162,16 @@ final class Compiler {
 
     /** One request's files and what this request may compile. */
     private static final class Request {
+        /** The text compiled: the instrumented one when there is one. */
         final Map<String, String> text = new LinkedHashMap<>();
+        final Map<String, String> original = new HashMap<>();
         final Map<String, Boolean> instrumented = new HashMap<>();
+        /** SHA-256 of the compiled text. */
         final Map<String, String> hash = new HashMap<>();
+        /** SHA-256 of the original text. */
+        final Map<String, String> sourceHash = new HashMap<>();
+        /** Cached files that still stand for their sources (whether or not the variant needed now is cached). */
+        final Map<String, CachedFile> current = new HashMap<>();
         Set<String> roots;
         List<String> options;
         /** Files whose cached classes stand for them, unchanged since they were compiled. */
@@ -151,6 +203,7 @@ final class Compiler {
         String key = classpath + "\u0000" + userOptions;
         if (!key.equals(settingsKey)) {
             files.clear();
+            loadedFrom = null;
             if (standard != null) {
                 standard.close();
             }
@@ -163,16 +216,36 @@ final class Compiler {
             settingsKey = key;
         }
 
+        String cacheFile = Json.optStr(req, "cacheFile");
+        String cacheError = null;
+        int cacheLoaded = 0;
+        if (cacheFile != null && files.isEmpty() && !cacheFile.equals(loadedFrom)) {
+            loadedFrom = cacheFile;
+            try {
+                Map<String, CachedFile> loaded = CompileCache.read(java.nio.file.Paths.get(cacheFile), settingsKey);
+                if (loaded != null) {
+                    files = loaded;
+                    cacheLoaded = loaded.size();
+                    unsaved = false;
+                }
+            } catch (IOException | RuntimeException e) {
+                cacheError = "the compile cache " + cacheFile + " could not be read (" + e + "); compiling without it";
+            }
+        }
+
         Request r = new Request();
         r.options = userOptions;
         for (Object o : Json.arr(req.get("sources"), "sources")) {
             Map<String, Object> s = Json.obj(o, "source");
             String path = Json.str(s, "path");
             String alt = Json.optStr(s, "instrumented");
-            String t = alt != null ? alt : Json.str(s, "text");
+            String original = Json.str(s, "text");
+            String t = alt != null ? alt : original;
             r.text.put(path, t);
+            r.original.put(path, original);
             r.instrumented.put(path, alt != null);
-            r.hash.put(path, sha256(t));
+            r.sourceHash.put(path, sha256(original));
+            r.hash.put(path, alt != null ? sha256(t) : r.sourceHash.get(path));
         }
         if (req.get("roots") == null) {
             r.roots = r.text.keySet();
@@ -185,27 +258,34 @@ final class Compiler {
             }
         }
 
-        // Which cached files still stand for their sources.
+        // Which cached files still stand for their sources: their original text is unchanged
+        // and they mention no type of a file whose original text changed. Such a file is valid
+        // when the variant compiled now (original or instrumented) is cached too.
         Set<String> changedNames = new HashSet<>();
-        for (Map.Entry<String, String> e : r.text.entrySet()) {
-            FileEntry fe = files.get(e.getKey());
-            if (fe == null || !fe.hash.equals(r.hash.get(e.getKey()))) {
-                changedNames.add(stem(e.getKey()));
-                if (fe != null) {
-                    changedNames.addAll(fe.simpleNames);
+        for (String path : r.text.keySet()) {
+            CachedFile cf = files.get(path);
+            if (cf == null || !cf.sourceHash.equals(r.sourceHash.get(path))) {
+                changedNames.add(stem(path));
+                if (cf != null) {
+                    changedNames.addAll(cf.simpleNames());
                 }
             }
         }
-        for (Map.Entry<String, FileEntry> e : files.entrySet()) {
+        for (Map.Entry<String, CachedFile> e : files.entrySet()) {
             if (!r.text.containsKey(e.getKey())) {
-                changedNames.addAll(e.getValue().simpleNames);
+                changedNames.addAll(e.getValue().simpleNames());
                 changedNames.add(stem(e.getKey()));
             }
         }
-        for (Map.Entry<String, String> e : r.text.entrySet()) {
-            FileEntry fe = files.get(e.getKey());
-            if (fe != null && fe.hash.equals(r.hash.get(e.getKey())) && !mentionsAny(e.getValue(), changedNames)) {
-                r.valid.put(e.getKey(), fe);
+        for (String path : r.text.keySet()) {
+            CachedFile cf = files.get(path);
+            if (cf != null && cf.sourceHash.equals(r.sourceHash.get(path))
+                    && !mentionsAny(r.original.get(path), changedNames)) {
+                r.current.put(path, cf);
+                FileEntry fe = cf.variants.get(r.hash.get(path));
+                if (fe != null) {
+                    r.valid.put(path, fe);
+                }
             }
         }
         for (Map.Entry<String, String> e : r.text.entrySet()) {
@@ -217,10 +297,12 @@ final class Compiler {
             r.sources.put(path, sf);
             r.pathOf.put(sf, path);
             r.byTopLevel.putIfAbsent(sf.topLevelName(), path);
-            FileEntry before = files.get(path);
+            CachedFile before = files.get(path);
             if (before != null) {
-                for (String c : before.classes.keySet()) {
-                    r.declaredBefore.put(c, path);
+                for (FileEntry v : before.variants.values()) {
+                    for (String c : v.classes.keySet()) {
+                        r.declaredBefore.put(c, path);
+                    }
                 }
             }
         }
@@ -257,12 +339,35 @@ final class Compiler {
         }
         res.put("compiledFiles", (long) (success ? r.fresh.size() : 0));
         res.put("reusedFiles", success ? reused : 0L);
+        if (cacheFile != null) {
+            res.put("cacheLoadedFiles", (long) cacheLoaded);
+        }
+        if (cacheError != null) {
+            res.put("cacheError", cacheError);
+        }
         if (success) {
-            files.keySet().retainAll(r.valid.keySet());
-            files.putAll(r.fresh);
+            Map<String, CachedFile> next = new HashMap<>();
+            for (String path : r.text.keySet()) {
+                CachedFile cf = r.current.get(path);
+                FileEntry fresh = r.fresh.get(path);
+                if (fresh != null) {
+                    if (cf == null) {
+                        cf = new CachedFile(r.sourceHash.get(path));
+                    }
+                    cf.variants.put(fresh.hash, fresh);
+                    unsaved = true;
+                }
+                if (cf != null) {
+                    next.put(path, cf);
+                }
+            }
+            if (next.size() != files.size()) {
+                unsaved = true;
+            }
+            files = next;
             Map<String, byte[]> all = new HashMap<>();
             for (String path : closure) {
-                all.putAll(files.get(path).classes);
+                all.putAll(r.entry(path).classes);
             }
             Unit u = new Unit(unitId, all, classpath);
             units.put(unitId, u);
@@ -271,6 +376,26 @@ final class Compiler {
         } else {
             units.remove(unitId);
         }
+        return res;
+    }
+
+    /**
+     * Writes the cache to {@code req.file} for a later worker ({@link CompileCache}); nothing
+     * when it did not change since it was last saved or loaded, or when nothing compiled yet.
+     */
+    Map<String, Object> saveCache(Map<String, Object> req) throws IOException {
+        String file = Json.str(req, "file");
+        Map<String, Object> res = new LinkedHashMap<>();
+        if (!unsaved || settingsKey == null || files.isEmpty()) {
+            res.put("saved", false);
+            return res;
+        }
+        CompileCache.Written w = CompileCache.write(java.nio.file.Paths.get(file), settingsKey, files);
+        unsaved = false;
+        res.put("saved", true);
+        res.put("files", (long) files.size());
+        res.put("bytes", w.bytes);
+        res.put("sha256", w.sha256);
         return res;
     }
 

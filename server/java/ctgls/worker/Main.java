@@ -115,6 +115,9 @@ public final class Main {
                     case "compile":
                         reply(id, compiler.compile(req));
                         break;
+                    case "saveCompileCache":
+                        reply(id, compiler.saveCache(req));
+                        break;
                     case "writeClasses":
                         reply(id, compiler.unit(Json.str(req, "unit")).writeClasses(Json.str(req, "dir")));
                         break;

@@ -110,6 +110,9 @@ pub fn generate_keeping_sources(
     cancelled()?;
 
     let mut warnings = Vec::new();
+    // A new worker starts from what earlier workers of the project compiled (saved by
+    // `pipeline::prepare_faster_starts`).
+    supervisor.use_compile_cache_of(&request.layout.root);
     if supervisor.worker_pid().is_none() {
         observer.on_phase(Phase::Starting, started.elapsed());
         supervisor.start()?;

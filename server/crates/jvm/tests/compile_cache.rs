@@ -1,0 +1,244 @@
+//! The worker's compile cache: compiled variants of one file (original and instrumented), and
+//! the cache on disk that carries a worker's classes to the next worker of the same project.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::*;
+use jvm::*;
+
+/// A directory of its own standing for a project root (the cache file is named after it).
+fn project_root(name: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let dir = std::env::temp_dir().join(format!(
+        "ctgls-compile-cache-{name}-{}-{nanos}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn compile(sup: &mut Supervisor, sources: &[SourceFile]) -> CompileResult {
+    let result = sup
+        .compile(&CompileRequest {
+            sources: sources.to_vec(),
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    assert!(result.unit.is_some(), "{:#?}", result.diagnostics);
+    result
+}
+
+fn counts(result: &CompileResult) -> (u32, u32, u32) {
+    (
+        result.compiled_files,
+        result.reused_files,
+        result.cache_loaded_files,
+    )
+}
+
+fn twice(sup: &mut Supervisor, unit: UnitId, x: i32) -> i64 {
+    let t = test(vec![
+        int(x),
+        call_static("bank.Util", "twice", &["int"], &[0]),
+    ]);
+    let r = finished(sup.execute(unit, &[t], &options(2000)).unwrap());
+    int_value(&r[0], 1)
+}
+
+/// A first worker compiles the project and saves its cache.
+fn saved_cache(root: &Path, sources: &[SourceFile]) -> PathBuf {
+    let mut first = supervisor();
+    first.use_compile_cache_of(root);
+    let result = compile(&mut first, sources);
+    assert_eq!(counts(&result), (4, 0, 0));
+    assert_eq!(result.cache_error, None);
+    match first.save_compile_cache().unwrap() {
+        CompileCacheSave::Saved { files, bytes } => {
+            assert_eq!(files, 4);
+            assert!(bytes > 0);
+        }
+        other => panic!("expected the cache to be saved, got {other:?}"),
+    }
+    // Nothing new was compiled since: nothing to write.
+    assert_eq!(
+        first.save_compile_cache().unwrap(),
+        CompileCacheSave::Unchanged
+    );
+    let file = first.compile_cache_file().unwrap().to_path_buf();
+    assert!(file.is_file(), "{}", file.display());
+    file
+}
+
+#[test]
+fn a_new_worker_starts_from_the_cache_an_earlier_one_saved() {
+    let root = project_root("carry");
+    let mut sources = project("bank");
+    saved_cache(&root, &sources);
+
+    let mut second = supervisor();
+    second.use_compile_cache_of(&root);
+    let loaded = compile(&mut second, &sources);
+    assert_eq!(counts(&loaded), (0, 4, 4));
+    assert_eq!(loaded.cache_error, None);
+    assert_eq!(
+        twice(&mut second, loaded.unit.unwrap(), 21),
+        42,
+        "classes from the cache run"
+    );
+
+    // After the load the cache behaves as if this worker had compiled it: an edit recompiles
+    // only the edited file (Util is mentioned by no other file).
+    let util = sources
+        .iter_mut()
+        .find(|s| s.path.ends_with("Util.java"))
+        .unwrap();
+    util.text = util.text.replace("2 * x", "3 * x");
+    let edited = compile(&mut second, &sources);
+    assert_eq!(counts(&edited), (1, 3, 0));
+    assert_eq!(twice(&mut second, edited.unit.unwrap(), 21), 63);
+
+    // A file changed since the save is compiled, with the files that mention its types.
+    let mut third = supervisor();
+    third.use_compile_cache_of(&root);
+    let level = sources
+        .iter_mut()
+        .find(|s| s.path.ends_with("Level.java"))
+        .unwrap();
+    level.text = level.text.replace("BASIC, GOLD", "BASIC, SILVER, GOLD");
+    let stale = compile(&mut third, &sources);
+    // Util (edited), Level (edited) and Account (mentions Level) are compiled.
+    assert_eq!(counts(&stale), (3, 1, 4));
+    assert_eq!(twice(&mut third, stale.unit.unwrap(), 21), 63);
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
+fn a_cache_of_other_settings_or_of_another_project_is_not_used() {
+    let root = project_root("settings");
+    let sources = project("bank");
+    saved_cache(&root, &sources);
+
+    let mut other_options = supervisor();
+    other_options.use_compile_cache_of(&root);
+    let result = other_options
+        .compile(&CompileRequest {
+            sources: sources.clone(),
+            options: vec!["-parameters".into()],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    assert!(result.unit.is_some());
+    assert_eq!(counts(&result), (4, 0, 0));
+    assert_eq!(result.cache_error, None);
+
+    let other_root = project_root("settings-other");
+    let mut other_project = supervisor();
+    other_project.use_compile_cache_of(&other_root);
+    assert_eq!(counts(&compile(&mut other_project, &sources)), (4, 0, 0));
+
+    let mut without = Supervisor::new(WorkerConfig {
+        compile_cache: false,
+        ..config()
+    })
+    .unwrap();
+    without.use_compile_cache_of(&root);
+    assert_eq!(without.compile_cache_file(), None);
+    assert_eq!(counts(&compile(&mut without, &sources)), (4, 0, 0));
+    assert_eq!(
+        without.save_compile_cache().unwrap(),
+        CompileCacheSave::NotInUse
+    );
+    let _ = std::fs::remove_dir_all(root);
+    let _ = std::fs::remove_dir_all(other_root);
+}
+
+#[test]
+fn a_damaged_cache_is_reported_and_the_compile_goes_on() {
+    let root = project_root("damaged");
+    let sources = project("bank");
+    let file = saved_cache(&root, &sources);
+    let bytes = std::fs::read(&file).unwrap();
+
+    for damaged in [
+        bytes[..bytes.len() / 2].to_vec(),
+        b"not a cache at all".to_vec(),
+    ] {
+        std::fs::write(&file, &damaged).unwrap();
+        let mut sup = supervisor();
+        sup.use_compile_cache_of(&root);
+        let result = compile(&mut sup, &sources);
+        assert_eq!(counts(&result), (4, 0, 0));
+        let error = result.cache_error.expect("the damage is reported");
+        assert!(error.contains("could not be read"), "{error}");
+        assert_eq!(twice(&mut sup, result.unit.unwrap(), 2), 4);
+        // The next save replaces the damaged file with a good one.
+        assert!(matches!(
+            sup.save_compile_cache().unwrap(),
+            CompileCacheSave::Saved { files: 4, .. }
+        ));
+    }
+    let mut after = supervisor();
+    after.use_compile_cache_of(&root);
+    assert_eq!(counts(&compile(&mut after, &sources)), (0, 4, 4));
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
+fn switching_between_original_and_instrumented_text_compiles_only_that_file() {
+    // `User` mentions `Base`. The "instrumented" text returns something else, so the test can
+    // tell which variant's classes a unit holds.
+    let base = "package p;\npublic class Base {\n    public static int f(int x) { return x; }\n}\n";
+    let user =
+        "package p;\npublic class User {\n    public static int g(int x) { return Base.f(x); }\n}\n";
+    let instrumented = SourceFile {
+        instrumented: Some(base.replace("return x;", "return x + 1000;")),
+        ..source("p/Base.java", base)
+    };
+    let with_probes = vec![instrumented, source("p/User.java", user)];
+    let as_written = vec![source("p/Base.java", base), source("p/User.java", user)];
+
+    let mut sup = supervisor();
+    let g = |sup: &mut Supervisor, unit: UnitId| {
+        let t = test(vec![int(1), call_static("p.User", "g", &["int"], &[0])]);
+        int_value(
+            &finished(sup.execute(unit, &[t], &options(2000)).unwrap())[0],
+            1,
+        )
+    };
+    let first = compile(&mut sup, &with_probes);
+    assert_eq!(counts(&first), (2, 0, 0));
+    assert_eq!(g(&mut sup, first.unit.unwrap()), 1001);
+
+    // The original text is another variant of the same file: User, which was compiled against
+    // the instrumented Base, stays valid (instrumentation changes no signature or constant).
+    let original = compile(&mut sup, &as_written);
+    assert_eq!(counts(&original), (1, 1, 0));
+    assert_eq!(g(&mut sup, original.unit.unwrap()), 1);
+
+    // Both variants are cached now.
+    let again = compile(&mut sup, &with_probes);
+    assert_eq!(counts(&again), (0, 2, 0));
+    assert_eq!(g(&mut sup, again.unit.unwrap()), 1001);
+    let back = compile(&mut sup, &as_written);
+    assert_eq!(counts(&back), (0, 2, 0));
+    assert_eq!(g(&mut sup, back.unit.unwrap()), 1);
+
+    // A change of the original text is a change: the variants go, and User is compiled again.
+    let edited_base = base.replace("return x;", "return x * 2;");
+    let edited = compile(
+        &mut sup,
+        &[
+            source("p/Base.java", &edited_base),
+            source("p/User.java", user),
+        ],
+    );
+    assert_eq!(counts(&edited), (2, 0, 0));
+    assert_eq!(g(&mut sup, edited.unit.unwrap()), 2);
+    let probes_again = compile(&mut sup, &with_probes);
+    assert_eq!(counts(&probes_again), (2, 0, 0));
+}

@@ -1,0 +1,213 @@
+package ctgls.worker;
+
+import ctgls.worker.Compiler.CachedFile;
+import ctgls.worker.Compiler.FileEntry;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The compile cache on disk: what a worker compiled, for the next worker of the same project
+ * (docs/protocol.md, {@code saveCompileCache}).
+ *
+ * <p>The file holds the settings it was made with (the runtime's version, the classpath and
+ * options) and, per source file, the hash of its original text and its compiled variants with
+ * their class bytes. A file made with other settings is ignored, never partly used: class bytes
+ * depend on the compiler and on the classpath. A damaged file is an error the caller reports and
+ * compiles without.
+ */
+final class CompileCache {
+    private static final String MAGIC = "ctgls compile cache";
+    private static final int FORMAT = 1;
+    /** Bounds that a damaged length field cannot make the reader allocate beyond. */
+    private static final int MAX_STRING = 1 << 24;
+    private static final int MAX_CLASS = 1 << 26;
+    private static final int MAX_COUNT = 1 << 20;
+
+    private CompileCache() {
+    }
+
+    static final class Written {
+        final long bytes;
+        final String sha256;
+
+        Written(long bytes, String sha256) {
+            this.bytes = bytes;
+            this.sha256 = sha256;
+        }
+    }
+
+    /** The compiler's identity: class bytes from another javac are not what this one would make. */
+    private static String runtime() {
+        return System.getProperty("java.runtime.version") + " " + System.getProperty("java.vm.version");
+    }
+
+    /**
+     * Writes the cache next to {@code file} and moves it into place, so a reader sees a whole
+     * file or none.
+     */
+    static Written write(Path file, String settingsKey, Map<String, CachedFile> files) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        Files.createDirectories(dir);
+        Path tmp = Files.createTempFile(dir, ".compile-cache", ".tmp");
+        MessageDigest sha = sha256();
+        long bytes;
+        try {
+            try (OutputStream raw = Files.newOutputStream(tmp);
+                    CountingOutputStream counted = new CountingOutputStream(raw);
+                    DataOutputStream out = new DataOutputStream(
+                            new BufferedOutputStream(new DigestOutputStream(counted, sha), 1 << 16))) {
+                string(out, MAGIC);
+                out.writeInt(FORMAT);
+                string(out, runtime());
+                string(out, settingsKey);
+                out.writeInt(files.size());
+                for (Map.Entry<String, CachedFile> f : files.entrySet()) {
+                    string(out, f.getKey());
+                    string(out, f.getValue().sourceHash);
+                    out.writeInt(f.getValue().variants.size());
+                    for (FileEntry v : f.getValue().variants.values()) {
+                        string(out, v.hash);
+                        out.writeInt(v.classes.size());
+                        for (Map.Entry<String, byte[]> c : v.classes.entrySet()) {
+                            string(out, c.getKey());
+                            out.writeInt(c.getValue().length);
+                            out.write(c.getValue());
+                        }
+                    }
+                }
+                out.flush();
+                bytes = counted.count;
+            }
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        return new Written(bytes, hex(sha.digest()));
+    }
+
+    /**
+     * The cache in {@code file}, or null when there is none or it was made with other settings.
+     * Throws when the file is damaged.
+     */
+    static Map<String, CachedFile> read(Path file, String settingsKey) throws IOException {
+        InputStream raw;
+        try {
+            raw = Files.newInputStream(file);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(raw, 1 << 16))) {
+            if (!MAGIC.equals(string(in)) || in.readInt() != FORMAT) {
+                throw new IOException("not a compile cache of this ctgls version");
+            }
+            if (!runtime().equals(string(in)) || !settingsKey.equals(string(in))) {
+                return null;
+            }
+            int fileCount = count(in);
+            Map<String, CachedFile> files = new HashMap<>();
+            for (int f = 0; f < fileCount; f++) {
+                String path = string(in);
+                CachedFile cf = new CachedFile(string(in));
+                int variantCount = count(in);
+                for (int v = 0; v < variantCount; v++) {
+                    FileEntry entry = new FileEntry(string(in));
+                    int classCount = count(in);
+                    for (int c = 0; c < classCount; c++) {
+                        String name = string(in);
+                        int length = in.readInt();
+                        if (length < 0 || length > MAX_CLASS) {
+                            throw new IOException("a class of " + length + " bytes");
+                        }
+                        byte[] bytes = new byte[length];
+                        in.readFully(bytes);
+                        entry.add(name, bytes);
+                    }
+                    cf.variants.put(entry.hash, entry);
+                }
+                files.put(path, cf);
+            }
+            if (in.read() != -1) {
+                throw new IOException("data after the last file");
+            }
+            return files;
+        } catch (EOFException e) {
+            throw new IOException("the file ends early");
+        }
+    }
+
+    private static int count(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > MAX_COUNT) {
+            throw new IOException("a count of " + n);
+        }
+        return n;
+    }
+
+    private static void string(DataOutputStream out, String s) throws IOException {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(b.length);
+        out.write(b);
+    }
+
+    private static String string(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > MAX_STRING) {
+            throw new IOException("a string of " + n + " bytes");
+        }
+        byte[] b = new byte[n];
+        in.readFully(b);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String hex(byte[] d) {
+        StringBuilder b = new StringBuilder(d.length * 2);
+        for (byte x : d) {
+            b.append(Character.forDigit((x >> 4) & 0xf, 16)).append(Character.forDigit(x & 0xf, 16));
+        }
+        return b.toString();
+    }
+
+    private static final class CountingOutputStream extends java.io.FilterOutputStream {
+        long count;
+
+        CountingOutputStream(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            count++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            count += len;
+        }
+    }
+}
