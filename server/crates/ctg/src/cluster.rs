@@ -329,6 +329,7 @@ mod tests {
             output_truncated: false,
             duration: std::time::Duration::ZERO,
             leaked_threads: 0,
+            processes_killed: 0,
             fresh_loader: true,
             loader_dropped: None,
         };

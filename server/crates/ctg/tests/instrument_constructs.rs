@@ -582,7 +582,8 @@ impl Run {
             .exception
             .as_ref()
             .unwrap_or_else(|| panic!("{label} threw nothing"));
-        (e.type_name.clone(), e.message.clone())
+        let message = e.message.as_ref().map(|m| m.to_string_lossy().into_owned());
+        (e.type_name.clone(), message)
     }
 }
 
