@@ -1,9 +1,10 @@
 //! Instrumented classes in the real worker: they compile (falling back site by site where a
 //! probe does not), behave exactly like the originals on the same calls, and their traces
-//! carry the right outcomes, distances, lines, method entries and loop counts.
+//! carry the right outcomes, distances, lines, method entries, loop counts and the exceptions
+//! that left method bodies (with the lines that raised them).
 //!
 //! The subjects are javamodel's instrumentation fixtures (`Conditions`, `Switches`,
-//! `Structures`) and the small projects under `tests/fixtures/instrument`.
+//! `Structures`, `Escapes`) and the small projects under `tests/fixtures/instrument`.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -941,4 +942,253 @@ fn outcome_only_instrumentation_behaves_like_the_original_too() {
         .unwrap();
     let hit = trace.branches.iter().find(|b| b.id == id).unwrap();
     assert_eq!(hit.true_distance, 0.0);
+}
+
+// ---------------------------------------------------------------------------- escaping exceptions
+
+const ESC: &str = "instr.Escapes";
+
+fn escapes_receiver() -> Option<A> {
+    Some(A::NewInt(ESC, 2))
+}
+
+/// An escape as the tests compare it: member, exception type, raising line, hits.
+type Escaped = (String, String, Option<u32>, u64);
+
+/// The escapes of `result` in `file`'s trace, with member keys for method ids.
+fn escapes(compiled: &CompiledUnit, file: &str, result: &TestResult) -> Vec<Escaped> {
+    let probes = &compiled
+        .files
+        .iter()
+        .find(|f| f.path == file)
+        .unwrap()
+        .probes;
+    result
+        .trace
+        .files
+        .iter()
+        .filter(|f| f.key == probes.key)
+        .flat_map(|f| &f.escapes)
+        .map(|e| {
+            let member = probes.method(e.method).unwrap().member.clone();
+            (member, e.type_name.clone(), e.line, e.hits)
+        })
+        .collect()
+}
+
+fn escaped(member: &str, type_name: &str, line: Option<u32>, hits: u64) -> Escaped {
+    (
+        format!("instr.Escapes{member}"),
+        type_name.to_string(),
+        line,
+        hits,
+    )
+}
+
+#[test]
+fn exceptions_that_leave_methods_are_recorded_with_the_line_that_raised_them() {
+    use A::*;
+    let mut sup = supervisor();
+    let sources = instrument_fixtures(&["Escapes"]);
+    let original = sup
+        .compile(&request(sources.clone()))
+        .unwrap()
+        .unit
+        .unwrap();
+    let compiled = compile_instrumented(&mut sup, &request(sources), &[ESC.into()])
+        .expect("the escape wrappers compile");
+    assert_eq!(
+        compiled.rounds,
+        1,
+        "{:#?}",
+        compiled.fallbacks().collect::<Vec<_>>()
+    );
+    let s: &[&str] = &["java.lang.String"];
+    let e = |method, params, args| call(ESC, escapes_receiver(), method, params, args);
+    let calls = vec![
+        // A private helper throws, its caller catches: only the helper's body was left.
+        e("parseOr", &["java.lang.String", "int"], vec![S(""), I(7)]),
+        // The JDK raises it: the line is the class's line that called Integer.parseInt.
+        e("parseOr", &["java.lang.String", "int"], vec![S("x"), I(7)]),
+        // Thrown at depth 5 of a recursion: one record, six bodies left, the throw's line.
+        e("countdown", &["int"], vec![I(5)]),
+        // Out of the class: the test's statement throws it too.
+        e("charAt", &["java.lang.String", "int"], vec![S("ab"), I(5)]),
+        // A constructor throws after super(...). The one delegating to it through this(...) is
+        // left too, but from its invocation, which stays outside its wrapper (it must come
+        // first): only the constructor that threw reports it.
+        e("label", &[], vec![]),
+        // A checked exception through a method that declares it, caught by the class...
+        e("readOrZero", s, vec![S("/etc")]),
+        // ... and out of the class.
+        e("read", s, vec![S("/etc")]),
+        // Made outside the class: no frame of the file raised it.
+        call(
+            ESC,
+            None,
+            "rethrow",
+            &["java.lang.Exception"],
+            vec![NewWith(
+                "java.io.IOException",
+                s,
+                vec![S("made by the test")],
+            )],
+        ),
+        // A method of an anonymous class, through an interface's default method.
+        e("viaAnonymous", &["int"], vec![I(-1)]),
+        // A lambda's body is not wrapped: caught in the method that called it, nothing left.
+        e("viaLambda", &["int"], vec![I(0)]),
+        e("viaLocal", &["int"], vec![I(10)]),
+        // A record's compact constructor.
+        e("pairSum", &["int", "int"], vec![I(3), I(1)]),
+        // `Mode.valueOf` is the enum's synthetic method: the file's top frame, on the line
+        // javac gives it, the enum's declaration.
+        e("cost", s, vec![S("NONE")]),
+        e("share", &["int"], vec![I(0)]),
+        // Nothing escapes these.
+        e("parseOr", &["java.lang.String", "int"], vec![S("12"), I(7)]),
+        e("fill", &["java.util.List", "int"], vec![List(vec![]), I(5)]),
+    ];
+    // `label()` on `new Escapes(-1)`: the receiver's constructor throws.
+    let mut calls = calls;
+    calls[4].receiver = Some(NewInt(ESC, -1));
+    let tests: Vec<TestCase> = calls.iter().map(test_case).collect();
+    let opts = options(&[ESC]);
+    let before = finished(sup.execute(original, &tests, &opts).unwrap());
+    let after = finished(sup.execute(compiled.unit, &tests, &opts).unwrap());
+    for ((call, a), b) in calls.iter().zip(&before).zip(&after) {
+        assert_eq!(observable(a), observable(b), "{call:?}");
+    }
+    let file = "instr/Escapes.java";
+    let got: Vec<Vec<Escaped>> = after.iter().map(|r| escapes(&compiled, file, r)).collect();
+    let nfe = "java.lang.NumberFormatException";
+    let iae = "java.lang.IllegalArgumentException";
+    let io = "java.io.IOException";
+    let arithmetic = "java.lang.ArithmeticException";
+    let expected: Vec<Vec<Escaped>> = vec![
+        vec![escaped("#parse(String)", nfe, Some(44), 1)],
+        vec![escaped("#parse(String)", nfe, Some(46), 1)],
+        vec![escaped(
+            "#down(int)",
+            "java.lang.IllegalStateException",
+            Some(59),
+            6,
+        )],
+        vec![escaped(
+            "#charAt(String,int)",
+            "java.lang.StringIndexOutOfBoundsException",
+            Some(65),
+            1,
+        )],
+        vec![escaped("#<init>(int,String)", iae, Some(24), 1)],
+        vec![
+            escaped("#read(String)", io, Some(74), 1),
+            escaped("#open(String)", io, Some(74), 1),
+        ],
+        vec![
+            escaped("#read(String)", io, Some(74), 1),
+            escaped("#open(String)", io, Some(74), 1),
+        ],
+        vec![escaped("#rethrow(E)", io, None, 1)],
+        vec![
+            escaped("$1#next()", arithmetic, Some(121), 1),
+            escaped("$Source#twice()", arithmetic, Some(121), 1),
+        ],
+        vec![],
+        vec![
+            escaped("#viaLocal(int)", iae, Some(146), 1),
+            escaped("$1Checker#check()", iae, Some(146), 1),
+        ],
+        vec![
+            escaped("#pairSum(int,int)", iae, Some(195), 1),
+            escaped("$Pair#<init>(int,int)", iae, Some(195), 1),
+        ],
+        vec![escaped("#cost(String)", iae, Some(179), 1)],
+        vec![escaped("#share(int)", arithmetic, Some(110), 1)],
+        vec![],
+        vec![],
+    ];
+    for ((call, got), expected) in calls.iter().zip(&got).zip(&expected) {
+        assert_eq!(got, expected, "{call:?}");
+    }
+    // The statement saw the same exception leave the class.
+    assert_eq!(after[3].status, TestStatus::Exception);
+    assert_eq!(after[6].exception.as_ref().map(|e| e.declared), Some(true));
+    // Supertypes travel with the type, nearest first.
+    let read = &after[6].trace.files[0].escapes[0];
+    assert_eq!(
+        read.supertypes,
+        ["java.lang.Exception", "java.lang.Throwable"]
+    );
+    // The original classes report nothing.
+    assert!(before.iter().all(|r| r.trace.files.is_empty()));
+
+    // A Throwable's stack trace is read once, however many bodies it leaves (`deep` recurses
+    // 20 times): the only difference the wrappers make that a class can see, when it counts
+    // the calls of its own `getStackTrace` (the original reads it 0 times).
+    let counted = e("tracesRead", &["int"], vec![I(20)]);
+    let results = finished(
+        sup.execute(compiled.unit, &[test_case(&counted)], &opts)
+            .unwrap(),
+    );
+    assert_eq!(
+        format!("{:?}", results[0].statements.last()),
+        format!("{:?}", Some(StatementResult::Value(int_observation(1)))),
+    );
+    assert_eq!(
+        escapes(&compiled, file, &results[0]),
+        [escaped(
+            "#deep(int)",
+            "instr.Escapes$Counted",
+            Some(227),
+            21
+        )]
+    );
+}
+
+fn int_observation(value: i64) -> Observation {
+    Observation {
+        type_name: Some("int".into()),
+        is_null: false,
+        value: Some(ObservedValue::Integer(value)),
+        enum_constant: None,
+        length: None,
+        truncated: false,
+        getters: Vec::new(),
+    }
+}
+
+#[test]
+fn the_workers_own_throwables_are_not_recorded_as_escapes() {
+    let mut sup = supervisor();
+    let exit_blocking = sup.start().unwrap().exit_blocking;
+    let compiled = compile_instrumented(
+        &mut sup,
+        &request(instrument_fixtures(&["Escapes"])),
+        &[ESC.into()],
+    )
+    .unwrap();
+    let file = "instr/Escapes.java";
+    // The deadline's DeadlineExceeded leaves spin(int), and every body on its way out.
+    let spin = call(ESC, escapes_receiver(), "spin", &["int"], vec![A::I(0)]);
+    let mut opts = options(&[ESC]);
+    opts.timeout_per_test = Duration::from_millis(300);
+    let results = finished(
+        sup.execute(compiled.unit, &[test_case(&spin)], &opts)
+            .unwrap(),
+    );
+    assert_eq!(results[0].status, TestStatus::Timeout);
+    let method = |r: &TestResult| r.trace.files.iter().flat_map(|f| &f.methods).count();
+    assert!(method(&results[0]) > 0, "spin was entered and traced");
+    assert_eq!(escapes(&compiled, file, &results[0]), []);
+    // A blocked System.exit leaves quit(int) as the worker's exception.
+    if exit_blocking {
+        let quit = call(ESC, escapes_receiver(), "quit", &["int"], vec![A::I(3)]);
+        let results = finished(
+            sup.execute(compiled.unit, &[test_case(&quit)], &options(&[ESC]))
+                .unwrap(),
+        );
+        assert_eq!(results[0].status, TestStatus::SystemExit);
+        assert_eq!(escapes(&compiled, file, &results[0]), []);
+    }
 }

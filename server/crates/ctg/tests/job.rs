@@ -1,8 +1,9 @@
 //! The generation job against the real worker: coverage on small fixture classes and the bank
-//! example, undeclared exceptions, typed errors, determinism, warm start and cancellation.
+//! example, undeclared exceptions and exceptions that leave members, typed errors, determinism, warm start and cancellation.
 //!
 //! Fixtures: `tests/fixtures/job/subjects` (nested numeric conditions, string matching, object
-//! state, an undeclared `ArithmeticException`, an abstract class without subclasses),
+//! state, an undeclared `ArithmeticException`, an exception a private helper throws and its
+//! caller catches, an abstract class without subclasses),
 //! `broken` (does not compile; `UsesBroken` needs it, `Fine` does not), `evolve/v1` and `evolve/v2` (a method removed between them),
 //! `general` (parameters of general types: an `Object` that must be an array, a
 //! `CharSequence` tested for the mutable builders), `closure` (parameters whose only
@@ -274,6 +275,75 @@ fn undeclared_exceptions_name_member_line_and_test() {
     assert_eq!(pop.member, "job.BoundedStack#pop()");
     assert_eq!(pop.line, Some(25));
     assert!(pop.thrown_explicitly);
+}
+
+#[test]
+fn exceptions_that_leave_members_are_reported_caught_or_not() {
+    let root = fixture("subjects");
+    let mut sup = supervisor();
+    let result = generate(&request(&root, "job.Lenient"), &mut sup, &mut ()).unwrap();
+    assert_eq!(
+        result.branches.covered,
+        result.branches.total,
+        "{:#?}",
+        uncovered(&result)
+    );
+    // Covering `s.isEmpty()` needs an empty string: the helper throws, its caller catches.
+    let empty = result
+        .escapes
+        .iter()
+        .find(|e| e.type_name == "java.lang.IllegalArgumentException")
+        .unwrap_or_else(|| panic!("{:#?}", result.escapes));
+    assert_eq!(empty.member, "job.Lenient#digits(String)");
+    assert_eq!(empty.line, Some(15));
+    assert!(empty.thrown_explicitly && empty.declared && !empty.checked);
+    let test = &result.tests[empty.test];
+    assert_eq!(test.result.status, TestStatus::Ok, "the caller caught it");
+    // It never left the class, so it is no undeclared exception of the called member.
+    assert!(
+        result
+            .exceptions
+            .iter()
+            .all(|e| !e.type_name.ends_with("IllegalArgumentException")),
+        "{:#?}",
+        result.exceptions
+    );
+    // Every escape is of a member of the class, once per (member, type, line), and what its
+    // test's final run recorded.
+    for (i, e) in result.escapes.iter().enumerate() {
+        assert!(e.member.starts_with("job.Lenient#"), "{e:?}");
+        assert!(result.escapes[..i]
+            .iter()
+            .all(|x| (&x.member, &x.type_name, x.line) != (&e.member, &e.type_name, e.line)));
+        let traced = result.tests[e.test]
+            .result
+            .trace
+            .files
+            .iter()
+            .flat_map(|f| &f.escapes)
+            .any(|x| x.type_name == e.type_name && x.line == e.line);
+        assert!(traced, "{e:?}");
+        // A NumberFormatException from `Integer.parseInt` is declared through its superclass.
+        if e.type_name == "java.lang.NumberFormatException" {
+            assert_eq!(
+                (e.line, e.declared, e.thrown_explicitly),
+                (Some(17), true, false)
+            );
+        }
+    }
+    // An undeclared exception out of the called member (a null string's NullPointerException)
+    // is that member's escape too, with the same line and the same verdict.
+    for u in &result.exceptions {
+        assert!(
+            result.escapes.iter().any(|e| e.member == u.member
+                && e.type_name == u.type_name
+                && e.line == u.line
+                && !e.declared
+                && e.thrown_explicitly == u.thrown_explicitly),
+            "{u:?} in {:#?}",
+            result.escapes
+        );
+    }
 }
 
 /// `job/LoneCr.java`, whose lines end in `\n`, `\r\n` and lone `\r` (old Mac line ends),

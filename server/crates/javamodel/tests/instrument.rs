@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use expect_test::expect_file;
 use javamodel::instrument::{
     instrument, Downgrade, FallbackReason, GoalProbe, InstrumentMode, InstrumentOptions,
-    Instrumented, ProbeKind, ProbeLevel, SiteId,
+    Instrumented, ProbeKind, ProbeLevel, Site, SiteId,
 };
 use javamodel::{DecisionKey, GoalKey, JavaModel, Outcome};
 
@@ -126,6 +126,11 @@ fn flow() {
 }
 
 #[test]
+fn escapes() {
+    check("Escapes");
+}
+
+#[test]
 fn every_fixture_has_a_snapshot_test() {
     let mut names: Vec<String> = std::fs::read_dir(fixtures_dir())
         .unwrap()
@@ -140,6 +145,7 @@ fn every_fixture_has_a_snapshot_test() {
         [
             "Conditions",
             "Declarations",
+            "Escapes",
             "Flow",
             "Nesting",
             "Patterns21",
@@ -721,4 +727,166 @@ fn locals_of_earlier_switch_groups_shadow_fields() {
             ProbeKind::CmpRef
         ]
     );
+}
+
+// ---------------------------------------------------------------------------- escape wrappers
+
+const CONSTRUCTORS: &str = "package p;
+class C extends Base {
+    private final int x;
+    C() { this(1); }
+    C(int x) {
+        super(x);
+        this.x = x;
+    }
+    C(long y) {super((int) y); x = 0;}
+    abstract static class Gone { abstract void f(); }
+    native void g();
+}
+";
+
+#[test]
+fn bodies_are_wrapped_after_the_explicit_constructor_invocation() {
+    // `{}` has nothing to wrap: the wrapper is one insertion (closings at an offset would come
+    // out before its openings).
+    let empty = run("class E { void f() {} }", &InstrumentOptions::default());
+    assert!(
+        empty
+            .source
+            .contains("void f() {ctgls.rt.Probe.enter($CtglsProbe_")
+            && empty
+                .source
+                .contains("try { } catch (java.lang.Throwable $ctglsEscaping) {"),
+        "{}",
+        empty.source
+    );
+    let out = run(CONSTRUCTORS, &InstrumentOptions::default());
+    let catch = |id: u32| {
+        format!(
+            " }} catch (java.lang.Throwable $ctglsEscaping) {{ ctgls.rt.Probe.escaped({}.B + {id}, $ctglsEscaping); throw $ctglsEscaping; }}",
+            out.probes.holder
+        )
+    };
+    let enter = |id: u32| format!("ctgls.rt.Probe.enter({}.B + {id}); ", out.probes.holder);
+    let lines: Vec<&str> = out.source.lines().collect();
+    assert_eq!(
+        lines[3],
+        format!("    C() {{ this(1);{}try {{  {}}}", enter(0), catch(0))
+    );
+    assert_eq!(lines[5], format!("        super(x);{}try {{ ", enter(1)));
+    assert_eq!(lines[7], format!("    {}}}", catch(1)));
+    assert!(
+        lines[8].starts_with(&format!(
+            "    C(long y) {{super((int) y);{}try {{ ",
+            enter(2)
+        )),
+        "{}",
+        lines[8]
+    );
+    assert!(
+        lines[8].ends_with(&format!("x = 0;{}}}", catch(2))),
+        "{}",
+        lines[8]
+    );
+    // Bodiless methods have no id.
+    let members: Vec<&str> = out
+        .probes
+        .methods
+        .iter()
+        .map(|m| m.member.as_str())
+        .collect();
+    assert_eq!(
+        members,
+        ["p.C#<init>()", "p.C#<init>(int)", "p.C#<init>(long)"]
+    );
+    assert!(out
+        .probes
+        .methods
+        .iter()
+        .all(|m| m.has_enter && m.has_escape));
+    let escapes: Vec<&Site> = out
+        .sites
+        .iter()
+        .filter(|s| matches!(s.id, SiteId::Escape(_)))
+        .collect();
+    assert_eq!(escapes.len(), 3);
+    // A site is the catch clause alone, never the body it wraps.
+    for site in escapes {
+        assert_eq!(site.form, "escape");
+        assert!(
+            out.source[site.output.clone()].starts_with(" } catch (java.lang.Throwable"),
+            "{:?}",
+            &out.source[site.output.clone()]
+        );
+    }
+}
+
+#[test]
+fn a_dropped_escape_wrapper_is_recorded_and_leaves_the_enter_probe() {
+    let plain = run(SMALL, &InstrumentOptions::default());
+    let g_body = SMALL.find("{ return \"g\"; }").unwrap();
+    let mut options = InstrumentOptions::default();
+    let why = FallbackReason::CompileError("unreported exception".into());
+    options.downgrades.insert(
+        SiteId::Escape(g_body),
+        Downgrade {
+            steps: 1,
+            reason: why.clone(),
+        },
+    );
+    let out = run(SMALL, &options);
+    assert!(
+        out.source
+            .contains("String g() {ctgls.rt.Probe.enter($CtglsProbe_"),
+        "{}",
+        out.source
+    );
+    assert!(
+        out.source.contains("return \"g\"; }\n"),
+        "no wrapper around g: {}",
+        out.source
+    );
+    assert_eq!(out.source.matches("escaped(").count(), 1, "f keeps its own");
+    assert_eq!(out.fallbacks.len(), 1);
+    assert_eq!(out.fallbacks[0].site, SiteId::Escape(g_body));
+    assert_eq!(out.fallbacks[0].level, ProbeLevel::None);
+    assert_eq!(out.fallbacks[0].reason, why);
+    assert_eq!(out.fallbacks[0].line, 12);
+    // The method keeps its id and its entry goal.
+    let g = out.probes.method_of("p.A#g()").unwrap();
+    assert_eq!(Some(g), plain.probes.method_of("p.A#g()"));
+    let probe = out.probes.method(g).unwrap();
+    assert!(probe.has_enter && !probe.has_escape);
+    assert_eq!(probe.entry_decision, Some(key("p.A#g()", 0)));
+
+    // With the enter probe dropped as well, the method has no id any more.
+    options.downgrades.insert(
+        SiteId::Enter(g_body),
+        Downgrade {
+            steps: 1,
+            reason: why.clone(),
+        },
+    );
+    let out = run(SMALL, &options);
+    assert_eq!(out.probes.method_of("p.A#g()"), None);
+    let g_line = out.source.lines().nth(11).unwrap();
+    assert!(
+        g_line.starts_with("    String g() { ctgls.rt.Probe.line("),
+        "{g_line}"
+    );
+    assert!(g_line.ends_with("return \"g\"; }"), "{g_line}");
+    // Only the escape wrapper dropped: the id stays, without an entry goal.
+    options.downgrades.remove(&SiteId::Escape(g_body));
+    let out = run(SMALL, &options);
+    let probe = out
+        .probes
+        .method(out.probes.method_of("p.A#g()").unwrap())
+        .unwrap();
+    assert!(!probe.has_enter && probe.has_escape);
+    assert_eq!(probe.entry_decision, None);
+    let entry = GoalKey {
+        decision: key("p.A#g()", 0),
+        outcome: Outcome::Entered,
+    };
+    assert!(out.probes.goal_probes(&entry).is_empty());
 }

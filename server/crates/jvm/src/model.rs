@@ -488,6 +488,27 @@ pub struct FileTrace {
     pub methods: Vec<(u32, u64)>,
     /// (loop id, iterations).
     pub loops: Vec<(u32, u64)>,
+    /// The exceptions that left method and constructor bodies of the file, one per (method id,
+    /// type, raising line), sorted so.
+    pub escapes: Vec<EscapeTrace>,
+}
+
+/// Exceptions of one type that left one method or constructor body from one raising line
+/// (`Probe.escaped`), whether or not a caller caught them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EscapeTrace {
+    /// The method id (the one `enter` reports) of the body the exception left.
+    pub method: u32,
+    /// Binary name of the exception's class.
+    pub type_name: String,
+    /// Its superclasses, nearest first, up to `java.lang.Throwable`.
+    pub supertypes: Vec<String>,
+    /// The line that raised it: the top stack frame in the file, a line of the class that
+    /// called a JDK method that threw. `None` when no frame of the file was on the exception's
+    /// stack trace (one made elsewhere, or without a stack trace).
+    pub line: Option<u32>,
+    /// How many times it left that body.
+    pub hits: u64,
 }
 
 /// Minimal distances seen for one branch id; 0 means that outcome was taken.

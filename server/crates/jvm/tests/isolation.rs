@@ -429,6 +429,19 @@ fn a_reused_loader_still_reports_what_the_initialiser_of_the_class_under_test_co
             "test {k}: {file:#?}"
         );
         assert_eq!(file.loops, vec![(0, 5)], "test {k}");
+        // The exception that left `check` while the initialiser ran.
+        let escape = EscapeTrace {
+            method: 1,
+            type_name: "java.lang.IllegalArgumentException".into(),
+            supertypes: vec![
+                "java.lang.RuntimeException".into(),
+                "java.lang.Exception".into(),
+                "java.lang.Throwable".into(),
+            ],
+            line: Some(30),
+            hits: 1,
+        };
+        assert_eq!(file.escapes, vec![escape], "test {k}");
         let condition = file.branches.iter().find(|b| b.id == 0).unwrap();
         assert_eq!(
             (condition.true_distance, condition.false_distance),

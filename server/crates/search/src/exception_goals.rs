@@ -2,6 +2,10 @@
 //! out of a call to a member of the class under test (EvoSuite's exception coverage, restricted
 //! to exceptions the member does not declare). A goal exists only once covered, so it never
 //! steers the search; the archive keeps the shortest test that throws it.
+//!
+//! Exceptions that leave other members on the way (a helper whose caller catches them) make no
+//! goals: the catch clause that ends them is a branch goal already, and one that leaves the
+//! called member is this goal (the reasoning is in `ctg`'s `trace_mapping`).
 
 use std::collections::BTreeMap;
 

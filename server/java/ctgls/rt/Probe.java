@@ -40,6 +40,12 @@ public final class Probe {
     private static String[] slotKey = new String[16];
     private static int[] slotBase = new int[16];
     private static int[][] slotCounts = new int[16][];
+    /**
+     * Per slot, the package of the instrumented file's classes and the file's name as stack frames
+     * give it ({@link StackTraceElement#getFileName}): how {@link #escaped} finds the file's frames.
+     */
+    private static String[] slotPackage = new String[16];
+    private static String[] slotFile = new String[16];
     private static int slotCount;
     private static int nextBase;
 
@@ -63,6 +69,13 @@ public final class Probe {
 
     /** The enhanced for a {@code break} is leaving (see {@link #forBreak}), or -1. */
     private static int pendingBreak = -1;
+
+    /** Distinct escape records kept per test; a test that raises more is not told apart further. */
+    static final int MAX_ESCAPES = 64;
+    /** The test's escape records ({@link #escaped}), in the order first seen; guarded by LOCK. */
+    private static final ArrayList<Escape> escapes = new ArrayList<>();
+    /** What {@link #escaped} learnt of the last throwable it saw (see {@link Escaping}). */
+    private static volatile Escaping lastEscaping;
 
     private static volatile ThreadGroup group;
     private static volatile boolean expired;
@@ -89,17 +102,41 @@ public final class Probe {
                 slotKey = Arrays.copyOf(slotKey, slotCount * 2);
                 slotBase = Arrays.copyOf(slotBase, slotCount * 2);
                 slotCounts = Arrays.copyOf(slotCounts, slotCount * 2);
+                slotPackage = Arrays.copyOf(slotPackage, slotCount * 2);
+                slotFile = Arrays.copyOf(slotFile, slotCount * 2);
             }
             int base = nextBase;
             nextBase += size;
             slotKey[slotCount] = key;
             slotBase[slotCount] = base;
             slotCounts[slotCount] = new int[] {branches, lines, methods, loops};
+            String path = key.lastIndexOf('#') < 0 ? key : key.substring(0, key.lastIndexOf('#'));
+            slotFile[slotCount] = path.substring(path.lastIndexOf('/') + 1);
+            slotPackage[slotCount] = callerPackage(path);
             SLOT_BY_KEY.put(key, slotCount);
             slotCount++;
             ensureCapacity(nextBase);
             return base;
         }
+    }
+
+    /**
+     * The package of the class that called {@link #register}: the instrumenter's holder class,
+     * a top-level class of the instrumented file. Its directory in {@code path} says the same
+     * when the file lies where its package says, which javac does not require.
+     */
+    private static String callerPackage(String path) {
+        try {
+            Class<?> holder = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).walk(
+                    frames -> frames.skip(2).findFirst().map(StackWalker.StackFrame::getDeclaringClass).orElse(null));
+            if (holder != null && holder != Probe.class) {
+                return holder.getPackageName();
+            }
+        } catch (RuntimeException e) {
+            // A security manager that refuses class references: the path tells the package.
+        }
+        int slash = path.lastIndexOf('/');
+        return slash < 0 ? "" : path.substring(0, slash).replace('/', '.');
     }
 
     private static void ensureCapacity(int n) {
@@ -442,6 +479,169 @@ public final class Probe {
         recording();
     }
 
+    /**
+     * {@code thrown} is leaving the body of method or constructor {@code id}: the instrumenter
+     * wraps each body in {@code try { ... } catch (Throwable e) { Probe.escaped(id, e); throw e; }}.
+     * Records, per test, the method, the exception's class and the line that raised it: the top
+     * stack frame in the method's own file. The stack trace is read once per throwable, however
+     * many bodies it leaves.
+     *
+     * <p>Never throws, so the rethrow that follows always rethrows {@code thrown}: the deadline is
+     * not checked here, and a failure to record (a stack overflow, a full heap) loses the record
+     * only. Nothing is recorded for the worker's own throwables (the deadline's
+     * {@link DeadlineExceeded}, the {@code ThreadDeath} of a stopped thread, a blocked
+     * {@code System.exit}, or an exception caused by one of them), after the deadline, or while
+     * the worker observes values.
+     */
+    public static void escaped(int id, Throwable thrown) {
+        ThreadGroup g = group;
+        if (g == null || expired || paused || thrown == null || Thread.currentThread().getThreadGroup() != g) {
+            return;
+        }
+        try {
+            Escaping e = lastEscaping;
+            if (e == null || e.thrown != thrown) {
+                e = new Escaping(thrown);
+                lastEscaping = e;
+            }
+            if (e.ours) {
+                return;
+            }
+            int slot;
+            int line;
+            synchronized (LOCK) {
+                slot = slotOf(id);
+            }
+            line = e.raisingLine(slot);
+            synchronized (LOCK) {
+                addEscape(id, e, line);
+            }
+        } catch (RuntimeException | VirtualMachineError failed) {
+            // The record is lost; the exception that is escaping must not be.
+        }
+    }
+
+    /** Counts one more escape of {@code e} from method {@code id}, in a new record if there is room. */
+    private static void addEscape(int id, Escaping e, int line) {
+        Escape known = findEscape(id, e.type, line);
+        if (known != null) {
+            known.count(1);
+        } else if (escapes.size() < MAX_ESCAPES) {
+            escapes.add(new Escape(id, e.type, e.supertypes(), line, 1));
+        }
+    }
+
+    /** The test's record of {@code type} leaving method {@code id} from {@code line}, or null. */
+    private static Escape findEscape(int id, String type, int line) {
+        for (Escape x : escapes) {
+            if (x.id == id && x.line == line && x.type.equals(type)) {
+                return x;
+            }
+        }
+        return null;
+    }
+
+    /** One escape record of a test: a throwable of {@code type} left method {@code id}. */
+    private static final class Escape {
+        final int id;
+        final String type;
+        /** The superclasses of {@code type}, nearest first, {@code java.lang.Throwable} last. */
+        final String[] supertypes;
+        /** The raising line, or 0 when no stack frame of the method's file was found. */
+        final int line;
+        int hits;
+
+        Escape(int id, String type, String[] supertypes, int line, int hits) {
+            this.id = id;
+            this.type = type;
+            this.supertypes = supertypes;
+            this.line = line;
+            this.hits = hits;
+        }
+
+        /** Adds {@code n} hits, saturating: a Java int is what the wire's readers expect. */
+        void count(int n) {
+            hits = hits > Integer.MAX_VALUE - n ? Integer.MAX_VALUE : hits + n;
+        }
+    }
+
+    /**
+     * One throwable as {@link #escaped} sees it: its class, whether it is the worker's own, and its
+     * raising line per instrumented file, found from a stack trace read at most once. A throwable
+     * leaving n nested bodies (a recursion, a helper and its callers) costs one stack trace.
+     */
+    private static final class Escaping {
+        final Throwable thrown;
+        final String type;
+        final boolean ours;
+        private StackTraceElement[] frames;
+        private int slot = -1;
+        private int line;
+
+        Escaping(Throwable thrown) {
+            this.thrown = thrown;
+            this.type = thrown.getClass().getName();
+            this.ours = ours(thrown);
+        }
+
+        int raisingLine(int forSlot) {
+            if (forSlot != slot) {
+                if (frames == null) {
+                    frames = thrown.getStackTrace();
+                }
+                line = topLine(frames, slotPackage[forSlot], slotFile[forSlot]);
+                slot = forSlot;
+            }
+            return line;
+        }
+
+        String[] supertypes() {
+            ArrayList<String> out = new ArrayList<>();
+            for (Class<?> c = thrown.getClass().getSuperclass(); c != null && c != Object.class; c = c.getSuperclass()) {
+                out.add(c.getName());
+            }
+            return out.toArray(new String[0]);
+        }
+
+        /** The line of the first frame of a class of {@code pkg} declared in file {@code file}; 0 if none. */
+        private static int topLine(StackTraceElement[] frames, String pkg, String file) {
+            for (StackTraceElement f : frames) {
+                String cls = f.getClassName();
+                if (file.equals(f.getFileName()) && cls != null && inPackage(cls, pkg)) {
+                    return Math.max(f.getLineNumber(), 0);
+                }
+            }
+            return 0;
+        }
+
+        private static boolean inPackage(String cls, String pkg) {
+            if (pkg.isEmpty()) {
+                return cls.indexOf('.') < 0;
+            }
+            return cls.length() > pkg.length() && cls.startsWith(pkg) && cls.charAt(pkg.length()) == '.'
+                    && cls.indexOf('.', pkg.length() + 1) < 0;
+        }
+
+        /**
+         * The deadline's error, a stopped thread's ThreadDeath, a blocked exit (the worker's
+         * {@code ExitGuard}), or an exception caused by one: what the test did not raise itself.
+         */
+        private static boolean ours(Throwable t) {
+            int depth = 0;
+            for (Throwable c = t; c != null && depth < 32; c = c.getCause(), depth++) {
+                String name = c.getClass().getName();
+                if (c instanceof DeadlineExceeded || name.equals("java.lang.ThreadDeath")
+                        || name.startsWith("ctgls.worker.")) {
+                    return true;
+                }
+                if (c.getCause() == c) {
+                    break;
+                }
+            }
+            return false;
+        }
+    }
+
     private static double editDistance(String a, String b) {
         int n = a.length();
         int m = b.length();
@@ -503,6 +703,8 @@ public final class Probe {
             instantiations = 0;
             statements = 0;
             pendingBreak = -1;
+            escapes.clear();
+            lastEscaping = null;
             paused = false;
             expired = false;
             group = testGroup;
@@ -541,7 +743,11 @@ public final class Probe {
         synchronized (LOCK) {
             IntList slots = new IntList();
             InitTrace proxiesGoTo = null;
-            for (IntList touched : new IntList[] {touchedBranches, touchedLines, touchedMethods, touchedLoops}) {
+            IntList escaped = new IntList();
+            for (Escape e : escapes) {
+                escaped.add(e.id);
+            }
+            for (IntList touched : new IntList[] {touchedBranches, touchedLines, touchedMethods, touchedLoops, escaped}) {
                 for (int k = 0; k < touched.size; k++) {
                     int s = slotOf(touched.data[k]);
                     if (initTraces.length <= s) {
@@ -578,6 +784,9 @@ public final class Probe {
                 int id = touchedLoops.data[k];
                 initTraces[slotOf(id)].loops.add(id, loopHits[id]);
             }
+            for (Escape e : escapes) {
+                initTraces[slotOf(e.id)].escapes.add(e);
+            }
             if (proxiesGoTo != null) {
                 proxiesGoTo.loopIterations += loopIterations;
                 proxiesGoTo.methodCalls += methodCalls;
@@ -598,6 +807,8 @@ public final class Probe {
         final Counts lines = new Counts();
         final Counts methods = new Counts();
         final Counts loops = new Counts();
+        /** Exceptions that escaped the bodies of this slot's methods. */
+        final ArrayList<Escape> escapes = new ArrayList<>();
         long loopIterations;
         long methodCalls;
         long instantiations;
@@ -670,6 +881,9 @@ public final class Probe {
             t.lines.replay(lineHits, touchedLines);
             t.methods.replay(methodHits, touchedMethods);
             t.loops.replay(loopHits, touchedLoops);
+            for (Escape e : t.escapes) {
+                replayEscape(e);
+            }
             loopIterations += t.loopIterations;
             methodCalls += t.methodCalls;
             instantiations += t.instantiations;
@@ -678,9 +892,21 @@ public final class Probe {
         replay = null;
     }
 
+    /** Adds a recorded initialiser's escape to the test's records, as if the test had raised it. */
+    private static void replayEscape(Escape e) {
+        Escape known = findEscape(e.id, e.type, e.line);
+        if (known != null) {
+            known.count(e.hits);
+        } else if (escapes.size() < MAX_ESCAPES) {
+            escapes.add(new Escape(e.id, e.type, e.supertypes, e.line, e.hits));
+        }
+    }
+
     /** Stops recording; probes of any thread become no-ops until the next {@link #beginTest}. */
     public static void endTest() {
         group = null;
+        // The last throwable may hold the test's class loader, which must be free to go.
+        lastEscaping = null;
         expired = false;
         paused = false;
     }
@@ -703,6 +929,19 @@ public final class Probe {
             counts(bySlot, touchedLines.sorted(), lineHits, "lines");
             counts(bySlot, touchedMethods.sorted(), methodHits, "methods");
             counts(bySlot, touchedLoops.sorted(), loopHits, "loops");
+            ArrayList<Escape> sorted = new ArrayList<>(escapes);
+            sorted.sort((x, y) -> x.id != y.id ? Integer.compare(x.id, y.id)
+                    : !x.type.equals(y.type) ? x.type.compareTo(y.type) : Integer.compare(x.line, y.line));
+            for (Escape e : sorted) {
+                int s = slotOf(e.id);
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("method", (long) (e.id - slotBase[s]));
+                row.put("type", e.type);
+                row.put("supertypes", new ArrayList<Object>(Arrays.asList((Object[]) e.supertypes)));
+                row.put("line", e.line > 0 ? (Object) (long) e.line : null);
+                row.put("hits", (long) e.hits);
+                list(bySlot, s, "escapes").add(row);
+            }
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("files", new ArrayList<Object>(bySlot.values()));
             Map<String, Object> proxies = new LinkedHashMap<>();
@@ -735,6 +974,7 @@ public final class Probe {
             m.put("lines", new ArrayList<Object>());
             m.put("methods", new ArrayList<Object>());
             m.put("loops", new ArrayList<Object>());
+            m.put("escapes", new ArrayList<Object>());
             bySlot.put(slot, m);
         }
         return (List<Object>) m.get(kind);

@@ -33,9 +33,9 @@ pub use minimise::{minimise, without, KeptGoal, MinimisationStats};
 pub use observer::{GenerationObserver, Phase};
 pub use request::{GenerationRequest, WarmStartSource};
 pub use result::{
-    Coverage, DecisionCoverage, GeneratedTest, GenerationError, GenerationResult, LineCoverage,
-    MinimisationSummary, OutcomeCoverage, PhaseTimings, SourceDiagnostic, UndeclaredException,
-    WarmStart,
+    Coverage, DecisionCoverage, EscapedException, GeneratedTest, GenerationError, GenerationResult,
+    LineCoverage, MinimisationSummary, OutcomeCoverage, PhaseTimings, SourceDiagnostic,
+    UndeclaredException, WarmStart,
 };
 pub use setup::{locate, read_sources, ClassSource, ProjectSource};
 pub use trace_mapping::TraceMapper;
@@ -468,6 +468,7 @@ fn run_compiled(
         lines: report.lines,
         methods: report.methods,
         exceptions: report.exceptions,
+        escapes: report.escapes,
         tests: report.tests,
         executions: stats.executions,
         statements_executed: stats.statements,

@@ -1,5 +1,6 @@
 //! The job's result from the final run of the minimised tests: coverage per decision outcome,
-//! per line and per method, the undeclared exceptions and the tests. The final run is the
+//! per line and per method, the undeclared exceptions, the exceptions that left members, and
+//! the tests. The final run is the
 //! truth: a goal counts as covered only when a final test covers it.
 
 use javamodel::instrument::ProbeTable;
@@ -10,8 +11,10 @@ use testcase::TestCase;
 
 use crate::job::executor::Run;
 use crate::job::result::{
-    Coverage, DecisionCoverage, GeneratedTest, LineCoverage, OutcomeCoverage, UndeclaredException,
+    Coverage, DecisionCoverage, EscapedException, GeneratedTest, LineCoverage, OutcomeCoverage,
+    UndeclaredException,
 };
+use crate::job::trace_mapping::member_escapes;
 
 pub(crate) struct Report<'a> {
     pub table: &'a GoalTable,
@@ -28,6 +31,7 @@ pub(crate) struct Built {
     pub lines: LineCoverage,
     pub methods: Coverage,
     pub exceptions: Vec<UndeclaredException>,
+    pub escapes: Vec<EscapedException>,
     pub tests: Vec<GeneratedTest>,
 }
 
@@ -180,14 +184,52 @@ impl Report<'_> {
             }
         }
 
+        let escapes = self.escapes(kept.iter().map(|(test, _)| test));
+
         Built {
             decisions,
             branches,
             lines,
             methods,
             exceptions,
+            escapes,
             tests: kept.into_iter().map(|(t, _)| t).collect(),
         }
+    }
+
+    /// The exceptions that left members of the class (with its nested classes) in the final
+    /// runs of `tests`: one per (member, type, line), by the first test.
+    fn escapes<'t>(&self, tests: impl Iterator<Item = &'t GeneratedTest>) -> Vec<EscapedException> {
+        let class = self.table.binary_name();
+        let in_class = |member: &str| {
+            let owner = member.split('#').next().unwrap_or(member);
+            owner == class
+                || owner
+                    .strip_prefix(class)
+                    .is_some_and(|rest| rest.starts_with('$'))
+        };
+        let mut out: Vec<EscapedException> = Vec::new();
+        for (index, test) in tests.enumerate() {
+            for e in member_escapes(self.probes, self.model, &test.result.trace) {
+                if !in_class(&e.member)
+                    || out.iter().any(|x| {
+                        x.member == e.member && x.type_name == e.type_name && x.line == e.line
+                    })
+                {
+                    continue;
+                }
+                out.push(EscapedException {
+                    thrown_explicitly: e.line.is_some_and(|l| self.is_throw_line(l)),
+                    member: e.member,
+                    type_name: e.type_name,
+                    line: e.line,
+                    declared: e.declared,
+                    checked: e.checked,
+                    test: index,
+                });
+            }
+        }
+        out
     }
 
     /// The probed lines of the class (with its nested classes) and those the results ran.

@@ -1,5 +1,5 @@
 //! What a generation job returns: coverage per decision outcome and per line, the undeclared
-//! exceptions found, the final tests with the worker's observations, effort and timings; or a
+//! exceptions found and the exceptions that left members, the final tests with the worker's observations, effort and timings; or a
 //! typed error with a message the CLI and the editor can show as is. Plain values, no serde:
 //! the CLI and LSP crates convert at their edges.
 
@@ -27,6 +27,10 @@ pub struct GenerationResult {
     pub methods: Coverage,
     /// One entry per (member, exception type), by the first final test that throws it.
     pub exceptions: Vec<UndeclaredException>,
+    /// The exceptions that left members of the class (and its nested classes) in the final
+    /// tests, whether a caller in the class caught them or they left the class: one entry per
+    /// (member, exception type, raising line), by the first final test, in the order found.
+    pub escapes: Vec<EscapedException>,
     /// The minimised tests, with the worker's result of their final run (getter observations
     /// on, for regression assertions).
     pub tests: Vec<GeneratedTest>,
@@ -144,6 +148,29 @@ pub struct UndeclaredException {
     /// The exception's message for people to read: a lone surrogate, which Java text may hold
     /// and a `String` cannot, shows as U+FFFD (the test asserts the exact message).
     pub message: Option<String>,
+}
+
+/// An exception that left the body of a member of the class under test (the instrumented
+/// wrapper saw it go), caught later by the class or not. The counterpart of
+/// [`UndeclaredException`] for every member, not only the one a test called.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EscapedException {
+    /// The member it left, e.g. `com.example.bank.Account#check(int)`.
+    pub member: String,
+    /// Binary name, e.g. `java.lang.IllegalArgumentException`.
+    pub type_name: String,
+    /// The line that raised it: the top stack frame in the class's file (for an exception a
+    /// JDK method raised, the class's line that called it). `None` when the exception was made
+    /// outside the file.
+    pub line: Option<u32>,
+    /// The member's `throws` clause lists the type or a superclass of it.
+    pub declared: bool,
+    /// Neither a `RuntimeException` nor an `Error`.
+    pub checked: bool,
+    /// That line is a `throw` statement (see [`UndeclaredException::thrown_explicitly`]).
+    pub thrown_explicitly: bool,
+    /// Index into [`GenerationResult::tests`].
+    pub test: usize,
 }
 
 /// A final test.

@@ -16,10 +16,17 @@
 //!   overflows are finished runs with a `StackOverflowError` (infinite recursion is worth
 //!   reporting); timeouts stay timeouts; out-of-memory counts as crashed (its trace is
 //!   unreliable and the test would be flaky).
+//! - Exceptions that left a member's body ([`member_escapes`], the trace's escapes) are mapped
+//!   to member keys for the job's result, and are no goals of the search. One that leaves the
+//!   member the test called is already the statement's exception, whose goal the search has;
+//!   one that a member of the class catches ends in a catch clause, whose "entered" outcome is
+//!   a branch goal, so the archive already keeps a test for it. A goal per (inner member,
+//!   type) would make the archive keep more tests that run no code the others do not, and, like
+//!   every exception goal, it would exist only once covered, never steering the search.
 
 use javamodel::instrument::ProbeTable;
-use javamodel::Outcome;
-use jvm::{ExecutionTrace, TestResult, TestStatus};
+use javamodel::{JavaModel, Member, Outcome};
+use jvm::{EscapeTrace, ExecutionTrace, TestResult, TestStatus};
 use search::{ExecutionResult, ExecutionStatus, GoalTable, MemberId, ObservedException};
 use testcase::{Callable, CallableKind, TestCase};
 
@@ -211,6 +218,101 @@ impl<'a> TraceMapper<'a> {
     }
 }
 
+/// An exception that left the body of a member of an instrumented file, in model terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberEscape {
+    /// [`Member::key`].
+    pub member: String,
+    /// Binary name of the exception's class.
+    pub type_name: String,
+    /// The line that raised it (see [`EscapeTrace::line`]).
+    pub line: Option<u32>,
+    /// The member's `throws` clause lists the class or a superclass of it, as the worker's
+    /// `declared` of a statement's exception tells from the called method's exception types.
+    pub declared: bool,
+    /// Neither a `RuntimeException` nor an `Error`.
+    pub checked: bool,
+    pub hits: u64,
+}
+
+/// The escapes `trace` recorded in the file whose probes are `probes` (modelled by `model`),
+/// one per (member, type, line) in the trace's order. Method ids the table does not know, and
+/// members the model does not have, are skipped.
+pub fn member_escapes(
+    probes: &ProbeTable,
+    model: &JavaModel,
+    trace: &ExecutionTrace,
+) -> Vec<MemberEscape> {
+    trace
+        .files
+        .iter()
+        .filter(|f| f.key == probes.key)
+        .flat_map(|f| &f.escapes)
+        .filter_map(|e| {
+            let key = &probes.method(e.method)?.member;
+            let (ty, member) = model.member_by_key(key)?;
+            Some(MemberEscape {
+                member: key.clone(),
+                type_name: e.type_name.clone(),
+                line: e.line,
+                declared: declares(model, &ty.binary_name, member, e),
+                checked: is_checked(e),
+                hits: e.hits,
+            })
+        })
+        .collect()
+}
+
+/// Whether `member`'s `throws` clause lists the escaped class or one of its superclasses.
+/// Names are compared by simple name (the source writes `IOException` or `java.io.IOException`,
+/// the worker binary names), and a type variable (`throws E`) stands for its first bound, as
+/// in the erased signature the worker's reflection reads.
+fn declares(model: &JavaModel, class: &str, member: &Member, escape: &EscapeTrace) -> bool {
+    let hierarchy: Vec<String> = std::iter::once(&escape.type_name)
+        .chain(&escape.supertypes)
+        .map(|t| simple_type(t))
+        .collect();
+    // The type variables in scope: the member's, then its class's and the enclosing classes'.
+    let mut type_params: Vec<&str> = member.type_params.iter().map(String::as_str).collect();
+    let mut enclosing = Some(class);
+    while let Some(name) = enclosing {
+        if let Some(ty) = model.type_by_binary_name(name) {
+            type_params.extend(ty.type_params.iter().map(String::as_str));
+        }
+        enclosing = name.rfind('$').map(|at| &name[..at]);
+    }
+    member.throws.iter().any(|declared| {
+        let erased = erasure(declared, &type_params);
+        hierarchy.contains(&simple_type(&erased))
+    })
+}
+
+/// `name`, or the first bound of the type variable it names (`E` of `E extends IOException`),
+/// followed through variables bounded by variables.
+fn erasure(name: &str, type_params: &[&str]) -> String {
+    let mut current = name.trim().to_string();
+    for _ in 0..type_params.len() {
+        let bound = type_params.iter().find_map(|p| {
+            let mut words = p.split_whitespace();
+            (words.next() == Some(current.as_str())).then(|| {
+                let rest = p.split_once(" extends ").map_or("", |(_, b)| b);
+                rest.split('&').next().unwrap_or("").trim().to_string()
+            })
+        });
+        match bound {
+            Some(b) if !b.is_empty() => current = b,
+            _ => break,
+        }
+    }
+    current
+}
+
+fn is_checked(escape: &EscapeTrace) -> bool {
+    !std::iter::once(&escape.type_name)
+        .chain(&escape.supertypes)
+        .any(|t| t == "java.lang.RuntimeException" || t == "java.lang.Error")
+}
+
 fn record_side(
     out: &mut ExecutionResult,
     table: &GoalTable,
@@ -285,6 +387,160 @@ fn split_params(params: &str) -> impl Iterator<Item = &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jvm::FileTrace;
+
+    const THROWING: &str = "package p;
+import java.io.IOException;
+class Outer<X extends Exception> {
+    void io() throws IOException { }
+    void iae() throws java.lang.IllegalArgumentException { }
+    <E extends IOException> void generic() throws E { }
+    <F extends G, G extends RuntimeException> void chained() throws F { }
+    class Inner { void outer() throws X { } }
+    void none() { }
+}
+";
+
+    /// The escapes of one trace whose file holds `(member key, type, supertypes)` entries.
+    fn mapped(entries: &[(&str, &str, &[&str])]) -> Vec<MemberEscape> {
+        let tree = syntax::parse_java(THROWING, None);
+        let model = JavaModel::build(THROWING, &tree);
+        let out = javamodel::instrument::instrument(
+            THROWING,
+            &tree,
+            &model,
+            &javamodel::instrument::InstrumentOptions::default(),
+        );
+        let escapes = entries
+            .iter()
+            .map(|(member, type_name, supertypes)| EscapeTrace {
+                method: out.probes.method_of(member).expect(member),
+                type_name: type_name.to_string(),
+                supertypes: supertypes.iter().map(|s| s.to_string()).collect(),
+                line: Some(4),
+                hits: 2,
+            })
+            .chain(std::iter::once(EscapeTrace {
+                method: 99,
+                type_name: "p.Unknown".into(),
+                ..EscapeTrace::default()
+            }))
+            .collect();
+        let trace = ExecutionTrace {
+            files: vec![
+                FileTrace {
+                    key: "other/File.java#0".into(),
+                    escapes: vec![EscapeTrace {
+                        method: 0,
+                        type_name: "p.Elsewhere".into(),
+                        ..EscapeTrace::default()
+                    }],
+                    ..FileTrace::default()
+                },
+                FileTrace {
+                    key: out.probes.key.clone(),
+                    escapes,
+                    ..FileTrace::default()
+                },
+            ],
+            ..ExecutionTrace::default()
+        };
+        member_escapes(&out.probes, &model, &trace)
+    }
+
+    const RUNTIME: &[&str] = &[
+        "java.lang.RuntimeException",
+        "java.lang.Exception",
+        "java.lang.Throwable",
+    ];
+    const CHECKED: &[&str] = &["java.lang.Exception", "java.lang.Throwable"];
+
+    #[test]
+    fn escapes_map_to_members_and_tell_declared_by_the_throws_clause() {
+        let io_sub: &[&str] = &[
+            "java.io.IOException",
+            "java.lang.Exception",
+            "java.lang.Throwable",
+        ];
+        let nfe: &[&str] = &[
+            "java.lang.IllegalArgumentException",
+            "java.lang.RuntimeException",
+            "java.lang.Exception",
+            "java.lang.Throwable",
+        ];
+        let got: Vec<(String, String, bool, bool)> = mapped(&[
+            ("p.Outer#io()", "java.io.IOException", CHECKED),
+            // A subclass of a declared class is declared.
+            ("p.Outer#io()", "java.io.FileNotFoundException", io_sub),
+            ("p.Outer#io()", "java.lang.IllegalStateException", RUNTIME),
+            ("p.Outer#iae()", "java.lang.NumberFormatException", nfe),
+            // A superclass of a declared class is not.
+            ("p.Outer#iae()", "java.lang.RuntimeException", CHECKED),
+            // `throws E` with `E extends IOException`, as the erased signature says.
+            ("p.Outer#generic()", "java.io.FileNotFoundException", io_sub),
+            (
+                "p.Outer#chained()",
+                "java.lang.IllegalStateException",
+                RUNTIME,
+            ),
+            // The enclosing class's variable, `X extends Exception`.
+            ("p.Outer$Inner#outer()", "java.io.IOException", CHECKED),
+            (
+                "p.Outer#none()",
+                "java.lang.Error",
+                &["java.lang.Throwable"],
+            ),
+            // A checked exception escaping a method that does not declare it (a sneaky throw).
+            (
+                "p.Outer#none()",
+                "java.lang.Exception",
+                &["java.lang.Throwable"],
+            ),
+        ])
+        .into_iter()
+        .map(|e| {
+            assert_eq!((e.line, e.hits), (Some(4), 2));
+            (e.member, e.type_name, e.declared, e.checked)
+        })
+        .collect();
+        let row =
+            |m: &str, t: &str, declared, checked| (m.to_string(), t.to_string(), declared, checked);
+        assert_eq!(
+            got,
+            [
+                row("p.Outer#io()", "java.io.IOException", true, true),
+                row("p.Outer#io()", "java.io.FileNotFoundException", true, true),
+                row(
+                    "p.Outer#io()",
+                    "java.lang.IllegalStateException",
+                    false,
+                    false
+                ),
+                row(
+                    "p.Outer#iae()",
+                    "java.lang.NumberFormatException",
+                    true,
+                    false
+                ),
+                row("p.Outer#iae()", "java.lang.RuntimeException", false, false),
+                row(
+                    "p.Outer#generic()",
+                    "java.io.FileNotFoundException",
+                    true,
+                    true
+                ),
+                row(
+                    "p.Outer#chained()",
+                    "java.lang.IllegalStateException",
+                    true,
+                    false
+                ),
+                row("p.Outer$Inner#outer()", "java.io.IOException", true, true),
+                row("p.Outer#none()", "java.lang.Error", false, false),
+                row("p.Outer#none()", "java.lang.Exception", false, true),
+            ]
+        );
+    }
 
     #[test]
     fn simple_types_compare_source_and_erased_names() {

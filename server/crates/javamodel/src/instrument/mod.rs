@@ -3,8 +3,9 @@
 //!
 //! [`instrument`] rewrites the requested top-level types of one file so that every decision
 //! reports its outcome and its branch distance through `ctgls.rt.Probe` (docs/protocol.md,
-//! "Probe API"), statements report line coverage, method bodies their entry, loop bodies their
-//! iterations, and creation expressions count instantiations. The [`ProbeTable`] says what each
+//! "Probe API"), statements report line coverage, method bodies their entry and the exceptions
+//! that escape them, loop bodies their iterations, and creation expressions count
+//! instantiations. The [`ProbeTable`] says what each
 //! probe id means; [`Fallback`]s list every probe that measures less than its construct allows.
 //! The rules are in docs/instrumentation.md.
 //!
@@ -439,7 +440,7 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
         match node.kind() {
             "method_declaration"
             | "constructor_declaration"
-            | "compact_constructor_declaration" => self.enter_probe(node),
+            | "compact_constructor_declaration" => self.method_probes(node),
             "while_statement" | "for_statement" | "do_statement" | "enhanced_for_statement" => {
                 self.loop_probes(node)
             }

@@ -1,6 +1,7 @@
 //! Probes around statements: `line` before every executed statement, `enter` at the start of
-//! method and constructor bodies, `loop` at the start of loop bodies, the has-next outcomes of
-//! enhanced fors, catch clauses being entered, and `alloc` around creation expressions.
+//! method and constructor bodies and the wrapper that reports exceptions escaping them, `loop`
+//! at the start of loop bodies, the has-next outcomes of enhanced fors, catch clauses being
+//! entered, and `alloc` around creation expressions.
 //!
 //! A statement that is the body of an `if`, `else` or loop without braces is wrapped in a
 //! block first, so a probe can precede it. A block changes neither definite assignment nor
@@ -13,6 +14,10 @@ use super::table::{
     BranchProbe, FallbackReason, LoopProbe, MethodProbe, ProbeKind, ProbeLevel, SiteId,
 };
 use super::{DecisionRef, InstrumentMode, Instrumenter, SiteBuild, PROBE};
+
+/// The catch parameter of the wrapper that reports escaping exceptions: a name no user code in
+/// its scope (the catch block the instrumenter writes) can mean.
+const ESCAPING: &str = "$ctglsEscaping";
 use crate::branches::{DecisionKind, Outcome};
 use crate::model::MemberKind;
 use crate::text::{named_children, text};
@@ -140,7 +145,21 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
             .open(node.start_byte(), len, Layer::Line, text, Some(site));
     }
 
-    pub(super) fn enter_probe(&mut self, declaration: Node<'t>) {
+    /// The probes of a method, constructor or compact constructor body: `enter(m)` where it
+    /// starts, and the body wrapped in `try { ... } catch (java.lang.Throwable e) {
+    /// escaped(m, e); throw e; }` so that every exception leaving it is recorded. Both go after
+    /// an explicit `this(...)`/`super(...)`, which must stay the body's first statement (and
+    /// which records its own escapes, in the constructor it calls).
+    ///
+    /// The wrapper keeps the body's meaning: the catch parameter is effectively final, so the
+    /// rethrow throws exactly the checked exceptions the body can throw (JLS 11.2.2), which the
+    /// method already declares; the catch block cannot complete normally, so the try statement
+    /// completes normally exactly when the body does, and every variable definitely assigned
+    /// after the body (a blank final field at the end of a constructor) is after the try too
+    /// (JLS 16.2.15); no code follows the try, so nothing reads a variable the body assigned.
+    /// The parameter's name starts with `$ctgls`, and its scope is the catch block alone, which
+    /// holds no user code.
+    pub(super) fn method_probes(&mut self, declaration: Node<'t>) {
         let Some(body) = declaration.child_by_field_name("body") else {
             return;
         };
@@ -159,8 +178,8 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
             .map(|&(_, _, _, m)| m);
         let Some(member) = member else { return };
         let entry = self.entries.get(&declaration.start_byte()).copied();
-        let site_id = SiteId::Enter(body.start_byte());
-        let Some(site) = self.simple_site(site_id, declaration, "enter") else {
+        let enter_site = self.simple_site(SiteId::Enter(body.start_byte()), declaration, "enter");
+        if enter_site.is_none() {
             if let Some(d) = entry {
                 let line = Self::line_of(declaration);
                 self.fallback(
@@ -171,23 +190,58 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
                     FallbackReason::CompileError("enter probe dropped".into()),
                 );
             }
+        }
+        let escape_site =
+            self.simple_site(SiteId::Escape(body.start_byte()), declaration, "escape");
+        if enter_site.is_none() && escape_site.is_none() {
             return;
-        };
-        // After `this(...)` / `super(...)`, which must stay the first statement.
-        let at = named_children(body)
+        }
+        let invocation = named_children(body)
             .into_iter()
-            .next()
-            .filter(|c| c.kind() == "explicit_constructor_invocation")
+            .find(|c| c.kind() == "explicit_constructor_invocation");
+        // After `this(...)` / `super(...)`, which must stay the first statement.
+        let enter_at = invocation
+            .filter(|c| named_children(body).first() == Some(c))
             .map_or(body.start_byte() + 1, |c| c.end_byte());
+        // A body whose invocation is not its first statement (Java 22+'s statements before
+        // `super(...)`) is wrapped after the invocation: a try cannot hold it.
+        let try_at = invocation.map_or(body.start_byte() + 1, |c| c.end_byte());
         let id = self.table.methods.len() as u32;
         self.table.methods.push(MethodProbe {
             member: member.key.clone(),
-            entry_decision: entry.map(|d| d.key()),
+            entry_decision: enter_site.and(entry).map(|d| d.key()),
             line: Self::line_of(declaration),
+            has_enter: enter_site.is_some(),
+            has_escape: escape_site.is_some(),
         });
         let len = body.end_byte() - body.start_byte();
-        let text = format!("{PROBE}.enter({}); ", self.base(id));
-        self.edits.open(at, len, Layer::BodyEntry, text, Some(site));
+        if let Some(site) = enter_site {
+            let text = format!("{PROBE}.enter({}); ", self.base(id));
+            self.edits
+                .open(enter_at, len, Layer::BodyEntry, text, Some(site));
+        }
+        if let Some(site) = escape_site {
+            // The closing insertion alone is the site: an error the wrapper causes is javac's
+            // about the catch clause, and the site must not contain the body's own code, whose
+            // errors belong to the sites inside it or escalate the member.
+            let base = self.base(id);
+            let catch = format!(
+                " }} catch (java.lang.Throwable {ESCAPING}) {{ {PROBE}.escaped({base}, {ESCAPING}); throw {ESCAPING}; }}"
+            );
+            let end = body.end_byte() - 1;
+            if try_at == end {
+                // Nothing to wrap (`{}`, `{ super(); }` without spaces): closings at an offset
+                // come out before its openings, so the wrapper is one insertion.
+                let text = format!("try {{{catch} ");
+                self.edits
+                    .open(try_at, len, Layer::BodyEntry, text, Some(site));
+            } else {
+                self.edits
+                    .open(try_at, len, Layer::BodyEntry, "try { ".into(), None);
+                self.edits
+                    .close(end, len, Layer::BodyEntry, catch, Some(site));
+            }
+        }
     }
 
     pub(super) fn loop_probes(&mut self, node: Node<'t>) {

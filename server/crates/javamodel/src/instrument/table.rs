@@ -92,15 +92,21 @@ pub struct BranchProbe {
     pub line: u32,
 }
 
-/// One method id: a method, constructor or compact constructor body with an `enter` probe.
+/// One method id: a method, constructor or compact constructor body with an `enter` probe, an
+/// escape wrapper (`escaped(id, e)`), or both.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MethodProbe {
     /// [`crate::Member::key`].
     pub member: String,
     /// The member's method-entry decision (branch-free members only): its goal
-    /// [`Outcome::Entered`] is covered when this method id has hits.
+    /// [`Outcome::Entered`] is covered when this method id has hits. `None` when the `enter`
+    /// probe was dropped.
     pub entry_decision: Option<DecisionKey>,
     pub line: u32,
+    /// The body reports its entries (`enter`).
+    pub has_enter: bool,
+    /// The body reports the exceptions that leave it (`escaped`).
+    pub has_escape: bool,
 }
 
 /// One loop id: a `loop(id)` call at the start of a loop body.
@@ -220,6 +226,9 @@ pub enum SiteId {
     Enter(usize),
     /// `loop(...)` in the body starting at this byte.
     Loop(usize),
+    /// The `try { ... } catch` wrapper reporting exceptions that escape the body starting at
+    /// this byte.
+    Escape(usize),
 }
 
 impl fmt::Display for SiteId {
@@ -230,6 +239,7 @@ impl fmt::Display for SiteId {
             SiteId::Line(at) => write!(f, "line@{at}"),
             SiteId::Enter(at) => write!(f, "enter@{at}"),
             SiteId::Loop(at) => write!(f, "loop@{at}"),
+            SiteId::Escape(at) => write!(f, "escape@{at}"),
         }
     }
 }

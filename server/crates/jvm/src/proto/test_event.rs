@@ -281,6 +281,12 @@ impl TraceEntry<'_> {
                 lines: pairs(f.lines),
                 methods: pairs(f.methods),
                 loops: pairs(f.loops),
+                escapes: f
+                    .escapes
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter_map(EscapeEntry::into_escape)
+                    .collect(),
             })
             .collect();
         let proxies = self
@@ -307,6 +313,35 @@ struct FileEntry<'a> {
     methods: Option<Vec<Row<'a>>>,
     #[serde(borrow)]
     loops: Option<Vec<Row<'a>>>,
+    escapes: Option<Vec<EscapeEntry>>,
+}
+
+/// `{"method", "type", "supertypes", "line", "hits"}`, a later addition to the trace's files.
+#[derive(Deserialize)]
+struct EscapeEntry {
+    method: Option<u64>,
+    #[serde(rename = "type")]
+    type_name: Option<String>,
+    supertypes: Option<Vec<String>>,
+    line: Option<u64>,
+    hits: Option<u64>,
+}
+
+impl EscapeEntry {
+    /// An entry without a method id or a type names nothing the model can hold: skipped, as
+    /// trace rows without an id are.
+    fn into_escape(self) -> Option<EscapeTrace> {
+        Some(EscapeTrace {
+            method: u32::try_from(self.method?).ok()?,
+            type_name: self.type_name?,
+            supertypes: self.supertypes.unwrap_or_default(),
+            line: self
+                .line
+                .and_then(|l| u32::try_from(l).ok())
+                .filter(|&l| l > 0),
+            hits: self.hits.unwrap_or(1),
+        })
+    }
 }
 
 #[derive(Deserialize)]
@@ -629,7 +664,12 @@ mod tests {
                          "cause":"java.lang.Error","byStatement":false},
             "message":null,"exitStatus":null,"exitAttempted":3,
             "trace":{"files":[{"key":"bank/Account.java#1f3a","branches":[[0,1,3.0,0.0],[2,4,0.0,"Infinity"]],
-                               "lines":[[5,1],[6,2]],"methods":[[0,1]],"loops":[[0,3]]}],
+                               "lines":[[5,1],[6,2]],"methods":[[0,1]],"loops":[[0,3]],
+                               "escapes":[{"method":0,"type":"java.lang.ArithmeticException",
+                                           "supertypes":["java.lang.RuntimeException","java.lang.Exception",
+                                                         "java.lang.Throwable"],"line":7,"hits":2},
+                                          {"method":1,"type":"p.Odd","supertypes":["java.lang.Throwable"],
+                                           "line":null,"hits":1}]}],
                      "proxies":{"loopIterations":3,"methodCalls":1,"instantiations":1,"statements":9}},
             "stdout":"out\n","stderr":"err","outputTruncated":true,"durationMicros":830,"leakedThreads":1,
             "processesKilled":2,"freshLoader":false,"loaderDropped":"the test ended with exception","index":0}"#;
@@ -700,6 +740,27 @@ mod tests {
                     lines: vec![(5, 1), (6, 2)],
                     methods: vec![(0, 1)],
                     loops: vec![(0, 3)],
+                    escapes: vec![
+                        EscapeTrace {
+                            method: 0,
+                            type_name: "java.lang.ArithmeticException".into(),
+                            supertypes: vec![
+                                "java.lang.RuntimeException".into(),
+                                "java.lang.Exception".into(),
+                                "java.lang.Throwable".into(),
+                            ],
+                            line: Some(7),
+                            hits: 2,
+                        },
+                        // No frame of the file was on its stack trace.
+                        EscapeTrace {
+                            method: 1,
+                            type_name: "p.Odd".into(),
+                            supertypes: vec!["java.lang.Throwable".into()],
+                            line: None,
+                            hits: 1,
+                        },
+                    ],
                 }],
                 proxies: PerformanceProxies {
                     loop_iterations: 3,
@@ -778,11 +839,13 @@ mod tests {
     fn fields_the_reader_does_not_know_are_ignored_at_every_level() {
         let known = r#"{"status":"ok","statements":[{"value":{"type":"p.A","null":false,
             "getters":[{"name":"g","value":1}]}}],"exception":{"type":"E","frame":{"line":3}},
-            "trace":{"files":[{"key":"k","lines":[[1,2]]}],"proxies":{"statements":4}}}"#;
+            "trace":{"files":[{"key":"k","lines":[[1,2]],"escapes":[{"method":0,"type":"E"}]}],
+            "proxies":{"statements":4}}}"#;
         let extended = r#"{"later":{"x":[1,{"y":null}]},"status":"ok","statements":[{"new":[],
             "value":{"type":"p.A","null":false,"hash":"\u00e9","getters":[{"name":"g","value":1,
             "ms":0.5}]}}],"exception":{"type":"E","suppressed":["F"],"frame":{"line":3,"module":
-            "m"}},"trace":{"files":[{"key":"k","lines":[[1,2]],"switches":[[0,1]]}],"proxies":{
+            "m"}},"trace":{"files":[{"key":"k","lines":[[1,2]],"switches":[[0,1]],"escapes":[{
+            "method":0,"type":"E","cause":{"type":"F"},"frames":[1,2]}]}],"proxies":{
             "statements":4,"allocatedBytes":18446744073709551615},"version":2}}"#;
         assert_eq!(decode(extended), decode(known));
     }
@@ -899,6 +962,25 @@ mod tests {
             ]
         );
         assert_eq!(file.lines, [(1, 2)]);
+    }
+
+    #[test]
+    fn escapes_without_method_or_type_are_skipped_and_missing_fields_take_defaults() {
+        let r = decode(
+            r#"{"status":"ok","trace":{"files":[{"escapes":[{"type":"E"},{"method":1},
+            {"method":4294967296,"type":"E"},{"method":2,"type":"E","line":0},{"method":3,
+            "type":"E","supertypes":null,"line":null,"hits":null}]},{"escapes":null}]}}"#,
+        );
+        let escape = |method| EscapeTrace {
+            method,
+            type_name: "E".into(),
+            supertypes: Vec::new(),
+            line: None,
+            // A record exists because the exception escaped at least once.
+            hits: 1,
+        };
+        assert_eq!(r.trace.files[0].escapes, [escape(2), escape(3)]);
+        assert_eq!(r.trace.files[1].escapes, []);
     }
 
     #[test]
@@ -1020,6 +1102,8 @@ mod tests {
             r#"{"status":"ok","exception":{"message":5}}"#,
             r#"{"status":"ok","exception":{"message":[55357,65536]}}"#,
             r#"{"status":"ok","trace":{"files":[{"lines":[{"id":1}]}]}}"#,
+            r#"{"status":"ok","trace":{"files":[{"escapes":[[0,"E",3,1]]}]}}"#,
+            r#"{"status":"ok","trace":{"files":[{"escapes":[{"method":0,"type":"E","hits":-1}]}]}}"#,
             r#"{"status":"ok""#,
             r#"{"status":"ok"} {}"#,
         ] {
