@@ -242,3 +242,44 @@ fn switching_between_original_and_instrumented_text_compiles_only_that_file() {
     let probes_again = compile(&mut sup, &with_probes);
     assert_eq!(counts(&probes_again), (2, 0, 0));
 }
+
+#[test]
+fn a_file_nothing_compiled_is_no_change_when_it_comes_back_the_same() {
+    // `A` names `B` in a comment only: B is on the source path, never compiled, and A's cached
+    // classes do not depend on it.
+    let a = "package p;\n/** Not {@code B}. */\npublic class A {\n    public static int f() { return 1; }\n}\n";
+    let b = "package p;\npublic class B {}\n";
+    let sources = vec![source("p/A.java", a), source("p/B.java", b)];
+    let request = |sources: &[SourceFile]| CompileRequest {
+        sources: sources.to_vec(),
+        roots: Some(vec!["p/A.java".into()]),
+        ..CompileRequest::default()
+    };
+    let root = project_root("unneeded");
+    let mut sup = supervisor();
+    sup.use_compile_cache_of(&root);
+    let first = sup.compile(&request(&sources)).unwrap();
+    assert_eq!((first.compiled_files, first.reused_files), (1, 0));
+    assert_eq!(first.files, vec!["p/A.java".to_string()]);
+    let again = sup.compile(&request(&sources)).unwrap();
+    assert_eq!((again.compiled_files, again.reused_files), (0, 1));
+    assert!(matches!(
+        sup.save_compile_cache().unwrap(),
+        CompileCacheSave::Saved { files: 1, .. }
+    ));
+
+    // The same holds for the next worker, from the cache on disk.
+    let mut next = supervisor();
+    next.use_compile_cache_of(&root);
+    let loaded = next.compile(&request(&sources)).unwrap();
+    assert_eq!(counts(&loaded), (0, 1, 1));
+
+    // A change of B is a change: A mentions it, so A is compiled again.
+    let changed = [
+        source("p/A.java", a),
+        source("p/B.java", "package p;\npublic class B { int x; }\n"),
+    ];
+    let after = next.compile(&request(&changed)).unwrap();
+    assert_eq!((after.compiled_files, after.reused_files), (1, 0));
+    let _ = std::fs::remove_dir_all(root);
+}

@@ -139,6 +139,13 @@ final class Compiler {
     private String settingsKey;
     private StandardJavaFileManager standard;
     private Map<String, CachedFile> files = new HashMap<>();
+    /**
+     * The hash of every source's original text in the request that last compiled, cached or
+     * not: a file is <em>changed</em> when its text differs from this (or it is new, or gone).
+     * A file that was on the source path but never compiled, because nothing needed it, is no
+     * change when it comes back the same.
+     */
+    private Map<String, String> known = new HashMap<>();
     /** The cache changed since it was last saved or loaded. */
     private boolean unsaved;
     /** The cache file last loaded, so that it is read once per settings. */
@@ -203,6 +210,7 @@ final class Compiler {
         String key = classpath + "\u0000" + userOptions;
         if (!key.equals(settingsKey)) {
             files.clear();
+            known.clear();
             loadedFrom = null;
             if (standard != null) {
                 standard.close();
@@ -222,10 +230,11 @@ final class Compiler {
         if (cacheFile != null && files.isEmpty() && !cacheFile.equals(loadedFrom)) {
             loadedFrom = cacheFile;
             try {
-                Map<String, CachedFile> loaded = CompileCache.read(java.nio.file.Paths.get(cacheFile), settingsKey);
+                CompileCache.Contents loaded = CompileCache.read(java.nio.file.Paths.get(cacheFile), settingsKey);
                 if (loaded != null) {
-                    files = loaded;
-                    cacheLoaded = loaded.size();
+                    files = loaded.files;
+                    known = loaded.known;
+                    cacheLoaded = files.size();
                     unsaved = false;
                 }
             } catch (IOException | RuntimeException e) {
@@ -263,18 +272,21 @@ final class Compiler {
         // when the variant compiled now (original or instrumented) is cached too.
         Set<String> changedNames = new HashSet<>();
         for (String path : r.text.keySet()) {
-            CachedFile cf = files.get(path);
-            if (cf == null || !cf.sourceHash.equals(r.sourceHash.get(path))) {
+            if (!r.sourceHash.get(path).equals(known.get(path))) {
                 changedNames.add(stem(path));
+                CachedFile cf = files.get(path);
                 if (cf != null) {
                     changedNames.addAll(cf.simpleNames());
                 }
             }
         }
-        for (Map.Entry<String, CachedFile> e : files.entrySet()) {
-            if (!r.text.containsKey(e.getKey())) {
-                changedNames.addAll(e.getValue().simpleNames());
-                changedNames.add(stem(e.getKey()));
+        for (String path : known.keySet()) {
+            if (!r.text.containsKey(path)) {
+                changedNames.add(stem(path));
+                CachedFile cf = files.get(path);
+                if (cf != null) {
+                    changedNames.addAll(cf.simpleNames());
+                }
             }
         }
         for (String path : r.text.keySet()) {
@@ -361,10 +373,11 @@ final class Compiler {
                     next.put(path, cf);
                 }
             }
-            if (next.size() != files.size()) {
+            if (next.size() != files.size() || !known.equals(r.sourceHash)) {
                 unsaved = true;
             }
             files = next;
+            known = new HashMap<>(r.sourceHash);
             Map<String, byte[]> all = new HashMap<>();
             for (String path : closure) {
                 all.putAll(r.entry(path).classes);
@@ -390,7 +403,7 @@ final class Compiler {
             res.put("saved", false);
             return res;
         }
-        CompileCache.Written w = CompileCache.write(java.nio.file.Paths.get(file), settingsKey, files);
+        CompileCache.Written w = CompileCache.write(java.nio.file.Paths.get(file), settingsKey, files, known);
         unsaved = false;
         res.put("saved", true);
         res.put("files", (long) files.size());
