@@ -281,13 +281,7 @@ mod tests {
                     failures: Vec::new(),
                     timed_out: None,
                     duration: secs(took),
-                    sandbox: jvm::SandboxReport {
-                        landlock_abi: None,
-                        filesystem: false,
-                        tcp: false,
-                        scoped: false,
-                        network_namespace: jvm::NetworkNamespace::None,
-                    },
+                    sandbox: jvm::SandboxReport::OFF,
                 })
                 .collect(),
             rounds,

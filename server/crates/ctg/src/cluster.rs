@@ -115,7 +115,11 @@ pub fn type_description(c: &ClassInfo) -> TypeDescription {
             .generic_superclass
             .clone()
             .or_else(|| c.superclass.clone()),
-        interfaces: c.interfaces.clone(),
+        interfaces: if c.generic_interfaces.len() == c.interfaces.len() {
+            c.generic_interfaces.clone()
+        } else {
+            c.interfaces.clone()
+        },
         type_parameters: c.type_parameters.clone(),
         constructors: c
             .constructors
@@ -243,7 +247,9 @@ fn literal(v: &PrimitiveValue) -> Literal {
 }
 
 /// The numbers, characters and strings a test's statements and observed getters produced, for
-/// [`Cluster::add_observed`]. Booleans and truncated strings are left out.
+/// [`Cluster::add_observed`]. Booleans and truncated strings are left out, and so is text that
+/// is not valid Unicode: a lone surrogate is no Rust `char` and in no `String`, so a test case
+/// cannot hold it as a literal.
 pub fn observed_values(result: &TestResult) -> Vec<PrimitiveValue> {
     let mut out = Vec::new();
     for s in &result.statements {
@@ -271,7 +277,69 @@ fn observed(v: &ObservedValue, is_char: bool) -> Option<PrimitiveValue> {
         ObservedValue::Bool(_) => None,
         ObservedValue::Integer(i) => Some(PrimitiveValue::Long(*i)),
         ObservedValue::Float(f) => Some(PrimitiveValue::Double(*f)),
-        ObservedValue::Text(t) if is_char => t.chars().next().map(PrimitiveValue::Char),
-        ObservedValue::Text(t) => Some(PrimitiveValue::String(t.clone())),
+        ObservedValue::Text(t) if is_char => t.as_str()?.chars().next().map(PrimitiveValue::Char),
+        ObservedValue::Text(t) => Some(PrimitiveValue::String(t.as_str()?.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jvm::{ExecutionTrace, GetterObservation, JavaText, Observation, TestResult, TestStatus};
+
+    fn text(type_name: &str, text: JavaText, getters: Vec<GetterObservation>) -> StatementResult {
+        StatementResult::Value(Observation {
+            type_name: Some(type_name.into()),
+            is_null: false,
+            value: Some(ObservedValue::Text(text)),
+            enum_constant: None,
+            length: None,
+            truncated: false,
+            getters,
+        })
+    }
+
+    #[test]
+    fn text_that_is_not_unicode_stays_out_of_the_pool() {
+        let lone = |units: &[u16]| JavaText::from_utf16(units.to_vec());
+        let getter = |value: JavaText| GetterObservation {
+            name: "getName".into(),
+            outcome: GetterOutcome::Value(ObservedValue::Text(value)),
+        };
+        let result = TestResult {
+            status: TestStatus::Ok,
+            failed_at: None,
+            statements: vec![
+                text("char", lone(&[0xd83d]), Vec::new()),
+                text("char", "é".into(), Vec::new()),
+                text("java.lang.String", lone(&[0x61, 0xde00]), Vec::new()),
+                text(
+                    "java.lang.String",
+                    "a😀".into(),
+                    vec![getter(lone(&[0xd83d])), getter("b".into())],
+                ),
+            ],
+            exception: None,
+            message: None,
+            exit_status: None,
+            exit_attempted: None,
+            trace: ExecutionTrace::default(),
+            stdout: String::new(),
+            stderr: String::new(),
+            output_truncated: false,
+            duration: std::time::Duration::ZERO,
+            leaked_threads: 0,
+            processes_killed: 0,
+            fresh_loader: true,
+            loader_dropped: None,
+        };
+        assert_eq!(
+            observed_values(&result),
+            [
+                PrimitiveValue::Char('é'),
+                PrimitiveValue::String("a😀".into()),
+                PrimitiveValue::String("b".into()),
+            ]
+        );
     }
 }

@@ -27,7 +27,6 @@ pub mod jacoco;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use jvm::{ExecutionLimits, Jdk, JdkError, JvmError, SharedArchives};
@@ -268,19 +267,12 @@ impl Scratch {
         keep: bool,
         what: &str,
     ) -> Result<Scratch, VerifyError> {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
         let parent = parent.map_or_else(std::env::temp_dir, Path::to_path_buf);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let path = parent.join(format!(
-            "ctgls-{what}-{}-{}-{nanos}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&path).map_err(|e| VerifyError::Io {
-            what: format!("creating {}", path.display()),
-            source: e,
+        let path = jvm::create_private_dir(&parent, &format!("ctgls-{what}")).map_err(|e| {
+            VerifyError::Io {
+                what: format!("creating a directory in {}", parent.display()),
+                source: e,
+            }
         })?;
         Ok(Scratch { path, keep })
     }

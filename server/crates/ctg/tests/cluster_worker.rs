@@ -16,8 +16,8 @@ use jvm::{
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use testcase::{
-    check_well_typed, Cluster, ConstantPool, JavaType, Nullness, Statement, TestCase, VarRef,
-    Variation,
+    check_well_typed, CallContext, Cluster, ConstantPool, JavaType, Nullness, Statement, TestCase,
+    VarRef, Variation,
 };
 
 fn supervisor() -> Supervisor {
@@ -351,14 +351,24 @@ fn describe_results_become_clusters_with_reasons() {
     assert!(cluster.can_build(&JavaType::class("cluster.Formatter")));
     assert!(cluster.can_build(&JavaType::class("cluster.Money")));
 
-    // Reflection reports implemented interfaces raw: `Named<Integer>`'s T stays unknown.
+    // The worker reports implemented interfaces with their type arguments: on a `Tag`, the
+    // default method `Named<T>.label(T)` takes an `Integer` (a raw `Named` would have let any
+    // argument through, and javac would reject the emitted call).
     let tag = cluster_of(&mut sup, unit, &sources, "cluster.Tag");
-    let skipped: Vec<&str> = tag
-        .skipped_targets()
-        .iter()
-        .map(|s| s.member.as_str())
-        .collect();
-    assert_eq!(skipped, vec!["cluster.Tag.label(java.lang.Object)"]);
+    assert!(
+        tag.skipped_targets().is_empty(),
+        "{:?}",
+        tag.skipped_targets()
+    );
+    let label = tag
+        .targets()
+        .find(|t| t.name() == "label")
+        .expect("label is a target");
+    let receiver = JavaType::class("cluster.Tag");
+    let signature = tag
+        .signature(label, CallContext::Receiver(&receiver), &[])
+        .unwrap();
+    assert_eq!(signature.params, vec![JavaType::class("java.lang.Integer")]);
 
     let err = build_cluster(
         &describe_for_cluster(&mut sup, unit, "cluster.Orphan", 1).unwrap(),
@@ -395,4 +405,56 @@ fn observed_values_reach_the_pool() {
         cluster.add_observed(v);
     }
     assert!(cluster.pools().observed.len() > before);
+}
+
+/// A parameter whose type argument is a project type (`List<Fruit>`) gets lists that hold
+/// Fruits: describe follows type arguments to project types, and the factory fills containers
+/// with values of their element type. Fails without the worker following type arguments
+/// (`Fruit` is then not described, so nothing builds one).
+#[test]
+fn a_list_of_a_project_type_is_filled_with_values_of_that_type() {
+    let sources = vec![
+        SourceFile {
+            path: "basket/Basket.java".into(),
+            text: "package basket;\npublic class Basket {\n    \
+                   public static int weigh(java.util.List<Fruit> fruits) {\n        \
+                   int total = 0;\n        \
+                   for (Fruit f : fruits) { total += f.weight(); }\n        \
+                   return total;\n    }\n}\n"
+                .into(),
+            instrumented: None,
+        },
+        SourceFile {
+            path: "basket/Fruit.java".into(),
+            text: "package basket;\npublic class Fruit {\n    private final int weight;\n    \
+                   public Fruit(int weight) { this.weight = weight; }\n    \
+                   public int weight() { return weight; }\n}\n"
+                .into(),
+            instrumented: None,
+        },
+    ];
+    let mut sup = supervisor();
+    let unit = compile(&mut sup, &sources);
+    let cluster = cluster_of(&mut sup, unit, &sources, "basket.Basket");
+    let fruit = JavaType::class("basket.Fruit");
+    assert!(cluster.can_build(&fruit));
+    let tests = generate(&cluster, 11, 60);
+    let adds_a_fruit = |tc: &TestCase| {
+        tc.statements().iter().any(|s| match s {
+            Statement::Method { callable, args, .. } => {
+                callable.name() == "add"
+                    && args
+                        .iter()
+                        .any(|a| tc.statement(*a).value_type().as_ref() == Some(&fruit))
+            }
+            _ => false,
+        })
+    };
+    assert!(
+        tests.iter().any(adds_a_fruit),
+        "no list got a Fruit in {} tests",
+        tests.len()
+    );
+    let summary = run(&mut sup, unit, &cluster, &tests);
+    assert_checked("basket.Basket", &cluster, &summary);
 }

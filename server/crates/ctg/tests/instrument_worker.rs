@@ -13,31 +13,11 @@ use javamodel::instrument::{FallbackReason, ProbeKind, ProbeLevel, SiteId};
 use javamodel::{DecisionKey, GoalKey, Outcome};
 use jvm::*;
 
-/// One worker cache for every test of the workspace (racing builds are safe).
-fn supervisor() -> Supervisor {
-    Supervisor::new(WorkerConfig {
-        cache_dir: Some(std::env::temp_dir().join("ctgls-jvm-tests-cache")),
-        heap_mb: 128,
-        ..WorkerConfig::default()
-    })
-    .expect("JDK 11+ and a buildable worker")
-}
+mod instrument_support;
+use instrument_support::*;
 
-fn source(path: &str, file: &Path) -> SourceFile {
-    SourceFile {
-        path: path.to_string(),
-        text: std::fs::read_to_string(file).unwrap(),
-        instrumented: None,
-    }
-}
-
-/// javamodel's instrumentation fixtures that compile with Java 17.
 fn fixture_sources() -> Vec<SourceFile> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../javamodel/tests/instrument/fixtures");
-    ["Conditions", "Switches", "Structures"]
-        .iter()
-        .map(|n| source(&format!("instr/{n}.java"), &dir.join(format!("{n}.java"))))
-        .collect()
+    instrument_fixtures(&["Conditions", "Switches", "Structures"])
 }
 
 fn project(name: &str) -> Vec<SourceFile> {
@@ -52,182 +32,6 @@ fn project(name: &str) -> Vec<SourceFile> {
         .collect();
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
-}
-
-fn request(sources: Vec<SourceFile>) -> CompileRequest {
-    CompileRequest {
-        sources,
-        classpath: Vec::new(),
-        options: vec!["--release".into(), "17".into()],
-        roots: None,
-    }
-}
-
-fn options(classes: &[&str]) -> ExecuteOptions {
-    ExecuteOptions {
-        timeout_per_test: Duration::from_millis(1500),
-        classes_under_test: classes.iter().map(|c| c.to_string()).collect(),
-        ..ExecuteOptions::default()
-    }
-}
-
-fn finished(outcome: ExecutionOutcome) -> Vec<TestResult> {
-    match outcome {
-        ExecutionOutcome::Finished(r) => r,
-        other => panic!("expected Finished, got {other:#?}"),
-    }
-}
-
-// ---------------------------------------------------------------------------- test cases
-
-/// An argument of a call, built by statements.
-#[derive(Debug, Clone)]
-enum A {
-    I(i32),
-    J(i64),
-    C(char),
-    H(i16),
-    B(i8),
-    F(f32),
-    D(f64),
-    Z(bool),
-    S(&'static str),
-    Null(&'static str),
-    Ints(Vec<i32>),
-    Bools(Vec<bool>),
-    List(Vec<A>),
-    Enum(&'static str, &'static str),
-    /// `new C()` of a class with a no-argument constructor.
-    New(&'static str),
-    /// `new C(int)`.
-    NewInt(&'static str, i32),
-    /// `new C(int[])` (or `new C(int...)`).
-    NewInts(&'static str, Vec<i32>),
-}
-
-/// A call on a receiver made by `receiver` (a constructor), or a static call.
-#[derive(Debug, Clone)]
-struct Call {
-    class: &'static str,
-    receiver: Option<A>,
-    method: &'static str,
-    params: &'static [&'static str],
-    args: Vec<A>,
-}
-
-fn arg(statements: &mut Vec<Statement>, a: &A) -> usize {
-    let value = |l| Statement::Value(l);
-    let s = match a {
-        A::I(v) => value(Literal::Int(*v)),
-        A::J(v) => value(Literal::Long(*v)),
-        A::C(v) => value(Literal::Char(*v)),
-        A::H(v) => value(Literal::Short(*v)),
-        A::B(v) => value(Literal::Byte(*v)),
-        A::F(v) => value(Literal::Float(*v)),
-        A::D(v) => value(Literal::Double(*v)),
-        A::Z(v) => value(Literal::Boolean(*v)),
-        A::S(v) => value(Literal::String(v.to_string())),
-        A::Null(t) => Statement::Null {
-            type_name: t.to_string(),
-        },
-        A::Enum(t, n) => Statement::EnumConstant {
-            type_name: t.to_string(),
-            name: n.to_string(),
-        },
-        A::New(c) => Statement::New {
-            class: c.to_string(),
-            params: Vec::new(),
-            args: Vec::new(),
-        },
-        A::NewInt(c, v) => {
-            let v = arg(statements, &A::I(*v));
-            Statement::New {
-                class: c.to_string(),
-                params: vec!["int".into()],
-                args: vec![v],
-            }
-        }
-        A::NewInts(c, vs) => {
-            let array = arg(statements, &A::Ints(vs.clone()));
-            Statement::New {
-                class: c.to_string(),
-                params: vec!["int[]".into()],
-                args: vec![array],
-            }
-        }
-        A::Ints(_) | A::Bools(_) => {
-            let (component, elements): (&str, Vec<A>) = match a {
-                A::Ints(vs) => ("int", vs.iter().map(|v| A::I(*v)).collect()),
-                A::Bools(vs) => ("boolean", vs.iter().map(|v| A::Z(*v)).collect()),
-                _ => unreachable!(),
-            };
-            statements.push(Statement::NewArray {
-                component: component.into(),
-                length: elements.len() as u32,
-            });
-            let array = statements.len() - 1;
-            for (i, e) in elements.iter().enumerate() {
-                let value = arg(statements, e);
-                statements.push(Statement::SetElement {
-                    array,
-                    index: i as u32,
-                    value,
-                });
-            }
-            return array;
-        }
-        A::List(items) => {
-            statements.push(Statement::New {
-                class: "java.util.ArrayList".into(),
-                params: Vec::new(),
-                args: Vec::new(),
-            });
-            let list = statements.len() - 1;
-            for item in items {
-                let value = arg(statements, item);
-                statements.push(Statement::Call {
-                    class: "java.util.ArrayList".into(),
-                    method: "add".into(),
-                    params: vec!["java.lang.Object".into()],
-                    receiver: Some(list),
-                    args: vec![value],
-                });
-            }
-            return list;
-        }
-    };
-    statements.push(s);
-    statements.len() - 1
-}
-
-fn test_case(call: &Call) -> TestCase {
-    let mut statements = Vec::new();
-    let receiver = call.receiver.as_ref().map(|r| arg(&mut statements, r));
-    let args: Vec<usize> = call.args.iter().map(|a| arg(&mut statements, a)).collect();
-    statements.push(Statement::Call {
-        class: call.class.into(),
-        method: call.method.into(),
-        params: call.params.iter().map(|p| p.to_string()).collect(),
-        receiver,
-        args,
-    });
-    TestCase { statements }
-}
-
-fn call(
-    class: &'static str,
-    receiver: Option<A>,
-    method: &'static str,
-    params: &'static [&'static str],
-    args: Vec<A>,
-) -> Call {
-    Call {
-        class,
-        receiver,
-        method,
-        params,
-        args,
-    }
 }
 
 const COND: &str = "instr.Conditions";
@@ -678,31 +482,6 @@ fn battery() -> Vec<Call> {
     ]);
     // The last one is invalid on purpose (wrong receiver type): both sides must agree on it.
     calls
-}
-
-/// The parts of a result that must not depend on instrumentation. Helpful NullPointerException
-/// messages name the null expression, which a probe call can change (`strEquals`'s receiver is
-/// its parameter), so only their type and frame are compared.
-fn observable(r: &TestResult) -> String {
-    let exception = r.exception.as_ref().map(|e| {
-        let message = if e.type_name == "java.lang.NullPointerException" {
-            None
-        } else {
-            e.message.clone()
-        };
-        let frame = e
-            .frame
-            .as_ref()
-            .map(|f| (f.class.clone(), f.method.clone(), f.line));
-        format!(
-            "{} {message:?} declared={} frame={frame:?} cause={:?}",
-            e.type_name, e.declared, e.cause
-        )
-    });
-    format!(
-        "{:?} failed_at={:?} statements={:?} exception={exception:?} stdout={:?} stderr={:?}",
-        r.status, r.failed_at, r.statements, r.stdout, r.stderr
-    )
 }
 
 fn compile_fixtures(sup: &mut Supervisor) -> (UnitId, CompiledUnit) {

@@ -111,6 +111,21 @@ fn patterns21() {
 }
 
 #[test]
+fn nesting() {
+    check("Nesting");
+}
+
+#[test]
+fn declarations() {
+    check("Declarations");
+}
+
+#[test]
+fn flow() {
+    check("Flow");
+}
+
+#[test]
 fn every_fixture_has_a_snapshot_test() {
     let mut names: Vec<String> = std::fs::read_dir(fixtures_dir())
         .unwrap()
@@ -122,7 +137,15 @@ fn every_fixture_has_a_snapshot_test() {
     names.sort();
     assert_eq!(
         names,
-        ["Conditions", "Patterns21", "Structures", "Switches"]
+        [
+            "Conditions",
+            "Declarations",
+            "Flow",
+            "Nesting",
+            "Patterns21",
+            "Structures",
+            "Switches"
+        ]
     );
 }
 
@@ -528,6 +551,37 @@ fn pattern_bindings_keep_their_scope() {
         .source
         .contains(", o, CharSequence.class) instanceof CharSequence c &&"));
     assert!(out.fallbacks.is_empty(), "{:?}", out.fallbacks);
+}
+
+#[test]
+fn text_block_case_labels_are_listed_by_value_or_fall_back_recorded() {
+    let src = "class T {\n  int f(String s) {\n    switch (s) {\n      case \"\"\"\n        a\\t\n          b\n        \"\"\": return 1;\n      case \"c\": return 2;\n      default: return 0;\n    }\n  }\n  int g(String s) {\n    switch (s) {\n      case \"\"\"\n        \\u0041\"\"\": return 1;\n      default: return 0;\n    }\n  }\n}\n";
+    let out = run(src, &InstrumentOptions::default());
+    assert_same_lines(src, &out.source, "text blocks");
+    let kinds = |member: &str| {
+        let ids = out.probes.branches_of(&key(member, 0));
+        let kinds: Vec<ProbeKind> = ids
+            .iter()
+            .map(|&id| out.probes.branches[id as usize].kind)
+            .collect();
+        kinds
+    };
+    assert_eq!(kinds("T#f(String)"), [ProbeKind::SwitchString; 3]);
+    assert!(
+        out.source.contains(r#", s, "a\t\n  b\n", "c"))"#),
+        "{}",
+        out.source
+    );
+    assert_eq!(kinds("T#g(String)"), [ProbeKind::CaseTaken; 2]);
+    let fallbacks: Vec<(&str, &FallbackReason)> = out
+        .fallbacks
+        .iter()
+        .map(|f| (f.decision().unwrap().member.as_str(), &f.reason))
+        .collect();
+    assert_eq!(
+        fallbacks,
+        [("T#g(String)", &FallbackReason::UntypedCaseConstants)]
+    );
 }
 
 #[test]

@@ -82,7 +82,7 @@ fn fixtures(dir: &str, release: u32) -> Vec<PathBuf> {
 fn instrumented_fixtures_compile_with_java_17() {
     let mut files = fixtures("tests/instrument/fixtures", 17);
     files.extend(fixtures("tests/fixtures", 17));
-    assert_eq!(files.len(), 10, "{files:?}");
+    assert_eq!(files.len(), 13, "{files:?}");
     let dir = std::env::temp_dir().join(format!("javamodel-instrument-17-{}", std::process::id()));
     compile_instrumented(17, &files, &dir);
 }

@@ -10,7 +10,9 @@ use std::process::{Child, Command, ExitStatus};
 use crate::config::WorkerConfig;
 use crate::error::JvmError;
 use crate::process::pipe;
-use crate::sandbox::{report, PreparedSandbox, SandboxLevel, SandboxPolicy, SandboxReport};
+use crate::sandbox::{
+    report, PreparedSandbox, SandboxLevel, SandboxPolicy, SandboxReport, STATUS_LEN,
+};
 
 /// How code under test may run in a process other than the worker: the part of
 /// [`WorkerConfig`] that applies to any JVM that loads the project's classes. Taken from the
@@ -23,6 +25,8 @@ pub struct ExecutionLimits {
     pub heap_mb: u32,
     pub stack_kb: u32,
     pub metaspace_mb: u32,
+    /// See [`WorkerConfig::max_file_mb`].
+    pub max_file_mb: u32,
 }
 
 impl Default for ExecutionLimits {
@@ -40,6 +44,7 @@ impl WorkerConfig {
             heap_mb: self.heap_mb,
             stack_kb: self.stack_kb,
             metaspace_mb: self.metaspace_mb,
+            max_file_mb: self.max_file_mb,
         }
     }
 }
@@ -54,12 +59,18 @@ impl ExecutionLimits {
         ]
     }
 
-    /// [`spawn_sandboxed`] with this policy, after checking that execution is enabled.
+    /// [`spawn_sandboxed`] with this policy and file size bound, after checking that execution
+    /// is enabled.
     pub fn spawn(&self, command: Command, writable: &[&Path]) -> Result<SandboxedChild, JvmError> {
         if !self.execution_enabled {
             return Err(JvmError::ExecutionDisabled);
         }
-        spawn_sandboxed(command, self.sandbox, writable)
+        spawn_with(command, self.sandbox, self.max_file_bytes(), writable)
+    }
+
+    /// [`ExecutionLimits::max_file_mb`] in bytes.
+    pub(crate) fn max_file_bytes(&self) -> u64 {
+        u64::from(self.max_file_mb) << 20
     }
 }
 
@@ -69,7 +80,11 @@ impl ExecutionLimits {
 ///   exist: a path that cannot be opened gets no rule) and on `/dev/null`; TCP bind and connect
 ///   are denied (ABI 4+); signals and abstract unix sockets are scoped (ABI 6+). Descriptors the
 ///   command inherits (its stdout and stderr files) stay usable: Landlock checks opens.
+/// - `RLIMIT_FSIZE` (soft and hard): no file larger than the default
+///   [`WorkerConfig::max_file_mb`] ([`ExecutionLimits::spawn`] takes the configured one).
 /// - A private network namespace where the kernel allows one.
+/// - A seccomp filter, installed last: no unix sockets (`EACCES`), no `setsid`/`setpgid`
+///   (`EPERM`), no io_uring; it binds every program the command execs.
 /// - [`SandboxPolicy::Required`]: the child stops before exec unless the sandbox came out
 ///   [`SandboxLevel::Full`], and the call returns [`JvmError::SandboxUnavailable`]; the program
 ///   never runs. [`SandboxPolicy::Off`]: no sandbox, the report says so.
@@ -77,8 +92,18 @@ impl ExecutionLimits {
 /// The command is taken by value: its `pre_exec` hook applies a prepared ruleset once, so it
 /// must not be spawned twice. The returned handle kills the process group when dropped.
 pub fn spawn_sandboxed(
+    command: Command,
+    policy: SandboxPolicy,
+    writable: &[&Path],
+) -> Result<SandboxedChild, JvmError> {
+    let max_file_bytes = ExecutionLimits::default().max_file_bytes();
+    spawn_with(command, policy, max_file_bytes, writable)
+}
+
+fn spawn_with(
     mut command: Command,
     policy: SandboxPolicy,
+    max_file_bytes: u64,
     writable: &[&Path],
 ) -> Result<SandboxedChild, JvmError> {
     let spawn_err = |what: &str, e: std::io::Error| JvmError::Spawn(format!("{what}: {e}"));
@@ -87,7 +112,7 @@ pub fn spawn_sandboxed(
         let child = command.spawn().map_err(|e| spawn_err("starting", e))?;
         return Ok(SandboxedChild::new(child, SandboxReport::OFF));
     }
-    let mut sandbox = PreparedSandbox::new(policy, writable)
+    let mut sandbox = PreparedSandbox::new(policy, writable, max_file_bytes)
         .map_err(|e| JvmError::Spawn(format!("preparing the sandbox: {e}")))?;
     if policy == SandboxPolicy::Required {
         sandbox.require_full();
@@ -108,9 +133,9 @@ pub fn spawn_sandboxed(
     let mut status = Vec::new();
     let _ = std::io::Read::read_to_end(&mut status_r, &mut status);
     let sandbox_report = report(abi, &status);
-    // Both status bytes mean the hook ran: a weak sandbox, not a failed fork, stopped it.
+    // A whole status means the hook ran: a weak sandbox, not a failed fork, stopped it.
     let refused = policy == SandboxPolicy::Required
-        && status.len() == 2
+        && status.len() == STATUS_LEN
         && sandbox_report.level() != SandboxLevel::Full;
     match spawned {
         Err(_) if refused => Err(JvmError::SandboxUnavailable(sandbox_report.to_string())),

@@ -18,6 +18,10 @@ pub struct WorkerConfig {
     pub heap_mb: u32,
     pub stack_kb: u32,
     pub metaspace_mb: u32,
+    /// The largest file code under test may write, in MiB (`RLIMIT_FSIZE`, part of the sandbox):
+    /// a write beyond it fails (an `IOException` in Java; the JVM ignores `SIGXFSZ`, a program
+    /// it execs is killed by it). It bounds each file, not the disk space all of them take.
+    pub max_file_mb: u32,
     pub sandbox: SandboxPolicy,
     /// Block `System.exit` in tests where the JVM allows a SecurityManager (Java 11-17).
     pub block_system_exit: bool,
@@ -50,6 +54,7 @@ impl Default for WorkerConfig {
             heap_mb: 512,
             stack_kb: 2048,
             metaspace_mb: 256,
+            max_file_mb: 1024,
             sandbox: SandboxPolicy::BestEffort,
             block_system_exit: true,
             quick_start: true,

@@ -17,6 +17,8 @@ mod model;
 mod process;
 mod proto;
 mod sandbox;
+mod scratch;
+mod seccomp;
 mod supervisor;
 mod training;
 mod worker_build;
@@ -25,11 +27,13 @@ pub use cds::{SharedArchives, Training};
 pub use command::{spawn_sandboxed, ExecutionLimits, SandboxedChild};
 pub use config::WorkerConfig;
 pub use error::{JdkError, JvmError};
+pub use javatext::JavaText;
 pub use jdk::{parse_version, JavaVersion, Jdk, MINIMUM_JAVA};
 pub use model::*;
 pub use proto::PROTOCOL_VERSION;
 pub use sandbox::{
     kernel_landlock_abi, NetworkNamespace, SandboxLevel, SandboxPolicy, SandboxReport,
 };
+pub use scratch::create_private_dir;
 pub use supervisor::Supervisor;
 pub use worker_build::default_cache_dir;

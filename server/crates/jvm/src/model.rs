@@ -5,6 +5,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use javatext::JavaText;
+
 /// A compilation unit set: the classes of one successful compile, which describe and execute
 /// requests refer to. Stays valid across worker restarts (the supervisor recompiles on demand).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -135,6 +137,9 @@ pub struct ClassInfo {
     pub superclass: Option<String>,
     pub generic_superclass: Option<String>,
     pub interfaces: Vec<String>,
+    /// `interfaces` with their type arguments (`p.Named<java.lang.Integer>`), in the same order;
+    /// raw names where reflection could not resolve them, empty from a worker that predates them.
+    pub generic_interfaces: Vec<String>,
     pub type_parameters: Vec<String>,
     /// Public constructors (none for abstract classes, interfaces and enums).
     pub constructors: Vec<ConstructorInfo>,
@@ -382,6 +387,9 @@ pub struct TestResult {
     pub duration: Duration,
     /// Threads started by the test that survived interruption.
     pub leaked_threads: u32,
+    /// Processes the worker killed after the test: what this test (or, rarely, the one before
+    /// it) started and left running.
+    pub processes_killed: u32,
     /// The test ran in a class loader no earlier test used. When false, the worker proved that
     /// the classes the earlier tests left loaded hold no state they could have changed.
     pub fresh_loader: bool,
@@ -418,8 +426,9 @@ pub enum ObservedValue {
     Integer(i64),
     /// Also `NaN` and infinities.
     Float(f64),
-    /// Strings and chars.
-    Text(String),
+    /// Strings and chars (a char as a one-unit text), exactly: a Java string need not be valid
+    /// Unicode.
+    Text(JavaText),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -439,7 +448,8 @@ pub enum GetterOutcome {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ThrownException {
     pub type_name: String,
-    pub message: Option<String>,
+    /// Exactly, like an observed String: user code builds messages from any text.
+    pub message: Option<JavaText>,
     /// Listed in the `throws` clause of the called constructor or method.
     pub declared: bool,
     pub checked: bool,

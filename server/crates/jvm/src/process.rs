@@ -13,7 +13,6 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -22,6 +21,7 @@ use crate::error::JvmError;
 use crate::jdk::Jdk;
 use crate::model::{CrashReason, ExitKind};
 use crate::sandbox::{PreparedSandbox, SandboxPolicy, SandboxReport};
+use crate::scratch::create_private_dir;
 
 /// Descriptor numbers of the protocol pipes in the child.
 const CHILD_IN_FD: i32 = 3;
@@ -51,8 +51,6 @@ pub(crate) struct WorkerProcess {
     exited: Option<ExitKind>,
 }
 
-static JOB_COUNTER: AtomicU64 = AtomicU64::new(0);
-
 impl WorkerProcess {
     pub(crate) fn spawn(
         config: &WorkerConfig,
@@ -65,18 +63,16 @@ impl WorkerProcess {
             .scratch_root
             .clone()
             .unwrap_or_else(std::env::temp_dir);
-        let scratch = scratch_root.join(format!(
-            "ctgls-job-{}-{}",
-            std::process::id(),
-            JOB_COUNTER.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&scratch).map_err(|e| spawn_err("creating the scratch dir", e))?;
+        let scratch = create_private_dir(&scratch_root, "ctgls-job")
+            .map_err(|e| spawn_err("creating the scratch dir", e))?;
         // Removed on every early return below, and with the process otherwise.
         let scratch = ScratchDir(scratch);
         let scratch_path = scratch.0.clone();
         let scratch_ref = &scratch_path;
-        let mut sandbox = PreparedSandbox::new(config.sandbox, &[scratch_ref.as_path()])
-            .map_err(|e| JvmError::Spawn(format!("preparing the sandbox: {e}")))?;
+        let max_file_bytes = config.execution_limits().max_file_bytes();
+        let mut sandbox =
+            PreparedSandbox::new(config.sandbox, &[scratch_ref.as_path()], max_file_bytes)
+                .map_err(|e| JvmError::Spawn(format!("preparing the sandbox: {e}")))?;
 
         let (req_r, req_w) = pipe().map_err(|e| spawn_err("pipe", e))?;
         let (resp_r, resp_w) = pipe().map_err(|e| spawn_err("pipe", e))?;

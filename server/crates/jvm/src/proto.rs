@@ -650,6 +650,7 @@ fn class_info(v: &Value) -> Res<ClassInfo> {
         superclass: o.opt_str("superclass"),
         generic_superclass: o.opt_str("genericSuperclass"),
         interfaces: o.strings("interfaces"),
+        generic_interfaces: o.strings("genericInterfaces"),
         type_parameters: o.strings("typeParameters"),
         constructors,
         methods,

@@ -1,13 +1,15 @@
 //! The OS sandbox of the worker and of every other process that runs code under test (see
 //! [`crate::command`]): Landlock (writes only beneath the given directories, no TCP bind/connect,
-//! no signals or abstract unix sockets out of the domain) plus a private network namespace where
-//! the kernel allows one. Everything is prepared in the parent; the child, between fork and exec,
+//! no signals or abstract unix sockets out of the domain), a private network namespace where
+//! the kernel allows one, and a seccomp filter (no unix sockets, no leaving the process group:
+//! [`crate::seccomp`]). Everything is prepared in the parent; the child, between fork and exec,
 //! only makes syscalls (no allocation), see [`PreparedSandbox::apply_in_child`].
 
 use std::ffi::CString;
 use std::fmt;
 use std::path::Path;
 
+use crate::seccomp::SyscallFilter;
 use landlock::{
     path_beneath_rules, Access, AccessFs, AccessNet, CompatLevel, Compatible, RulesetAttr,
     RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope, ABI,
@@ -20,7 +22,7 @@ pub enum SandboxPolicy {
     Off,
     /// Use what the kernel offers; report the effective level.
     BestEffort,
-    /// Refuse to run unless both the file-system and the network restriction are in force.
+    /// Refuse to run unless every part of the sandbox is in force ([`SandboxLevel::Full`]).
     Required,
 }
 
@@ -46,49 +48,90 @@ pub struct SandboxReport {
     /// Signals and abstract unix sockets cannot leave the sandbox (Landlock ABI 6+).
     pub scoped: bool,
     pub network_namespace: NetworkNamespace,
+    /// The seccomp filter is in force: no unix sockets at all (so none reaches a daemon's socket
+    /// file) and no `setsid`/`setpgid` (so every process stays in the group the supervisor
+    /// kills). Missing on a kernel without seccomp and on architectures the filter does not know.
+    pub syscall_filter: bool,
 }
 
 /// A summary for the editor's status line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SandboxLevel {
-    /// File-system writes confined and network cut off.
+    /// Every part is in force: file-system writes confined, a private network namespace,
+    /// signals scoped, and the seccomp filter.
     Full,
-    /// Something is in force, but not all of the above.
+    /// Something is in force, but not all of the above; [`SandboxReport::warning`] names what
+    /// is missing.
     Partial,
     None,
 }
 
 impl SandboxReport {
-    pub(crate) const OFF: SandboxReport = SandboxReport {
+    /// No sandbox at all ([`SandboxPolicy::Off`]).
+    pub const OFF: SandboxReport = SandboxReport {
         landlock_abi: None,
         filesystem: false,
         tcp: false,
         scoped: false,
         network_namespace: NetworkNamespace::None,
+        syscall_filter: false,
     };
 
+    /// TCP connections cannot leave the sandbox (Landlock's TCP rule or a network namespace).
     pub fn network_isolated(&self) -> bool {
         self.tcp || self.network_namespace != NetworkNamespace::None
     }
 
+    /// Full when nothing is missing, None when nothing is in force.
     pub fn level(&self) -> SandboxLevel {
-        match (self.filesystem, self.network_isolated()) {
-            (true, true) => SandboxLevel::Full,
-            (false, false) => SandboxLevel::None,
-            _ => SandboxLevel::Partial,
+        let anything =
+            self.filesystem || self.network_isolated() || self.scoped || self.syscall_filter;
+        if self.gaps().is_empty() {
+            SandboxLevel::Full
+        } else if anything {
+            SandboxLevel::Partial
+        } else {
+            SandboxLevel::None
         }
     }
 
-    /// A user-visible warning when the sandbox is weaker than [`SandboxLevel::Full`].
-    pub fn warning(&self) -> Option<String> {
-        let mut missing = Vec::new();
+    /// What code under test can do that a [`SandboxLevel::Full`] sandbox stops, and why.
+    fn gaps(&self) -> Vec<&'static str> {
+        let mut gaps = Vec::new();
         if !self.filesystem {
-            missing.push("code under test can write anywhere the user can (no Landlock)");
+            gaps.push("code under test can write anywhere the user can (no Landlock)");
         }
-        if !self.network_isolated() {
-            missing.push("code under test can use the network");
+        match (self.network_namespace, self.tcp) {
+            (NetworkNamespace::None, false) => {
+                gaps.push("code under test can use the network (no network namespace)")
+            }
+            (NetworkNamespace::None, true) => gaps.push(
+                "code under test can use UDP and every network protocol but TCP \
+                 (no network namespace, and Landlock denies only TCP)",
+            ),
+            _ => {}
         }
-        (!missing.is_empty()).then(|| format!("weak sandbox: {}", missing.join("; ")))
+        if !self.scoped {
+            gaps.push(
+                "code under test can send signals to the user's processes outside the sandbox \
+                 (needs Landlock ABI 6)",
+            );
+        }
+        if !self.syscall_filter {
+            gaps.push(
+                "code under test can connect to unix sockets (a Docker daemon, the user's D-Bus, \
+                 an ssh agent) and leave the worker's process group (no seccomp filter on this \
+                 kernel or architecture)",
+            );
+        }
+        gaps
+    }
+
+    /// A user-visible warning naming every missing part when the sandbox is weaker than
+    /// [`SandboxLevel::Full`].
+    pub fn warning(&self) -> Option<String> {
+        let gaps = self.gaps();
+        (!gaps.is_empty()).then(|| format!("weak sandbox: {}", gaps.join("; ")))
     }
 }
 
@@ -100,8 +143,9 @@ impl fmt::Display for SandboxReport {
         }
         write!(
             f,
-            " (fs writes confined: {}, tcp denied: {}, scoped: {}), network namespace: {:?}",
-            self.filesystem, self.tcp, self.scoped, self.network_namespace
+            " (fs writes confined: {}, tcp denied: {}, scoped: {}), network namespace: {:?}, \
+             syscall filter: {}",
+            self.filesystem, self.tcp, self.scoped, self.network_namespace, self.syscall_filter
         )
     }
 }
@@ -129,6 +173,11 @@ const LL_NOT: u8 = 0;
 const LL_PARTIAL: u8 = 1;
 const LL_FULL: u8 = 2;
 const LL_FAILED: u8 = 3;
+const FILTER_NOT: u8 = 0;
+const FILTER_ON: u8 = 1;
+/// How many status bytes a child that ran the whole of [`PreparedSandbox::apply_in_child`]
+/// writes: a shorter status means it failed before.
+pub(crate) const STATUS_LEN: usize = 3;
 
 /// Everything the child needs, built before fork.
 pub(crate) struct PreparedSandbox {
@@ -140,14 +189,22 @@ pub(crate) struct PreparedSandbox {
     uid_map: Vec<u8>,
     gid_map: Vec<u8>,
     abi: Option<u32>,
+    filter: Option<SyscallFilter>,
+    /// `RLIMIT_FSIZE` to set, soft and hard (never above the hard limit in force, which an
+    /// unprivileged process cannot raise).
+    file_size_limit: Option<libc::rlimit>,
     /// Fail before exec unless the sandbox came out [`SandboxLevel::Full`].
     require_full: bool,
 }
 
 impl PreparedSandbox {
     /// A sandbox in which writes are allowed only beneath the `writable` directories (and on
-    /// /dev/null).
-    pub(crate) fn new(policy: SandboxPolicy, writable: &[&Path]) -> Result<Self, String> {
+    /// /dev/null), to files of at most `max_file_bytes`.
+    pub(crate) fn new(
+        policy: SandboxPolicy,
+        writable: &[&Path],
+        max_file_bytes: u64,
+    ) -> Result<Self, String> {
         // SAFETY: getuid/getgid cannot fail.
         let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
         let mut p = PreparedSandbox {
@@ -159,16 +216,32 @@ impl PreparedSandbox {
             uid_map: format!("{uid} {uid} 1\n").into_bytes(),
             gid_map: format!("{gid} {gid} 1\n").into_bytes(),
             abi: kernel_landlock_abi(),
+            filter: None,
+            file_size_limit: None,
             require_full: false,
         };
-        if policy != SandboxPolicy::Off && p.abi.is_some() {
-            p.ruleset = Some(landlock_ruleset(writable).map_err(|e| e.to_string())?);
+        if policy != SandboxPolicy::Off {
+            p.file_size_limit = Some(file_size_limit(max_file_bytes));
+            if p.abi.is_some() {
+                p.ruleset = Some(landlock_ruleset(writable).map_err(|e| e.to_string())?);
+            }
+            p.filter = SyscallFilter::for_this_target();
         }
         Ok(p)
     }
 
-    /// Runs in the forked child before exec: syscalls only, no allocation, no locks.
+    /// Runs in the forked child before exec: syscalls only, no allocation, no locks. The
+    /// seccomp filter comes last, after the process group (set by `Command` before its
+    /// `pre_exec` hooks), the namespaces and Landlock, which its own rules would otherwise deny
+    /// or which need system calls it refuses; it binds the program exec'd next and everything
+    /// that starts.
     pub(crate) fn apply_in_child(&mut self, status_fd: i32) -> std::io::Result<()> {
+        if let Some(limit) = &self.file_size_limit {
+            // SAFETY: setrlimit reads the prepared struct.
+            if unsafe { libc::setrlimit(libc::RLIMIT_FSIZE, limit) } != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
         let mut net = NET_NONE;
         if self.netns {
             // SAFETY: plain syscalls on prepared, NUL-terminated paths and buffers.
@@ -199,8 +272,17 @@ impl PreparedSandbox {
                 }
             };
         }
-        let bytes = [net, ll];
-        // SAFETY: writing two bytes from the stack to a pipe.
+        let mut filter = FILTER_NOT;
+        if failure.is_none() {
+            if let Some(f) = &self.filter {
+                // A kernel without seccomp leaves the filter out; the report says so.
+                if f.install_in_child().is_ok() {
+                    filter = FILTER_ON;
+                }
+            }
+        }
+        let bytes: [u8; STATUS_LEN] = [net, ll, filter];
+        // SAFETY: writing the status bytes from the stack to a pipe.
         unsafe { libc::write(status_fd, bytes.as_ptr().cast(), bytes.len()) };
         if let Some(e) = failure {
             return Err(e);
@@ -227,6 +309,7 @@ impl PreparedSandbox {
 pub(crate) fn report(kernel_abi: Option<u32>, status: &[u8]) -> SandboxReport {
     let net = status.first().copied().unwrap_or(NET_NONE);
     let ll = status.get(1).copied().unwrap_or(LL_NOT);
+    let filter = status.get(2).copied().unwrap_or(FILTER_NOT);
     let enforced = ll == LL_FULL || ll == LL_PARTIAL;
     let abi = kernel_abi.unwrap_or(0);
     SandboxReport {
@@ -239,6 +322,22 @@ pub(crate) fn report(kernel_abi: Option<u32>, status: &[u8]) -> SandboxReport {
             NET_USER => NetworkNamespace::PrivateInUserNamespace,
             _ => NetworkNamespace::None,
         },
+        syscall_filter: filter == FILTER_ON,
+    }
+}
+
+/// `RLIMIT_FSIZE` of `max_bytes`, lowered to the hard limit in force.
+fn file_size_limit(max_bytes: u64) -> libc::rlimit {
+    let mut current = libc::rlimit {
+        rlim_cur: libc::RLIM_INFINITY,
+        rlim_max: libc::RLIM_INFINITY,
+    };
+    // SAFETY: getrlimit fills the struct; on failure it stays unlimited.
+    unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut current) };
+    let bytes = max_bytes.min(current.rlim_max);
+    libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
     }
 }
 
@@ -272,25 +371,107 @@ fn landlock_ruleset(writable: &[&Path]) -> Result<RulesetCreated, landlock::Rule
 mod tests {
     use super::*;
 
+    const FULL: SandboxReport = SandboxReport {
+        landlock_abi: Some(7),
+        filesystem: true,
+        tcp: true,
+        scoped: true,
+        network_namespace: NetworkNamespace::Private,
+        syscall_filter: true,
+    };
+
+    fn partial_naming(report: SandboxReport, gap: &str) {
+        assert_eq!(report.level(), SandboxLevel::Partial, "{report}");
+        let warning = report.warning().unwrap();
+        assert!(warning.contains(gap), "{warning}");
+        assert_eq!(warning.matches("; ").count(), 0, "one gap only: {warning}");
+    }
+
     #[test]
-    fn levels_and_warnings() {
-        let full = SandboxReport {
-            landlock_abi: Some(6),
-            filesystem: true,
-            tcp: true,
-            scoped: true,
-            network_namespace: NetworkNamespace::None,
+    fn full_needs_every_part() {
+        assert_eq!(FULL.level(), SandboxLevel::Full);
+        assert_eq!(FULL.warning(), None);
+        let user_namespace = SandboxReport {
+            network_namespace: NetworkNamespace::PrivateInUserNamespace,
+            ..FULL
         };
-        assert_eq!(full.level(), SandboxLevel::Full);
-        assert_eq!(full.warning(), None);
-        let fs_only = SandboxReport {
-            tcp: false,
-            scoped: false,
-            landlock_abi: Some(3),
-            ..full
-        };
-        assert_eq!(fs_only.level(), SandboxLevel::Partial);
-        assert!(fs_only.warning().unwrap().contains("network"));
+        assert_eq!(user_namespace.level(), SandboxLevel::Full);
+        // The namespace covers TCP when Landlock's TCP rule is missing (ABI 6 without it cannot
+        // happen, but the namespace alone is what Full needs).
+        assert_eq!(
+            SandboxReport { tcp: false, ..FULL }.level(),
+            SandboxLevel::Full
+        );
+    }
+
+    #[test]
+    fn without_a_network_namespace_udp_stays_open() {
+        partial_naming(
+            SandboxReport {
+                network_namespace: NetworkNamespace::None,
+                ..FULL
+            },
+            "UDP",
+        );
+        partial_naming(
+            SandboxReport {
+                network_namespace: NetworkNamespace::None,
+                tcp: false,
+                ..FULL
+            },
+            "can use the network",
+        );
+    }
+
+    #[test]
+    fn below_landlock_abi_6_signals_are_not_scoped() {
+        partial_naming(
+            SandboxReport {
+                landlock_abi: Some(5),
+                scoped: false,
+                ..FULL
+            },
+            "signals",
+        );
+        // From the status bytes: the same kernel answer gives the same report.
+        let abi5 = report(Some(5), &[NET_PRIVATE, LL_PARTIAL, FILTER_ON]);
+        assert!(abi5.filesystem && abi5.tcp && !abi5.scoped, "{abi5}");
+        partial_naming(abi5, "signals");
+        assert_eq!(
+            report(Some(7), &[NET_PRIVATE, LL_FULL, FILTER_ON]).level(),
+            SandboxLevel::Full
+        );
+    }
+
+    #[test]
+    fn without_the_seccomp_filter_unix_sockets_are_open() {
+        partial_naming(
+            SandboxReport {
+                syscall_filter: false,
+                ..FULL
+            },
+            "unix sockets",
+        );
+        partial_naming(
+            report(Some(7), &[NET_PRIVATE, LL_FULL, FILTER_NOT]),
+            "process group",
+        );
+    }
+
+    #[test]
+    fn without_landlock_writes_are_open_and_nothing_at_all_is_none() {
+        let no_landlock = report(None, &[NET_USER, LL_NOT, FILTER_ON]);
+        assert_eq!(no_landlock.level(), SandboxLevel::Partial);
+        let warning = no_landlock.warning().unwrap();
+        assert!(warning.contains("write anywhere"), "{warning}");
+        assert!(warning.contains("signals"), "{warning}");
+        assert!(!warning.contains("network"), "{warning}");
         assert_eq!(SandboxReport::OFF.level(), SandboxLevel::None);
+        assert_eq!(
+            SandboxReport::OFF.warning().unwrap().matches("; ").count(),
+            3
+        );
+        // A child that failed before writing its status reports nothing in force.
+        assert_eq!(report(Some(7), &[]).level(), SandboxLevel::None);
     }
 }

@@ -35,6 +35,10 @@ pub(crate) const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../java/ctgls/worker/ExitGuard.java"),
     ),
     (
+        "ctgls/worker/Processes.java",
+        include_str!("../../../java/ctgls/worker/Processes.java"),
+    ),
+    (
         "ctgls/worker/Compiler.java",
         include_str!("../../../java/ctgls/worker/Compiler.java"),
     ),

@@ -4,7 +4,10 @@
 
 mod common;
 
+use std::io::ErrorKind;
 use std::net::TcpListener;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixListener;
 use std::time::{Duration, Instant};
 
 use common::*;
@@ -48,8 +51,11 @@ fn sandbox_level_on_this_kernel() {
         assert_eq!(report.landlock_abi, Some(abi));
         assert!(report.filesystem);
         assert_eq!(report.tcp, abi >= 4);
-        assert_eq!(report.level(), SandboxLevel::Full);
-        assert_eq!(report.warning(), None);
+        assert_eq!(report.scoped, abi >= 6);
+        let full =
+            abi >= 6 && report.network_namespace != NetworkNamespace::None && report.syscall_filter;
+        assert_eq!(report.level() == SandboxLevel::Full, full, "{report}");
+        assert_eq!(report.warning().is_none(), full, "{report}");
     } else {
         assert!(report.warning().is_some());
     }
@@ -79,6 +85,8 @@ fn writes_and_deletes_outside_scratch_are_denied() {
     ];
     let r = finished(sup.execute(unit, &tests, &options(5000)).unwrap());
     let scratch = sup.scratch_dir().unwrap();
+    let mode = std::fs::metadata(&scratch).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700, "the scratch directory is private");
     drop(sup);
     let content = std::fs::read_to_string(&victim);
     let fresh_exists = fresh.exists();
@@ -417,4 +425,216 @@ fn signals_cannot_leave_the_sandbox() {
         "the sandboxed worker killed a process outside it: {:#?}",
         r[0]
     );
+}
+
+/// A directory outside every scratch directory, removed on drop.
+struct Outside(std::path::PathBuf);
+
+impl Outside {
+    fn new(what: &str) -> Outside {
+        let dir = std::env::temp_dir().join(format!("ctgls-outside-{what}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Outside(dir)
+    }
+}
+
+impl Drop for Outside {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn connect_unix(path: &std::path::Path) -> TestCase {
+    one(
+        "connectUnix",
+        &["java.lang.String"],
+        vec![string(&path.display().to_string())],
+    )
+}
+
+fn shell(script: &str) -> TestCase {
+    one("shell", &["java.lang.String"], vec![string(script)])
+}
+
+#[test]
+fn unix_sockets_cannot_be_reached_from_the_worker_or_what_it_starts() {
+    // A socket file outside the scratch directory, as the Docker socket or the user's bus.
+    let outside = Outside::new("unix");
+    let path = outside.0.join("daemon.sock");
+    let listener = UnixListener::bind(&path).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let perl_connects = format!(
+        "perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Type => SOCK_STREAM(), Peer => \"{}\") or exit 3'",
+        path.display()
+    );
+    let tests = [connect_unix(&path), shell(&perl_connects)];
+
+    // The control: without the sandbox both connect (where Java has unix sockets and perl is
+    // installed).
+    let off = WorkerConfig {
+        sandbox: SandboxPolicy::Off,
+        ..config()
+    };
+    let (mut sup, unit) = hostile_supervisor(off);
+    if sup.start().unwrap().java_feature < 16 {
+        eprintln!("no unix sockets in Java before 16: not checked");
+        return;
+    }
+    let control = finished(sup.execute(unit, &tests, &options(5000)).unwrap());
+    drop(sup);
+    assert_eq!(control[0].status, TestStatus::Ok, "{:#?}", control[0]);
+    assert!(listener.accept().is_ok(), "the control connected");
+    let perl = control[1].status == TestStatus::Ok && int_value(&control[1], 1) == 0;
+    if perl {
+        assert!(listener.accept().is_ok(), "perl's control connected");
+    }
+
+    let (mut sup, unit) = hostile_supervisor(config());
+    let r = finished(sup.execute(unit, &tests, &options(5000)).unwrap());
+    let report = sup.sandbox().unwrap();
+    if !report.syscall_filter {
+        eprintln!("no seccomp filter here: not checked ({report})");
+        return;
+    }
+    assert_eq!(r[0].status, TestStatus::Exception, "{:#?}", r[0]);
+    // The filter's EACCES: Java makes a BindException of it.
+    let e = r[0].exception.as_ref().unwrap();
+    assert_eq!(
+        e.message.as_ref().and_then(JavaText::as_str),
+        Some("Permission denied"),
+        "{e:?}"
+    );
+    if perl {
+        assert_eq!(r[1].status, TestStatus::Ok, "{:#?}", r[1]);
+        assert_ne!(int_value(&r[1], 1), 0, "perl in the sandbox connected");
+    }
+    assert_eq!(
+        listener.accept().map(|_| ()).unwrap_err().kind(),
+        ErrorKind::WouldBlock,
+        "the listener saw no connection"
+    );
+    healthy(&mut sup, unit);
+}
+
+#[test]
+fn processes_a_test_starts_cannot_leave_the_worker_group() {
+    // A duration no other process uses, so the sleepers can be found in /proc.
+    let seconds = format!("400.{}", std::process::id());
+    let (mut sup, unit) = hostile_supervisor(config());
+    let pid = sup.start().unwrap().pid;
+    // `setsid` makes a session (and group) of its own; sh then exits, so the sleeper is nobody's
+    // descendant but init's.
+    let r = finished(
+        sup.execute(
+            unit,
+            &[shell(&format!("setsid sleep {seconds} & sleep 0.2"))],
+            &options(5000),
+        )
+        .unwrap(),
+    );
+    assert_eq!(r[0].status, TestStatus::Ok, "{:#?}", r[0]);
+    let report = sup.sandbox().unwrap();
+    healthy(&mut sup, unit);
+    drop(sup);
+    let gone = group_gone(pid) && sleepers_gone(&seconds);
+    if !report.syscall_filter {
+        eprintln!("no seccomp filter here: not checked ({report})");
+        return;
+    }
+    assert!(gone, "a process left the worker's group and outlived it");
+}
+
+#[test]
+fn a_file_beyond_the_size_bound_is_an_io_exception_not_a_dead_worker() {
+    let config = WorkerConfig {
+        max_file_mb: 4,
+        ..config()
+    };
+    let (mut sup, unit) = hostile_supervisor(config);
+    let pid = sup.start().unwrap().pid;
+    let started = Instant::now();
+    let r = finished(
+        sup.execute(
+            unit,
+            &[
+                one("writeBig", &["int"], vec![int(3)]),
+                one("writeBig", &["int"], vec![int(16)]),
+            ],
+            &options(10_000),
+        )
+        .unwrap(),
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(r[0].status, TestStatus::Ok, "below the bound: {:#?}", r[0]);
+    let sizes: Vec<u64> = std::fs::read_dir(sup.scratch_dir().unwrap())
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("big"))
+        .map(|e| e.metadata().unwrap().len())
+        .collect();
+    assert_eq!(sup.worker_pid(), Some(pid), "the worker survived the write");
+    assert_eq!(r[1].status, TestStatus::Exception, "{:#?}", r[1]);
+    let e = r[1].exception.as_ref().unwrap();
+    assert_eq!(e.type_name, "java.io.IOException", "{e:?}");
+    assert_eq!(
+        e.message.as_ref().and_then(JavaText::as_str),
+        Some("File too large"),
+        "{e:?}"
+    );
+    let mut sizes = sizes;
+    sizes.sort_unstable();
+    assert_eq!(
+        sizes,
+        [3 << 20, 4 << 20],
+        "the big file stopped at the bound"
+    );
+    healthy(&mut sup, unit);
+    drop(sup);
+    assert!(group_gone(pid));
+}
+
+#[test]
+fn processes_a_test_leaves_running_are_killed_after_it() {
+    // With the SecurityManager (Java 11-17), which sees every exec, and without it.
+    for guard in [true, false] {
+        // A duration no other process uses, so the sleepers can be found in /proc.
+        let seconds = format!("300.{}{}", std::process::id(), u8::from(guard));
+        let config = WorkerConfig {
+            block_system_exit: guard,
+            ..config()
+        };
+        let (mut sup, unit) = hostile_supervisor(config);
+        let info = sup.start().unwrap();
+        let sleeper = || {
+            one(
+                "startSleeper",
+                &["java.lang.String"],
+                vec![string(&seconds)],
+            )
+        };
+        let tests: Vec<TestCase> = (0..20).map(|_| sleeper()).collect();
+        let started = Instant::now();
+        let r = finished(sup.execute(unit, &tests, &options(5000)).unwrap());
+        assert!(started.elapsed() < Duration::from_secs(20));
+        let running: Vec<i64> = r.iter().map(|t| int_value(t, 1)).collect();
+        let killed: u32 = r.iter().map(|t| t.processes_killed).sum();
+        // Counted while the worker still runs, before anything kills its group.
+        let none_after = sleepers_gone(&seconds);
+        eprintln!(
+            "guard {}: running {running:?} in {:?}",
+            info.exit_blocking,
+            started.elapsed()
+        );
+        assert!(
+            running.iter().all(|&n| (1..=2).contains(&n)),
+            "sleepers alive during the batch: {running:?}"
+        );
+        assert!(none_after, "a sleeper outlived the batch");
+        assert_eq!(killed, 20, "every sleeper was killed and reported");
+        assert_eq!(sup.worker_pid(), Some(info.pid), "no restart was needed");
+        healthy(&mut sup, unit);
+        drop(sup);
+        assert!(group_gone(info.pid));
+    }
 }

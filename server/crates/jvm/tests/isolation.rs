@@ -359,6 +359,49 @@ fn a_test_that_interrupts_its_thread_does_not_disturb_the_cleanup_after_it() {
     assert_eq!(text_value(&r[1], 0), NEW_THREAD);
 }
 
+/// Regression: the worker put back `System.out` and `System.err` only when a test replaced them,
+/// so after a test closed them every later test's output was lost. Checked to fail without the
+/// fix.
+#[test]
+fn a_test_that_closes_the_standard_streams_does_not_silence_later_tests() {
+    let mut sup = supervisor();
+    let unit = sup
+        .compile(&CompileRequest {
+            sources: vec![source(
+                "p/Closer.java",
+                "package p;\npublic class Closer {\n    \
+                 public static void close() { System.out.close(); System.err.close(); }\n    \
+                 public static void print() { System.out.println(\"out\"); System.err.println(\"err\"); }\n}\n",
+            )],
+            ..CompileRequest::default()
+        })
+        .unwrap()
+        .unit
+        .unwrap();
+    let close = call_static("p.Closer", "close", &[], &[]);
+    let print = || call_static("p.Closer", "print", &[], &[]);
+    let r = run(
+        &mut sup,
+        unit,
+        &[
+            test(vec![close.clone()]),
+            test(vec![print()]),
+            test(vec![close, print()]),
+            test(vec![print()]),
+        ],
+    );
+    let output = |k: usize| (r[k].stdout.as_str(), r[k].stderr.as_str());
+    assert_eq!(output(1), ("out\n", "err\n"));
+    // Within the test that closed them, the streams stay closed, as in a JUnit run.
+    assert_eq!(output(2), ("", ""));
+    assert_eq!(output(3), ("out\n", "err\n"));
+    let again = run(&mut sup, unit, &[test(vec![print()])]);
+    assert_eq!(
+        (again[0].stdout.as_str(), again[0].stderr.as_str()),
+        ("out\n", "err\n")
+    );
+}
+
 #[test]
 fn a_reused_loader_still_reports_what_the_initialiser_of_the_class_under_test_covered() {
     let mut sup = supervisor();

@@ -462,6 +462,126 @@ fn describe_reports_hierarchy_generics_enums_and_records() {
     assert_eq!(d.missing[0].0, "shapes.Nope");
 }
 
+/// Regression: only raw types were followed, so a project type that appears only as a type
+/// argument (`List<Item>`), a bound or a generic array's component, and the class's project
+/// interfaces, were never described. Checked to fail without the fix.
+#[test]
+fn describe_follows_type_arguments_bounds_and_interfaces_to_project_types() {
+    let mut sup = supervisor();
+    let class = |name: &str, body: &str| {
+        source(
+            &format!("d/{name}.java"),
+            &format!("package d;\npublic {body}\n"),
+        )
+    };
+    let result = sup
+        .compile(&CompileRequest {
+            sources: vec![
+                class(
+                    "Catalog",
+                    "class Catalog implements Listing<Item> {\n    \
+                     public Catalog(java.util.List<Item> items) {}\n    \
+                     public java.util.Map<String, Entry[]> index() { return null; }\n    \
+                     public <T extends Comparable<Bound>> void sort(T key) {}\n    \
+                     public void addAll(java.util.Collection<? super Extra> more) {}\n    \
+                     public java.util.List<Tag>[] tags() { return null; }\n    \
+                     public java.util.List<java.time.LocalDate> dates() { return null; }\n}",
+                ),
+                class("Listing", "interface Listing<T> {}"),
+                class("Item", "class Item {}"),
+                class("Entry", "class Entry {}"),
+                class("Bound", "class Bound {}"),
+                class("Extra", "class Extra {}"),
+                class("Tag", "class Tag {}"),
+                class("Unused", "class Unused {}"),
+            ],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    let unit = result
+        .unit
+        .unwrap_or_else(|| panic!("{:#?}", result.diagnostics));
+    let d = sup.describe(unit, &["d.Catalog".into()], 1).unwrap();
+    let described: Vec<&str> = d.classes.iter().map(|c| c.name.as_str()).collect();
+    for name in [
+        "d.Catalog",
+        "d.Listing",
+        "d.Item",
+        "d.Entry",
+        "d.Bound",
+        "d.Extra",
+        "d.Tag",
+    ] {
+        assert!(described.contains(&name), "{name} not in {described:?}");
+    }
+    assert!(!described.contains(&"d.Unused"), "{described:?}");
+    // A JDK type argument is not expanded (only raw JDK types are, as before).
+    assert!(!described.contains(&"java.time.LocalDate"), "{described:?}");
+    assert!(d.missing.is_empty(), "{:?}", d.missing);
+    let catalog = &d.classes[0];
+    assert_eq!(catalog.interfaces, ["d.Listing"]);
+    assert_eq!(catalog.generic_interfaces, ["d.Listing<d.Item>"]);
+}
+
+/// Regression: `getConstructors()` was not guarded against `LinkageError`, so a class whose
+/// constructor mentions a type missing from the classpath (an optional dependency) failed the
+/// whole describe request. Checked to fail without the fix.
+#[test]
+fn a_constructor_mentioning_a_missing_class_does_not_fail_describe() {
+    let mut sup = supervisor();
+    let library = std::env::temp_dir().join(format!("ctgls-optional-lib-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&library);
+    std::fs::create_dir_all(library.join("opt")).unwrap();
+    std::fs::write(
+        library.join("opt/Plugin.java"),
+        "package opt;\npublic class Plugin {}\n",
+    )
+    .unwrap();
+    let status = std::process::Command::new(&sup.jdk().javac)
+        .arg("-d")
+        .arg(&library)
+        .arg(library.join("opt/Plugin.java"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let result = sup
+        .compile(&CompileRequest {
+            sources: vec![
+                source(
+                    "d/Host.java",
+                    "package d;\npublic class Host {\n    public Host() {}\n    \
+                     public Host(opt.Plugin plugin) {}\n    \
+                     public static int size() { return 1; }\n}\n",
+                ),
+                source(
+                    "d/Guest.java",
+                    "package d;\npublic class Guest {\n    public Guest(Host host) {}\n}\n",
+                ),
+            ],
+            classpath: vec![library.clone()],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    let unit = result
+        .unit
+        .unwrap_or_else(|| panic!("{:#?}", result.diagnostics));
+    // The dependency is absent at run time, as an optional one may be.
+    std::fs::remove_file(library.join("opt/Plugin.class")).unwrap();
+
+    let d = sup.describe(unit, &["d.Guest".into()], 1).unwrap();
+    let _ = std::fs::remove_dir_all(&library);
+    let host = d
+        .classes
+        .iter()
+        .find(|c| c.name == "d.Host")
+        .unwrap_or_else(|| panic!("{d:#?}"));
+    // Reflection lists a class's constructors all at once or not at all.
+    assert!(host.constructors.is_empty(), "{:#?}", host.constructors);
+    assert!(host.methods.iter().any(|m| m.name == "size"), "{host:#?}");
+    let guest = d.classes.iter().find(|c| c.name == "d.Guest").unwrap();
+    assert_eq!(guest.constructors.len(), 1);
+}
+
 #[test]
 fn execute_constructors_methods_getters_and_static_calls() {
     let mut sup = supervisor();
@@ -509,6 +629,60 @@ fn execute_constructors_methods_getters_and_static_calls() {
     );
     assert_eq!(value(r, 7).type_name.as_deref(), Some(ACCOUNT));
     assert_eq!(int_value(r, 8), 2, "two accounts created in this test");
+}
+
+/// Regression: only `getX`/`isX`/`hasX`/`size`/`length`/`isEmpty` were observed, so a record's
+/// state (`x()`, `label()`) got no assertions. Checked to fail without the fix.
+#[test]
+fn record_component_accessors_are_observed_like_getters() {
+    let mut sup = supervisor();
+    let result = sup
+        .compile(&CompileRequest {
+            sources: vec![source(
+                "r/Spot.java",
+                "package r;\npublic record Spot(int x, String label, long[] path) {\n    \
+                 public int twice() { return 2 * x; }\n    \
+                 public boolean isOrigin() { return x == 0; }\n}\n",
+            )],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    let unit = result
+        .unit
+        .unwrap_or_else(|| panic!("{:#?}", result.diagnostics));
+    let t = test(vec![
+        int(3),
+        string("a"),
+        Statement::NewArray {
+            component: "long".into(),
+            length: 1,
+        },
+        new("r.Spot", &["int", "java.lang.String", "long[]"], &[0, 1, 2]),
+    ]);
+    let opts = ExecuteOptions {
+        observe_getters: true,
+        ..options(2000)
+    };
+    let r = finished(sup.execute(unit, &[t], &opts).unwrap());
+    assert_eq!(r[0].status, TestStatus::Ok, "{:#?}", r[0]);
+    let getters: Vec<_> = value(&r[0], 3)
+        .getters
+        .iter()
+        .map(|g| (g.name.as_str(), g.outcome.clone()))
+        .collect();
+    // Accessors of simple types, beside the getters; not other no-arg methods (`twice`), not
+    // an accessor whose value cannot be asserted (`path`).
+    assert_eq!(
+        getters,
+        vec![
+            ("isOrigin", GetterOutcome::Value(ObservedValue::Bool(false))),
+            (
+                "label",
+                GetterOutcome::Value(ObservedValue::Text("a".into()))
+            ),
+            ("x", GetterOutcome::Value(ObservedValue::Integer(3))),
+        ]
+    );
 }
 
 #[test]
@@ -564,7 +738,7 @@ fn exceptions_are_declared_or_undeclared_with_their_line() {
     );
     let e = r[0].exception.as_ref().unwrap();
     assert_eq!(e.type_name, "bank.InsufficientFundsException");
-    assert_eq!(e.message.as_deref(), Some("missing 40"));
+    assert_eq!(e.message, Some("missing 40".into()));
     assert!(e.declared && e.checked);
     assert_eq!(e.frame.as_ref().unwrap().line, Some(45));
     assert_eq!(e.frame.as_ref().unwrap().method, "withdraw");
@@ -800,7 +974,7 @@ fn statements_throw_what_the_same_java_statement_would() {
         );
         let e = t.exception.as_ref().unwrap();
         assert_eq!(e.type_name, *type_name, "test {k}");
-        let text = e.message.as_deref().unwrap_or("");
+        let text = e.message.as_ref().and_then(JavaText::as_str).unwrap_or("");
         assert!(text.starts_with(message), "test {k}: {text}");
         assert!(
             e.by_statement && !e.declared && !e.checked,
@@ -1117,10 +1291,7 @@ fn write_classes_puts_the_units_class_files_in_the_scratch_directory() {
     }
     // Outside the scratch directory the sandbox refuses, as a rejected request.
     let outside = std::env::temp_dir().join(format!("ctgls-outside-{}", std::process::id()));
-    if sup
-        .sandbox()
-        .is_some_and(|s| s.level() == SandboxLevel::Full)
-    {
+    if sup.sandbox().is_some_and(|s| s.filesystem) {
         assert!(sup.write_classes(unit, &outside).is_err());
         assert!(!outside.exists());
     }
@@ -1225,4 +1396,160 @@ fn a_request_much_longer_than_the_read_buffer_arrives_whole() {
         .unwrap(),
     );
     assert_eq!(int_value(&r[0], 0), 1);
+}
+
+/// A Java string need not be valid Unicode: a lone surrogate (half of a pair) is no Rust char.
+/// Such values, as a char, a String, an exception message and a getter's value, arrive exactly,
+/// and with them everything else of the test and of the batch.
+#[test]
+fn text_that_is_not_unicode_arrives_exactly() {
+    let mut sup = supervisor();
+    let dir = fixtures().join("surrogates/lone");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let result = sup
+        .compile(&CompileRequest {
+            sources: vec![SourceFile {
+                path: "lone/Halves.java".into(),
+                text: read("Halves.java"),
+                instrumented: Some(read("Halves.instrumented.java")),
+            }],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    let unit = result
+        .unit
+        .unwrap_or_else(|| panic!("{:#?}", result.diagnostics));
+    const HALVES: &str = "lone.Halves";
+    let lone = |units: &[u16]| JavaText::from_utf16(units.to_vec());
+    let halves = test(vec![
+        call_static(HALVES, "high", &[], &[]),
+        string("ab\u{1F600}"),
+        call_static(HALVES, "cut", &["java.lang.String"], &[1]),
+        new(HALVES, &["java.lang.String"], &[2]),
+        call(HALVES, "getName", &[], 3, &[]),
+        int(7),
+        call_static(HALVES, "check", &["int"], &[5]),
+    ]);
+    let fine = test(vec![int(0), call_static(HALVES, "check", &["int"], &[0])]);
+    let opts = ExecuteOptions {
+        observe_getters: true,
+        ..options(2000)
+    };
+    let r = finished(sup.execute(unit, &[halves, fine], &opts).unwrap());
+    assert_eq!(r.len(), 2, "{r:#?}");
+
+    let r0 = &r[0];
+    assert_eq!(r0.status, TestStatus::Exception, "{r0:#?}");
+    assert_eq!(r0.failed_at, Some(6));
+    assert_eq!(value(r0, 0).type_name.as_deref(), Some("char"));
+    assert_eq!(java_text(r0, 0), lone(&[0xd83d]));
+    assert_eq!(text_value(r0, 1), "ab\u{1F600}");
+    let cut = lone(&[0x61, 0x62, 0xd83d]);
+    assert_eq!(java_text(r0, 2), cut);
+    assert_eq!(
+        value(r0, 3).getters,
+        [GetterObservation {
+            name: "getName".into(),
+            outcome: GetterOutcome::Value(ObservedValue::Text(cut.clone())),
+        }]
+    );
+    assert_eq!(java_text(r0, 4), cut);
+    assert_eq!(int_value(r0, 5), 7);
+    let exception = r0.exception.as_ref().expect("an exception");
+    assert_eq!(exception.type_name, "java.lang.IllegalStateException");
+    let message: Vec<u16> = "bad "
+        .encode_utf16()
+        .chain([0xde00])
+        .chain(" at 7".encode_utf16())
+        .collect();
+    assert_eq!(exception.message, Some(lone(&message)));
+    let frame = exception.frame.as_ref().expect("a frame in the class");
+    assert_eq!((frame.method.as_str(), frame.line), ("check", Some(21)));
+
+    // The probe trace of the same test: every method entered once, the lines, the branch.
+    let file = &r0.trace.files[0];
+    assert_eq!(file.key, "lone/Halves.java#h1");
+    assert_eq!(file.methods, [(0, 1), (1, 1), (2, 1), (3, 1), (4, 1)]);
+    assert_eq!(
+        file.lines,
+        [(8, 1), (12, 1), (16, 1), (20, 1), (21, 1), (27, 1)]
+    );
+    let branches: Vec<_> = file
+        .branches
+        .iter()
+        .map(|b| (b.id, b.hits, b.true_distance, b.false_distance))
+        .collect();
+    assert_eq!(branches, [(0, 1, 0.0, 7.0)]);
+
+    // The next test of the batch ran, in the same worker.
+    let r1 = &r[1];
+    assert_eq!(r1.status, TestStatus::Ok, "{r1:#?}");
+    assert_eq!(int_value(r1, 1), 0);
+    assert_eq!(r1.trace.files[0].branches[0].false_distance, 0.0);
+}
+
+/// Text the worker does not send exactly (messages, names) never carries a lone surrogate, which
+/// JSON readers refuse: it becomes U+FFFD, and a surrogate pair stays whole. The worker runs by
+/// hand in its stdin/stdout mode here, so that a request can carry what the supervisor never
+/// sends: an op it echoes in its rejection.
+#[test]
+fn free_text_never_carries_a_lone_surrogate() {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+
+    let mut sup = supervisor();
+    sup.start().unwrap();
+    let pid = sup.worker_pid().expect("a running worker");
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap();
+    let args: Vec<String> = cmdline
+        .split(|&b| b == 0)
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect();
+    let class_path = args
+        .iter()
+        .position(|a| a == "-cp")
+        .map(|i| args[i + 1].clone())
+        .expect("the worker's class path");
+    let mut worker = Command::new(&sup.jdk().java)
+        .args(["-cp", &class_path, "ctgls.worker.Main", "--no-exit-guard"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let requests = concat!(
+        r#"{"id":1,"op":"high \ud800, low \udfff, reversed \ude00\ud83d"}"#,
+        "\n",
+        r#"{"id":2,"op":"pair \ud83d\ude00"}"#,
+        "\n",
+        r#"{"id":3,"op":"shutdown"}"#,
+        "\n",
+    );
+    let mut stdin = worker.stdin.take().unwrap();
+    stdin.write_all(requests.as_bytes()).unwrap();
+    drop(stdin);
+    let mut replies = String::new();
+    worker
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut replies)
+        .unwrap();
+    worker.wait().unwrap();
+    let messages: Vec<String> = replies
+        .lines()
+        .map(|line| {
+            let reply: serde_json::Value =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            reply["error"]["message"].as_str().unwrap_or("").to_string()
+        })
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "unknown op 'high \u{fffd}, low \u{fffd}, reversed \u{fffd}\u{fffd}'",
+            "unknown op 'pair \u{1F600}'",
+            "",
+        ]
+    );
 }

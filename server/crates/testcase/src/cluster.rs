@@ -571,8 +571,8 @@ pub(crate) fn type_table(types: &[TypeDescription]) -> TypeTable {
             table.insert(info);
         }
     }
-    // The built-ins override descriptions of the same JDK types: they carry the type
-    // arguments of implemented interfaces, which reflection reports raw.
+    // The built-ins override descriptions of the same JDK types, so that the hierarchy of the
+    // containers the cluster builds does not depend on what reflection reported of them.
     for info in jdk::builtin_types() {
         table.insert(info);
     }
@@ -592,19 +592,19 @@ fn type_info(d: &TypeDescription) -> Option<TypeInfo> {
         .map(|p| parse_type_parameter(p, &is_var))
         .collect::<Result<Vec<_>, _>>()
         .ok()?;
+    // A generic form that does not parse still gives the raw supertype.
+    let supertype = |s: &String| {
+        parse_type(s, &is_var)
+            .or_else(|_| parse_type(s.split('<').next().unwrap_or(s), &|_| false))
+            .ok()
+    };
     let mut supertypes = Vec::new();
-    if let Some(s) = &d.superclass {
-        let parsed = parse_type(s, &is_var)
-            .or_else(|_| parse_type(s.split('<').next().unwrap_or(s), &|_| false));
-        if let Ok(t) = parsed {
-            if !t.is_class(OBJECT) {
-                supertypes.push(t);
-            }
+    if let Some(t) = d.superclass.as_ref().and_then(supertype) {
+        if !t.is_class(OBJECT) {
+            supertypes.push(t);
         }
     }
-    for i in &d.interfaces {
-        supertypes.push(JavaType::class(i));
-    }
+    supertypes.extend(d.interfaces.iter().filter_map(supertype));
     Some(TypeInfo {
         name: d.name.clone(),
         kind: d.kind,

@@ -33,7 +33,8 @@ pub struct TypeDescription {
     pub inner_class: bool,
     /// The superclass in generic form when reflection gives one (`a.Base<java.lang.Double>`).
     pub superclass: Option<String>,
-    /// Implemented (or, for interfaces, extended) interfaces; raw names.
+    /// Implemented (or, for interfaces, extended) interfaces, with their type arguments where
+    /// reflection resolved them (`p.Named<java.lang.Integer>`), else raw names.
     pub interfaces: Vec<String>,
     /// Type parameter declarations: `K extends java.lang.Comparable<K>`.
     pub type_parameters: Vec<String>,

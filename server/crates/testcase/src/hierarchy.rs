@@ -16,8 +16,8 @@ pub struct TypeInfo {
     pub is_public: bool,
     pub inner_class: bool,
     pub type_params: Vec<TypeParameter>,
-    /// Direct supertypes in terms of this type's own variables; raw where reflection gives no
-    /// generic form (implemented interfaces). `java.lang.Object` is implied.
+    /// Direct supertypes in terms of this type's own variables; raw where reflection gave no
+    /// generic form. `java.lang.Object` is implied.
     pub supertypes: Vec<JavaType>,
     pub enum_constants: Vec<String>,
 }

@@ -216,6 +216,34 @@ fn clusters_and_test_cases_can_move_between_threads() {
     send_sync::<Variation>();
 }
 
+/// An implemented interface with its type arguments binds the interface's variables: on a
+/// `Tag implements Named<Integer>`, `Named<T>.label(T)` takes an `Integer`.
+#[test]
+fn type_arguments_of_implemented_interfaces_bind_their_variables() {
+    let label = method(
+        "p.Named",
+        "label",
+        vec![param("java.lang.Object", "T")],
+        "java.lang.String",
+        "java.lang.String",
+    );
+    let mut named = ty("p.Named", TypeKind::Interface);
+    named.type_parameters = vec!["T".into()];
+    named.methods = vec![label.clone()];
+    let mut tag = ty("p.Tag", TypeKind::Class);
+    tag.interfaces = vec!["p.Named<java.lang.Integer>".into()];
+    tag.constructors = vec![ctor(vec![])];
+    tag.methods = vec![label];
+    let c = Cluster::build("p.Tag", &[tag, named], &[], ConstantPool::new()).unwrap();
+    assert!(c.skipped_targets().is_empty(), "{:?}", c.skipped_targets());
+    let label = c.targets().find(|t| t.name() == "label").unwrap();
+    let receiver = JavaType::class("p.Tag");
+    let signature = c
+        .signature(label, CallContext::Receiver(&receiver), &[])
+        .unwrap();
+    assert_eq!(signature.params, vec![JavaType::class("java.lang.Integer")]);
+}
+
 #[test]
 fn members_with_unresolvable_type_variables_are_skipped_with_a_reason() {
     // `label(T)` comes from a generic interface reflection reports raw: T is unknown here.

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use expect_test::expect_file;
+use javatext::JavaText;
 use testcase::junit::{
     print_class, remove_statement, AssertionKind, ExecutedTest, Execution, Getter, GetterOutcome,
     JUnit, Observed, Suppressions, TestClassSpec, Thrown, TypeFacts, Value,
@@ -220,6 +221,9 @@ fn inventory_description() -> TypeDescription {
             m("clamp", &["byte", "short"], "byte", true),
             m("describe", &["java.lang.Object"], "java.lang.String", true),
             m("describe", &["java.lang.String"], "java.lang.String", true),
+            m("first", &["java.lang.String"], "char", true),
+            m("cut", &["java.lang.String"], "java.lang.String", true),
+            m("refuse", &["java.lang.String"], "int", true),
             m("counts", &[], "int[]", false),
             MethodDescription {
                 generic_return_type: Some("shop.Box<java.lang.String>".into()),
@@ -420,6 +424,9 @@ fn shop_tests() -> Vec<ExecutedTest> {
         Arc::new(c)
     };
     let counts = method(INVENTORY, "counts", &[], Some("int[]"));
+    let first = static_method(INVENTORY, "first", &["java.lang.String"], "char");
+    let cut = static_method(INVENTORY, "cut", &["java.lang.String"], "java.lang.String");
+    let refuse = static_method(INVENTORY, "refuse", &["java.lang.String"], "int");
     let set_category = method(INVENTORY, "setCategory", &[CATEGORY], None);
     let new_box = {
         let mut c = (*constructor(BOX, &["java.lang.Object"], &[])).clone();
@@ -717,6 +724,53 @@ fn shop_tests() -> Vec<ExecutedTest> {
             value("java.lang.String", text("object java.lang.Object@1b6d3586")),
         ],
     ));
+    // Text that is not valid Unicode: the high half of the surrogate pair of U+1F600 alone, as
+    // a char, a String and a getter's value, and in an exception message, asserted exactly.
+    let lone = |units: &[u16]| Value::Text(JavaText::from_utf16(units.to_vec()));
+    let emoji = "\u{1F600}";
+    tests.push(executed(
+        vec![
+            lit(P::String(emoji.into())),
+            call(&first, None, &[0]),
+            call(&cut, None, &[0]),
+            new(&new_named, &[2], t(INVENTORY)),
+        ],
+        vec![
+            value("java.lang.String", text(emoji)),
+            value("char", lone(&[0xd83d])),
+            value("java.lang.String", lone(&[0xd83d])),
+            Some(object(
+                INVENTORY,
+                vec![
+                    ("getCategory", GetterOutcome::Enum("FOOD".into())),
+                    ("getName", GetterOutcome::Value(lone(&[0xd83d]))),
+                    ("isEmpty", GetterOutcome::Value(Value::Bool(true))),
+                    ("size", GetterOutcome::Value(Value::Integer(0))),
+                ],
+            )),
+        ],
+    ));
+    tests.push(throwing(
+        vec![
+            lit(P::String(format!("a{emoji}"))),
+            call(&cut, None, &[0]),
+            call(&refuse, None, &[1]),
+        ],
+        vec![
+            value("java.lang.String", text(&format!("a{emoji}"))),
+            value("java.lang.String", lone(&[0x61, 0xd83d])),
+        ],
+        Some(Thrown {
+            type_name: "java.lang.IllegalArgumentException".into(),
+            message: Some(JavaText::from_utf16(
+                "refused a".encode_utf16().chain([0xd83d]).collect(),
+            )),
+            declared: false,
+            checked: false,
+            unstable_message: false,
+        }),
+    ));
+
     tests.extend(generic_overload_tests());
     tests
 }
@@ -1204,4 +1258,73 @@ fn removing_a_statement_removes_its_dependents() {
         minimal.to_string().ends_with("v0.add(v1, v2);\n"),
         "{minimal}"
     );
+}
+
+/// A record's component accessors come from the worker as getters named `x` and `label`, and
+/// are asserted by calling them.
+#[test]
+fn record_component_accessors_are_asserted_like_getters() {
+    const SPOT: &str = "shop.Spot";
+    let accessor = |name: &str, ret: &str| MethodDescription {
+        name: name.into(),
+        declaring_class: SPOT.into(),
+        is_static: false,
+        return_type: ret.into(),
+        generic_return_type: None,
+        params: vec![],
+        exceptions: vec![],
+        varargs: false,
+        type_parameters: vec![],
+    };
+    let spot = TypeDescription {
+        name: SPOT.into(),
+        kind: TypeKind::Record,
+        superclass: Some("java.lang.Record".into()),
+        constructors: vec![ConstructorDescription {
+            params: vec![
+                param("int", "int"),
+                param("java.lang.String", "java.lang.String"),
+            ],
+            exceptions: vec![],
+            varargs: false,
+            type_parameters: vec![],
+        }],
+        methods: vec![accessor("x", "int"), accessor("label", "java.lang.String")],
+        ..inventory_description()
+    };
+    let new_spot = constructor(SPOT, &["int", "java.lang.String"], &[]);
+    let state = object(
+        SPOT,
+        vec![
+            ("label", GetterOutcome::Value(text("a"))),
+            ("x", GetterOutcome::Value(Value::Integer(3))),
+        ],
+    );
+    let mut test = executed(
+        vec![
+            lit(PrimitiveValue::Int(3)),
+            lit(PrimitiveValue::String("a".into())),
+            new(&new_spot, &[0, 1], t(SPOT)),
+        ],
+        vec![
+            value("int", Value::Integer(3)),
+            value("java.lang.String", text("a")),
+            Some(state.clone()),
+        ],
+    );
+    test.execution.final_state.insert(VarRef(2), state);
+    let mut spec = TestClassSpec::new(SPOT, "SpotGeneratedTest", JUnit::Five);
+    spec.tests = vec![test];
+    spec.facts = TypeFacts::from_descriptions(&[spot]);
+    let printed = print_class(&spec, &Suppressions::default());
+    for line in [
+        "assertEquals(\"a\", spot0.label());",
+        "assertEquals(3, spot0.x());",
+    ] {
+        assert!(
+            printed.source.contains(&format!("        {line}\n")),
+            "missing `{line}` in\n{}",
+            printed.source
+        );
+    }
 }

@@ -1,6 +1,7 @@
 package ctgls.worker;
 
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -10,6 +11,32 @@ import java.nio.charset.StandardCharsets;
  * per test up to a limit and returned with a truncation marker.
  */
 final class Capture extends OutputStream {
+    /**
+     * The print stream System.out or System.err is set to over a capture. A closed PrintStream
+     * drops whatever is printed to it for ever, so it remembers being closed, and
+     * {@link JdkState} gives the next test a new one over the same capture.
+     */
+    static final class Stream extends PrintStream {
+        private final Capture capture;
+        private volatile boolean closed;
+
+        Stream(Capture capture) {
+            super(capture, true, StandardCharsets.UTF_8);
+            this.capture = capture;
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+            super.close();
+        }
+
+        /** This stream, or a new one over the same capture when a test closed this one. */
+        Stream working() {
+            return closed ? new Stream(capture) : this;
+        }
+    }
+
     private byte[] buf = new byte[1024];
     private int size;
     private long dropped;

@@ -3,10 +3,13 @@ package ctgls.worker;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
 import java.lang.reflect.Field;
+import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.lang.reflect.TypeVariable;
+import java.lang.reflect.WildcardType;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,8 +22,10 @@ import java.util.Set;
 
 /**
  * The test cluster by reflection: public members of the requested classes and, to a bounded
- * depth, of the types those members mention. Classes are loaded without initialisation, so no
- * user code runs here.
+ * depth, of the types those members mention: their raw types, and the project types their
+ * generic forms name (type arguments, bounds, generic array components) and the project
+ * interfaces a class implements. Classes are loaded without initialisation, so no user code runs
+ * here.
  */
 final class Describer {
     private static final Set<String> LEAVES = new HashSet<>(Arrays.asList(
@@ -68,7 +73,17 @@ final class Describer {
                 continue;
             }
             Set<Class<?>> mentioned = new HashSet<>();
-            out.add(describeClass(c, mentioned));
+            try {
+                out.add(describeClass(c, mentioned));
+            } catch (RuntimeException | LinkageError e) {
+                // A class whose members cannot be resolved in a way the guards below did not
+                // foresee: one class missing, not the whole request failed.
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("name", name);
+                m.put("message", e.toString());
+                missing.add(m);
+                continue;
+            }
             if (depth < maxDepth) {
                 for (Class<?> t : mentioned) {
                     while (t.isArray()) {
@@ -90,6 +105,7 @@ final class Describer {
     }
 
     private Map<String, Object> describeClass(Class<?> c, Set<Class<?>> mentioned) {
+        Set<TypeVariable<?>> variables = new HashSet<>();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", c.getName());
         m.put("kind", kind(c));
@@ -104,25 +120,37 @@ final class Describer {
         List<Object> interfaces = new ArrayList<>();
         for (Class<?> i : c.getInterfaces()) {
             interfaces.add(i.getName());
+            mentionProjectType(i, mentioned);
         }
         m.put("interfaces", interfaces);
+        m.put("genericInterfaces", genericInterfaces(c, interfaces));
         List<Object> tps = new ArrayList<>();
         for (TypeVariable<?> tv : c.getTypeParameters()) {
             tps.add(typeVariable(tv));
+            mentionGeneric(new Type[] {tv}, mentioned, variables);
         }
         m.put("typeParameters", tps);
         if (c.getSuperclass() != null) {
             mentioned.add(c.getSuperclass());
         }
+        mentionGeneric(() -> new Type[] {c.getGenericSuperclass()}, mentioned, variables);
+        mentionGeneric(c::getGenericInterfaces, mentioned, variables);
 
         List<Object> ctors = new ArrayList<>();
-        Constructor<?>[] cs = c.getConstructors();
+        Constructor<?>[] cs;
+        try {
+            cs = c.getConstructors();
+        } catch (LinkageError e) {
+            // A constructor mentions a class missing at run time (an optional dependency):
+            // reflection lists all constructors or none, so none.
+            cs = new Constructor<?>[0];
+        }
         Arrays.sort(cs, Comparator.comparing(Constructor::toString));
         boolean instantiable = !Modifier.isAbstract(c.getModifiers()) && !c.isInterface() && !c.isEnum();
         if (instantiable) {
             for (Constructor<?> k : cs) {
                 if (!k.isSynthetic()) {
-                    ctors.add(executable(k, mentioned));
+                    ctors.add(executable(k, mentioned, variables));
                 }
             }
         }
@@ -140,7 +168,7 @@ final class Describer {
             if (x.isBridge() || x.isSynthetic() || x.getDeclaringClass() == Object.class) {
                 continue;
             }
-            Map<String, Object> e = executable(x, mentioned);
+            Map<String, Object> e = executable(x, mentioned, variables);
             e.put("name", x.getName());
             e.put("declaringClass", x.getDeclaringClass().getName());
             e.put("static", Modifier.isStatic(x.getModifiers()));
@@ -148,6 +176,7 @@ final class Describer {
             e.put("genericReturnType", safe(() -> x.getGenericReturnType().getTypeName()));
             e.put("factory", Modifier.isStatic(x.getModifiers()) && c.isAssignableFrom(x.getReturnType()));
             mentioned.add(x.getReturnType());
+            mentionGeneric(() -> new Type[] {x.getGenericReturnType()}, mentioned, variables);
             methods.add(e);
         }
         m.put("methods", methods);
@@ -161,7 +190,13 @@ final class Describer {
             fs = new Field[0];
         }
         Arrays.sort(fs, Comparator.comparing(Field::getName));
-        for (Field f : c.isEnum() ? c.getDeclaredFields() : fs) {
+        Field[] constantFields;
+        try {
+            constantFields = c.isEnum() ? c.getDeclaredFields() : fs;
+        } catch (LinkageError e) {
+            constantFields = new Field[0];
+        }
+        for (Field f : constantFields) {
             if (f.isEnumConstant()) {
                 constants.add(f.getName());
             }
@@ -178,6 +213,7 @@ final class Describer {
             e.put("static", Modifier.isStatic(f.getModifiers()));
             e.put("final", Modifier.isFinal(f.getModifiers()));
             mentioned.add(f.getType());
+            mentionGeneric(() -> new Type[] {f.getGenericType()}, mentioned, variables);
             fields.add(e);
         }
         m.put("fields", fields);
@@ -195,7 +231,7 @@ final class Describer {
         return m;
     }
 
-    private Map<String, Object> executable(Executable x, Set<Class<?>> mentioned) {
+    private Map<String, Object> executable(Executable x, Set<Class<?>> mentioned, Set<TypeVariable<?>> variables) {
         Map<String, Object> e = new LinkedHashMap<>();
         Class<?>[] raw = x.getParameterTypes();
         Type[] generic;
@@ -213,6 +249,7 @@ final class Describer {
             params.add(p);
             mentioned.add(raw[k]);
         }
+        mentionGeneric(generic, mentioned, variables);
         e.put("params", params);
         List<Object> exceptions = new ArrayList<>();
         for (Class<?> t : x.getExceptionTypes()) {
@@ -224,9 +261,90 @@ final class Describer {
         List<Object> tps = new ArrayList<>();
         for (TypeVariable<?> tv : x.getTypeParameters()) {
             tps.add(typeVariable(tv));
+            mentionGeneric(new Type[] {tv}, mentioned, variables);
         }
         e.put("typeParameters", tps);
         return e;
+    }
+
+    private interface GenericTypes {
+        Type[] get();
+    }
+
+    /** {@link #mentionGeneric(Type[], Set, Set)} of types reflection may fail to resolve. */
+    private void mentionGeneric(GenericTypes types, Set<Class<?>> mentioned, Set<TypeVariable<?>> variables) {
+        Type[] ts;
+        try {
+            ts = types.get();
+        } catch (RuntimeException | LinkageError e) {
+            return;
+        }
+        mentionGeneric(ts, mentioned, variables);
+    }
+
+    /**
+     * Adds to {@code mentioned} the project classes that generic types name beyond their erasure:
+     * type arguments ({@code List<Item>}), wildcard and type-variable bounds ({@code ? super
+     * Extra}, {@code T extends Comparable<Bound>}) and generic array components
+     * ({@code List<Tag>[]}). JDK types found there are left out: the cluster builds JDK values
+     * from its built-ins and raw mentions, and describing every JDK type argument would grow
+     * the answer without giving the cluster a way to build anything new. {@code variables}
+     * holds the type variables already followed, which a bound like
+     * {@code K extends Comparable<K>} would otherwise follow for ever.
+     */
+    private void mentionGeneric(Type[] types, Set<Class<?>> mentioned, Set<TypeVariable<?>> variables) {
+        for (Type t : types) {
+            try {
+                if (t instanceof Class) {
+                    mentionProjectType((Class<?>) t, mentioned);
+                } else if (t instanceof ParameterizedType) {
+                    ParameterizedType p = (ParameterizedType) t;
+                    Type owner = p.getOwnerType();
+                    mentionGeneric(owner == null ? new Type[] {p.getRawType()} : new Type[] {p.getRawType(), owner},
+                            mentioned, variables);
+                    mentionGeneric(p.getActualTypeArguments(), mentioned, variables);
+                } else if (t instanceof GenericArrayType) {
+                    mentionGeneric(new Type[] {((GenericArrayType) t).getGenericComponentType()}, mentioned, variables);
+                } else if (t instanceof WildcardType) {
+                    WildcardType w = (WildcardType) t;
+                    mentionGeneric(w.getUpperBounds(), mentioned, variables);
+                    mentionGeneric(w.getLowerBounds(), mentioned, variables);
+                } else if (t instanceof TypeVariable && variables.add((TypeVariable<?>) t)) {
+                    mentionGeneric(((TypeVariable<?>) t).getBounds(), mentioned, variables);
+                }
+            } catch (RuntimeException | LinkageError e) {
+                // A type argument that does not resolve (a missing class): nothing to describe.
+            }
+        }
+    }
+
+    private void mentionProjectType(Class<?> c, Set<Class<?>> mentioned) {
+        while (c.isArray()) {
+            c = c.getComponentType();
+        }
+        if (unit.classes.containsKey(c.getName())) {
+            mentioned.add(c);
+        }
+    }
+
+    /**
+     * The implemented interfaces with their type arguments ({@code p.Named<java.lang.Integer>}),
+     * in the order of {@code raw}; the raw names when reflection cannot resolve them.
+     */
+    private static List<Object> genericInterfaces(Class<?> c, List<Object> raw) {
+        try {
+            Type[] generic = c.getGenericInterfaces();
+            if (generic.length == raw.size()) {
+                List<Object> out = new ArrayList<>();
+                for (Type t : generic) {
+                    out.add(t.getTypeName());
+                }
+                return out;
+            }
+        } catch (RuntimeException | LinkageError e) {
+            // An unresolvable type argument: the raw names still tell the hierarchy.
+        }
+        return raw;
     }
 
     private static String typeVariable(TypeVariable<?> tv) {

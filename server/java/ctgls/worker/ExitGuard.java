@@ -9,6 +9,9 @@ import java.security.Permission;
  * goes to the captured stderr). Java 18+ refuses it unless started with
  * -Djava.security.manager=allow and Java 24+ refuses it always: then install() returns false,
  * an exit really ends the worker and the supervisor reports the crash with its exit code.
+ *
+ * <p>Where it is installed it also notes every process a test starts ({@link #checkExec}), so
+ * that the worker ends them after the test ({@link Processes}).
  */
 final class ExitGuard extends SecurityManager {
     /** Set by the worker right before it ends itself on purpose. */
@@ -53,6 +56,12 @@ final class ExitGuard extends SecurityManager {
             attempted = status;
             throw new ExitRequested(status);
         }
+    }
+
+    /** Allows the exec and notes it. */
+    @Override
+    public void checkExec(String cmd) {
+        Processes.execSeen = true;
     }
 
     @Override

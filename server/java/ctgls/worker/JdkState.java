@@ -15,8 +15,9 @@ import java.util.function.Function;
 
 /**
  * JDK-wide state that tests commonly change: system properties, default locale and time zone,
- * the standard streams and the default uncaught-exception handler. Saved once per batch and put
- * back after every test, so each test starts from the state the batch started with.
+ * the standard streams (replaced or closed) and the default uncaught-exception handler. Saved once
+ * per batch and put back after every test, so each test starts from the state the batch started
+ * with.
  *
  * <p>Copying the system properties after every test cost more than a short test, so they are
  * replaced by {@link GuardedProperties}, which notice every change, and copied back only after a
@@ -27,8 +28,8 @@ final class JdkState {
     private GuardedProperties live;
     private final Locale locale;
     private final TimeZone zone;
-    private final PrintStream out;
-    private final PrintStream err;
+    private PrintStream out;
+    private PrintStream err;
     private final InputStream in;
     private final Thread.UncaughtExceptionHandler handler;
 
@@ -71,6 +72,9 @@ final class JdkState {
         }
         Locale.setDefault(locale);
         TimeZone.setDefault((TimeZone) zone.clone());
+        // A test may have closed the capture streams rather than replaced them.
+        out = working(out);
+        err = working(err);
         if (System.out != out) {
             System.setOut(out);
         }
@@ -83,6 +87,10 @@ final class JdkState {
         if (Thread.getDefaultUncaughtExceptionHandler() != handler) {
             Thread.setDefaultUncaughtExceptionHandler(handler);
         }
+    }
+
+    private static PrintStream working(PrintStream s) {
+        return s instanceof Capture.Stream ? ((Capture.Stream) s).working() : s;
     }
 
     /**

@@ -433,6 +433,36 @@ final class Json {
         }
     }
 
+    /**
+     * The wire form of a Java string that must arrive exactly (an observed value, an exception
+     * message): the string itself when it is well-formed UTF-16, else the array of its code units.
+     * {@link #quote} would replace its lone surrogates, and JSON readers refuse them as escapes.
+     */
+    static Object exactText(String s) {
+        int n = s.length();
+        for (int k = 0; k < n; k++) {
+            char c = s.charAt(k);
+            if (!Character.isSurrogate(c)) {
+                continue;
+            }
+            if (Character.isHighSurrogate(c) && k + 1 < n && Character.isLowSurrogate(s.charAt(k + 1))) {
+                k++;
+                continue;
+            }
+            int[] units = new int[n];
+            for (int u = 0; u < n; u++) {
+                units[u] = s.charAt(u);
+            }
+            return units;
+        }
+        return s;
+    }
+
+    /**
+     * Writes {@code s} as a JSON string. A lone surrogate is written as U+FFFD: JSON readers
+     * (serde_json among them) refuse one, so a message carrying one would be lost whole. Text
+     * that must arrive exactly goes through {@link #exactText} first.
+     */
     static void quote(Out b, String s) {
         int n = s.length();
         b.room(n + 2);
@@ -451,8 +481,15 @@ final class Json {
                 case '\r': b.put('\\'); b.put('r'); break;
                 case '\t': b.put('\\'); b.put('t'); break;
                 default:
-                    // Escaping every non-ASCII char keeps the wire 7-bit and lone surrogates legal.
-                    b.unicodeEscape(c);
+                    // Escaping every non-ASCII char keeps the wire 7-bit.
+                    if (!Character.isSurrogate(c)) {
+                        b.unicodeEscape(c);
+                    } else if (Character.isHighSurrogate(c) && k + 1 < n && Character.isLowSurrogate(s.charAt(k + 1))) {
+                        b.unicodeEscape(c);
+                        b.unicodeEscape(s.charAt(++k));
+                    } else {
+                        b.unicodeEscape('\ufffd');
+                    }
             }
         }
         b.put('"');

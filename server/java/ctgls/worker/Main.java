@@ -7,7 +7,6 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.lang.reflect.Field;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -52,8 +51,8 @@ public final class Main {
         Main m = new Main(rawOut);
         // Before System.err is captured: a JDK warning about sun.misc.Unsafe belongs to the worker.
         TestThread.prepare();
-        System.setOut(new PrintStream(m.out, true, "UTF-8"));
-        System.setErr(new PrintStream(m.err, true, "UTF-8"));
+        System.setOut(new Capture.Stream(m.out));
+        System.setErr(new Capture.Stream(m.err));
         System.setIn(new ByteArrayInputStream(new byte[0]));
         if (blockExit) {
             m.exitBlocking = ExitGuard.install();

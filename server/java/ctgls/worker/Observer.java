@@ -8,15 +8,19 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Summaries of statement values that later become regression assertions: the value of primitives,
  * Strings and enums, null-ness and runtime type of objects and, when asked, the values of public
- * no-arg getters. Getters run in the test thread with recording paused but the deadline active.
+ * no-arg getters and record component accessors. Getters run in the test thread with recording
+ * paused but the deadline active.
  */
 final class Observer {
     private static final int MAX_STRING = 1000;
@@ -56,13 +60,13 @@ final class Observer {
         if (v instanceof String) {
             String s = (String) v;
             if (s.length() > MAX_STRING) {
-                m.put("value", s.substring(0, MAX_STRING));
+                m.put("value", Json.exactText(s.substring(0, MAX_STRING)));
                 m.put("truncated", true);
             } else {
-                m.put("value", s);
+                m.put("value", Json.exactText(s));
             }
         } else if (v instanceof Character) {
-            m.put("value", String.valueOf(v));
+            m.put("value", Json.exactText(String.valueOf(v)));
         } else if (v instanceof Boolean || v instanceof Double || v instanceof Float) {
             m.put("value", v);
         } else if (v instanceof Number && v.getClass().getName().startsWith("java.lang.")) {
@@ -74,10 +78,12 @@ final class Observer {
 
     private List<Object> getters(Object v) {
         List<Method> candidates = new ArrayList<>();
+        Set<String> accessors = recordAccessors(v.getClass());
         for (Method x : v.getClass().getMethods()) {
             if (x.getParameterCount() != 0 || Modifier.isStatic(x.getModifiers()) || x.isSynthetic()
                     || x.getDeclaringClass() == Object.class || !Types.isSimple(x.getReturnType())
-                    || !isGetterName(x.getName(), x.getReturnType()) || changesReceiver(v, x)) {
+                    || !(isGetterName(x.getName(), x.getReturnType()) || accessors.contains(x.getName()))
+                    || changesReceiver(v, x)) {
                 continue;
             }
             candidates.add(x);
@@ -128,6 +134,32 @@ final class Observer {
     private static boolean changesReceiver(Object v, Method x) {
         String n = x.getName();
         return v instanceof java.nio.Buffer && n.startsWith("get") || n.startsWith("getAnd");
+    }
+
+    /**
+     * The names of a record's component accessors ({@code x()} of {@code record Point(int x)}),
+     * which hold its state as getters hold a bean's. The worker is compiled for Java 11, so a
+     * record is recognised by its superclass and its components are read through
+     * {@code Class.getRecordComponents} by reflection; before Java 16 there are no records.
+     */
+    private static Set<String> recordAccessors(Class<?> c) {
+        Class<?> parent = c.getSuperclass();
+        if (parent == null || !"java.lang.Record".equals(parent.getName())) {
+            return Collections.emptySet();
+        }
+        Set<String> names = new HashSet<>();
+        try {
+            Object components = Class.class.getMethod("getRecordComponents").invoke(c);
+            if (components instanceof Object[]) {
+                for (Object rc : (Object[]) components) {
+                    Method accessor = (Method) rc.getClass().getMethod("getAccessor").invoke(rc);
+                    names.add(accessor.getName());
+                }
+            }
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            // Components that cannot be read: the getter names are still observed.
+        }
+        return names;
     }
 
     private static boolean isGetterName(String n, Class<?> ret) {

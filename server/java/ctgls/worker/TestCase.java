@@ -140,10 +140,23 @@ final class TestCase implements Runnable {
     /** The constructor or method the current statement invokes, for the declared-exception check. */
     private Executable lastCallee;
 
+    /**
+     * How many causes of a thrown exception are looked at: user code can chain exceptions into a
+     * cycle ({@code a.initCause(b)} with {@code b} caused by {@code a}), which has no end.
+     */
+    private static final int MAX_CAUSES = 32;
+
+    /**
+     * Set when the deadline's error or a {@code Thread.stop} arrived while the worker was calling
+     * into a user exception object: the test ran out of time, whatever it threw before.
+     */
+    private boolean expiredInUserCode;
+
     private void thrown(int i, Throwable t, Executable called) {
         failedAt = i;
         Throwable root = t;
-        for (Throwable c = t; c != null; c = c.getCause()) {
+        int depth = 0;
+        for (Throwable c = t; c != null && depth < MAX_CAUSES; c = causeOf(c), depth++) {
             if (c instanceof DeadlineExceeded || isThreadDeath(c)) {
                 end = End.TIMEOUT;
                 return;
@@ -152,9 +165,6 @@ final class TestCase implements Runnable {
                 end = End.SYSTEM_EXIT;
                 exitStatus = ((ExitGuard.ExitRequested) c).status;
                 return;
-            }
-            if (c.getCause() == c) {
-                break;
             }
         }
         if (root instanceof StackOverflowError) {
@@ -166,6 +176,9 @@ final class TestCase implements Runnable {
             end = End.EXCEPTION;
         }
         exception = describe(root, called);
+        if (expiredInUserCode) {
+            end = End.TIMEOUT;
+        }
     }
 
     Map<String, Object> describe(Throwable t, Executable called) {
@@ -175,16 +188,11 @@ final class TestCase implements Runnable {
             return m;
         }
         m.put("type", t.getClass().getName());
-        String msg;
-        try {
-            msg = t.getMessage();
-        } catch (RuntimeException e) {
-            msg = null;
-        }
+        String msg = messageOf(t);
         if (msg != null && msg.length() > 1000) {
             msg = msg.substring(0, 1000);
         }
-        m.put("message", msg);
+        m.put("message", msg == null ? null : Json.exactText(msg));
         boolean declared = false;
         if (called != null) {
             for (Class<?> d : called.getExceptionTypes()) {
@@ -196,20 +204,74 @@ final class TestCase implements Runnable {
         m.put("declared", declared);
         m.put("checked", !(t instanceof RuntimeException) && !(t instanceof Error));
         m.put("frame", frame(t));
-        m.put("cause", t.getCause() == null || t.getCause() == t ? null : t.getCause().getClass().getName());
+        Throwable cause = causeOf(t);
+        m.put("cause", cause == null ? null : cause.getClass().getName());
         m.put("byStatement", false);
         return m;
     }
 
-    /** The top stack frame inside the classes under test (all project classes when none given). */
-    private Map<String, Object> frame(Throwable t) {
-        StackTraceElement[] st;
+    // A user exception may override getCause, getMessage and getStackTrace (Throwable's only
+    // overridable methods the worker calls) with code that throws, loops or recurses: each call
+    // is guarded, and what it threw stands for "unknown", never for the test's exception.
+
+    /** The exception's cause; null when there is none, it is the exception, or getCause threw. */
+    private Throwable causeOf(Throwable t) {
         try {
-            st = t.getStackTrace();
-        } catch (RuntimeException e) {
+            Throwable c = t.getCause();
+            return c == t ? null : c;
+        } catch (Throwable e) {
+            noteUserCodeFailure(e);
             return null;
         }
-        for (StackTraceElement e : st) {
+    }
+
+    private String messageOf(Throwable t) {
+        try {
+            return t.getMessage();
+        } catch (Throwable e) {
+            noteUserCodeFailure(e);
+            return null;
+        }
+    }
+
+    private StackTraceElement[] stackOf(Throwable t) {
+        try {
+            StackTraceElement[] st = t.getStackTrace();
+            return st == null ? new StackTraceElement[0] : st;
+        } catch (Throwable e) {
+            noteUserCodeFailure(e);
+            return new StackTraceElement[0];
+        }
+    }
+
+    private void noteUserCodeFailure(Throwable e) {
+        if (e instanceof DeadlineExceeded || isThreadDeath(e)) {
+            expiredInUserCode = true;
+        }
+    }
+
+    /**
+     * The top stack frame inside the classes under test (all project classes when none given), of
+     * the exception or else of the first of its causes that has one: an
+     * ExceptionInInitializerError is made after the failed {@code <clinit>} returned, so only its
+     * cause's stack shows the line in the class under test.
+     */
+    private Map<String, Object> frame(Throwable t) {
+        int depth = 0;
+        for (Throwable c = t; c != null && depth < MAX_CAUSES; c = causeOf(c), depth++) {
+            Map<String, Object> f = ownFrame(c);
+            if (f != null) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    private Map<String, Object> ownFrame(Throwable t) {
+        for (StackTraceElement e : stackOf(t)) {
+            if (e == null) {
+                continue;
+            }
             String cls = e.getClassName();
             if (!projectClasses.contains(cls) || !underTest(cls)) {
                 continue;
@@ -273,7 +335,9 @@ final class TestCase implements Runnable {
                 } catch (NoSuchFieldException | IllegalAccessException e) {
                     throw new Invalid("no enum constant " + t.getName() + "." + name);
                 } catch (ExceptionInInitializerError e) {
-                    throw new InvocationTargetException(e.getCause() == null ? e : e.getCause());
+                    // As `E.C` in Java: the first access reports the failed initialisation itself
+                    // (later ones throw NoClassDefFoundError, which passes through unchanged).
+                    throw new InvocationTargetException(e);
                 }
             }
             case "new": {
@@ -641,6 +705,11 @@ final class TestCase implements Runnable {
         return values[(int) k];
     }
 
+    /**
+     * The value of a literal statement: {@code Invalid} for a value javac would reject in that
+     * type (an integer outside the type's range, a char outside one UTF-16 unit, a finite number
+     * too large for a float), never a silently narrowed one.
+     */
     private static Object literal(Class<?> t, Object v) throws Invalid {
         try {
             if (t == String.class) {
@@ -656,18 +725,33 @@ final class TestCase implements Runnable {
                 if (v instanceof String && ((String) v).length() == 1) {
                     return ((String) v).charAt(0);
                 }
-                return (char) ((Long) v).longValue();
+                long code = (Long) v;
+                checkRange(code, Character.MIN_VALUE, Character.MAX_VALUE, t);
+                return (char) code;
             }
             if (t == double.class || t == Double.class) {
                 return toDouble(v);
             }
             if (t == float.class || t == Float.class) {
-                return (float) toDouble(v);
+                double d = toDouble(v);
+                float f = (float) d;
+                if (Float.isInfinite(f) && !Double.isInfinite(d)) {
+                    throw new Invalid(v + " out of range for " + t.getTypeName());
+                }
+                return f;
+            }
+            // The parser makes a Double of an integer beyond the long range; longValue() would
+            // clamp it to Long.MIN_VALUE or MAX_VALUE.
+            if (v instanceof Double) {
+                double d = (Double) v;
+                if (d != Math.rint(d)) {
+                    throw new Invalid("integral value expected for " + t.getTypeName());
+                }
+                if (!(d >= -0x1p63 && d < 0x1p63)) {
+                    throw new Invalid(v + " out of range for " + t.getTypeName());
+                }
             }
             long n = ((Number) v).longValue();
-            if (v instanceof Double && ((Double) v) != n) {
-                throw new Invalid("integral value expected for " + t);
-            }
             if (t == long.class || t == Long.class) {
                 return n;
             }

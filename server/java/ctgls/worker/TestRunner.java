@@ -277,6 +277,9 @@ final class TestRunner {
             Probe.endTest();
             boolean stuck = state == TAKEN_OVER && tt.running();
             int leaked = stopLeakedThreads(tt);
+            // After its threads are stopped, so none of them starts another.
+            boolean lastOfBatch = r.index == tests.size() - 1;
+            int processesKilled = Processes.mayHaveStarted(lastOfBatch) ? Processes.killDescendants() : 0;
             if (jdk == null) {
                 jdk = JdkState.save();
             }
@@ -321,6 +324,7 @@ final class TestRunner {
             m.put("outputTruncated", main.out.truncated() || main.err.truncated());
             m.put("durationMicros", micros);
             m.put("leakedThreads", (long) leaked);
+            m.put("processesKilled", (long) processesKilled);
             m.put("freshLoader", !r.reused);
             m.put("loaderDropped", dropped);
             m.put("index", (long) r.index);

@@ -174,7 +174,8 @@ impl Report<'_> {
                         .exception
                         .as_ref()
                         .filter(|_| test.result.status == TestStatus::Exception)
-                        .and_then(|x| x.message.clone()),
+                        .and_then(|x| x.message.as_ref())
+                        .map(|m| m.to_string_lossy().into_owned()),
                 });
             }
         }

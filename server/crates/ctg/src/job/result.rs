@@ -141,6 +141,8 @@ pub struct UndeclaredException {
     pub thrown_explicitly: bool,
     /// Index into [`GenerationResult::tests`].
     pub test: usize,
+    /// The exception's message for people to read: a lone surrogate, which Java text may hold
+    /// and a `String` cannot, shows as U+FFFD (the test asserts the exact message).
     pub message: Option<String>,
 }
 

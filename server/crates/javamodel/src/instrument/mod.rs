@@ -14,14 +14,15 @@
 //!
 //! Module map: `edits` (insertions and their nesting), `types` (static types and constant
 //! expressions as far as one file tells), `table` (probe table, sites, fallbacks), `decisions`
-//! (atomic conditions), `switches`, `statements` (lines, entries, loops, catches, enhanced fors,
-//! allocations).
+//! (atomic conditions), `switches`, `text_blocks` (text-block case constants on one line),
+//! `statements` (lines, entries, loops, catches, enhanced fors, allocations).
 
 mod decisions;
 mod edits;
 mod statements;
 mod switches;
 mod table;
+mod text_blocks;
 mod types;
 
 use std::collections::{BTreeMap, HashMap, HashSet};

@@ -9,6 +9,7 @@ use tree_sitter::Node;
 use super::edits::Layer;
 use super::statements::is_statement_position;
 use super::table::{BranchProbe, FallbackReason, ProbeKind, ProbeLevel, SiteId};
+use super::text_blocks;
 use super::types::{Const, DeclKind, JType, Prim};
 use super::{DecisionRef, InstrumentMode, Instrumenter, SiteBuild, PROBE};
 use crate::branches::{DecisionKind, Outcome};
@@ -43,6 +44,18 @@ struct Label<'t> {
 struct Typed {
     kind: SwitchKind,
     constants: Vec<(String, u32)>,
+}
+
+/// Whether any label has a case constant (not only `default`).
+fn has_constants(labels: &[Label<'_>]) -> bool {
+    labels
+        .iter()
+        .any(|l| named_children(l.node).iter().any(|c| c.kind() != "guard"))
+}
+
+fn is_text_block(src: &str, value: Node<'_>) -> bool {
+    let value = unparenthesize(value);
+    value.kind() == "string_literal" && text(src, value).starts_with("\"\"\"")
 }
 
 fn int_like(t: JType) -> bool {
@@ -100,6 +113,9 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
         } else {
             self.typed_switch(selector, &labels)
         };
+        // Case constants that no typed probe can list (a comment inside one, a text block the
+        // decoder refuses, a type this file does not tell) leave only the case probes.
+        let untyped_constants = typed.is_empty() && !patterns && has_constants(&labels);
         if !typed.is_empty() && self.options.mode == InstrumentMode::OutcomeOnly {
             typed.clear();
             let reason = FallbackReason::FileOutcomeOnly;
@@ -128,6 +144,9 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
             None => {
                 if steps > 0 {
                     let reason = down.map_or(FallbackReason::FileOutcomeOnly, |d| d.reason.clone());
+                    self.fallback(site, None, line, ProbeLevel::OutcomeOnly, reason);
+                } else if untyped_constants && self.options.mode == InstrumentMode::Full {
+                    let reason = FallbackReason::UntypedCaseConstants;
                     self.fallback(site, None, line, ProbeLevel::OutcomeOnly, reason);
                 }
                 let statement = is_statement_position(node);
@@ -212,6 +231,12 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
                         _ => value,
                     };
                     format!("\"{}\"", text(self.src, name))
+                }
+                // A text block spans lines: its value goes into the probe call as a one-line
+                // literal.
+                _ if is_text_block(self.src, value) => {
+                    let raw = text(self.src, unparenthesize(value));
+                    text_blocks::string_literal(&text_blocks::text_block_value(raw)?)
                 }
                 _ => text(self.src, value).to_string(),
             };

@@ -283,6 +283,10 @@ pub enum FallbackReason {
     CompileError(String),
     /// The whole file fell back to outcome-only probes.
     FileOutcomeOnly,
+    /// A switch on constants whose constants no typed switch probe can list (a comment inside
+    /// one, a text block the instrumenter does not decode, a type the file does not tell): case
+    /// probes instead.
+    UntypedCaseConstants,
 }
 
 impl fmt::Display for FallbackReason {
@@ -297,6 +301,7 @@ impl fmt::Display for FallbackReason {
             FallbackReason::ConstantGuard => f.write_str("constant guard"),
             FallbackReason::CompileError(message) => write!(f, "compile error: {message}"),
             FallbackReason::FileOutcomeOnly => f.write_str("file outcome-only"),
+            FallbackReason::UntypedCaseConstants => f.write_str("untyped case constants"),
         }
     }
 }

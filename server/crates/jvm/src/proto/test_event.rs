@@ -7,7 +7,9 @@
 //! know are skipped (the versioning rule); the values whose JSON type varies on the wire
 //! (observed values, `"NaN"`/`"Infinity"` floats, distances, hit counts that overflowed) are
 //! [`Scalar`]s, judged as `serde_json::Value` would judge them. A field of another JSON type than
-//! the protocol gives it is a protocol error.
+//! the protocol gives it is a protocol error. Java strings that must arrive exactly (observed
+//! values, exception messages) are a JSON string or, when they are not valid Unicode, the array
+//! of their UTF-16 code units (docs/protocol.md, "Strings"); both decode to a [`JavaText`].
 
 use std::borrow::Cow;
 use std::fmt;
@@ -19,6 +21,7 @@ use serde_json::value::RawValue;
 
 use super::{invalid_json, Envelope, ErrorEntry, Message, Res};
 use crate::model::*;
+use javatext::JavaText;
 
 /// Sorts a line of an `execute` request as [`super::message`] does and, when it is a `test`
 /// event, decodes its result onto `results`.
@@ -72,6 +75,7 @@ struct ExecuteLine<'a> {
     output_truncated: Option<bool>,
     duration_micros: Option<u64>,
     leaked_threads: Option<u64>,
+    processes_killed: Option<u64>,
     fresh_loader: Option<bool>,
     loader_dropped: Option<String>,
 }
@@ -111,6 +115,7 @@ impl ExecuteLine<'_> {
             output_truncated: self.output_truncated.unwrap_or(false),
             duration: Duration::from_micros(self.duration_micros.unwrap_or(0)),
             leaked_threads: self.leaked_threads.unwrap_or(0) as u32,
+            processes_killed: self.processes_killed.unwrap_or(0) as u32,
             // Workers before this field always used a fresh loader.
             fresh_loader: self.fresh_loader.unwrap_or(true),
             loader_dropped: self.loader_dropped,
@@ -209,7 +214,7 @@ impl GetterEntry<'_> {
 struct ExceptionEntry {
     #[serde(rename = "type")]
     type_name: Option<String>,
-    message: Option<String>,
+    message: Option<TextEntry>,
     declared: Option<bool>,
     checked: Option<bool>,
     frame: Option<FrameEntry>,
@@ -221,7 +226,7 @@ impl ExceptionEntry {
     fn into_exception(self) -> ThrownException {
         ThrownException {
             type_name: self.type_name.unwrap_or_default(),
-            message: self.message,
+            message: self.message.map(|m| m.0),
             declared: self.declared.unwrap_or(false),
             checked: self.checked.unwrap_or(false),
             frame: self.frame.map(|f| StackFrame {
@@ -377,7 +382,10 @@ enum Scalar<'a> {
     /// A number with a fraction or an exponent.
     Float(f64),
     Text(Cow<'a, str>),
-    /// `null`, an array or an object: no value the model keeps.
+    /// An array of numbers that can be UTF-16 code units: a Java string that is not valid
+    /// Unicode.
+    Utf16(Vec<u16>),
+    /// `null`, an object or another array: no value the model keeps.
     Other,
 }
 
@@ -408,7 +416,8 @@ impl Scalar<'_> {
             },
             Scalar::Negative(n) => ObservedValue::Integer(n),
             Scalar::Float(f) => ObservedValue::Float(f),
-            Scalar::Text(s) => ObservedValue::Text(s.into_owned()),
+            Scalar::Text(s) => ObservedValue::Text(JavaText::from(s.into_owned())),
+            Scalar::Utf16(units) => ObservedValue::Text(JavaText::from_utf16(units)),
             Scalar::Other => return None,
         })
     }
@@ -471,13 +480,59 @@ impl<'de> Visitor<'de> for ScalarVisitor {
     fn visit_unit<E>(self) -> Result<Scalar<'de>, E> {
         Ok(Scalar::Other)
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Scalar<'de>, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Scalar::Other)
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Scalar<'de>, A::Error> {
+        Ok(match code_units(seq)? {
+            Some(units) => Scalar::Utf16(units),
+            None => Scalar::Other,
+        })
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Scalar<'de>, A::Error> {
         while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
         Ok(Scalar::Other)
+    }
+}
+
+/// The elements of an array as UTF-16 code units; `None` when one is not a number from 0 to
+/// 65535. The whole array is read either way.
+fn code_units<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Option<Vec<u16>>, A::Error> {
+    let mut units = Some(Vec::with_capacity(seq.size_hint().unwrap_or(0)));
+    while let Some(element) = seq.next_element::<Scalar<'de>>()? {
+        let unit = element.as_u64().and_then(|n| u16::try_from(n).ok());
+        match (&mut units, unit) {
+            (Some(units), Some(unit)) => units.push(unit),
+            _ => units = None,
+        }
+    }
+    Ok(units)
+}
+
+/// A Java string that must arrive exactly: a JSON string, or the array of its code units.
+struct TextEntry(JavaText);
+
+impl<'de> Deserialize<'de> for TextEntry {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct TextVisitor;
+        impl<'de> Visitor<'de> for TextVisitor {
+            type Value = TextEntry;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string or an array of UTF-16 code units")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<TextEntry, E> {
+                Ok(TextEntry(JavaText::from(s)))
+            }
+            fn visit_string<E>(self, s: String) -> Result<TextEntry, E> {
+                Ok(TextEntry(JavaText::from(s)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<TextEntry, A::Error> {
+                match code_units(seq)? {
+                    Some(units) => Ok(TextEntry(JavaText::from_utf16(units))),
+                    None => Err(serde::de::Error::custom(
+                        "an array whose elements are not all UTF-16 code units",
+                    )),
+                }
+            }
+        }
+        d.deserialize_any(TextVisitor)
     }
 }
 
@@ -555,6 +610,7 @@ mod tests {
             output_truncated: false,
             duration: Duration::ZERO,
             leaked_threads: 0,
+            processes_killed: 0,
             // Workers before the field always used a fresh loader.
             fresh_loader: true,
             loader_dropped: None,
@@ -576,7 +632,7 @@ mod tests {
                                "lines":[[5,1],[6,2]],"methods":[[0,1]],"loops":[[0,3]]}],
                      "proxies":{"loopIterations":3,"methodCalls":1,"instantiations":1,"statements":9}},
             "stdout":"out\n","stderr":"err","outputTruncated":true,"durationMicros":830,"leakedThreads":1,
-            "freshLoader":false,"loaderDropped":"the test ended with exception","index":0}"#;
+            "processesKilled":2,"freshLoader":false,"loaderDropped":"the test ended with exception","index":0}"#;
         let getters = vec![
             GetterObservation {
                 name: "getBalance".into(),
@@ -657,6 +713,7 @@ mod tests {
             output_truncated: true,
             duration: Duration::from_micros(830),
             leaked_threads: 1,
+            processes_killed: 2,
             fresh_loader: false,
             loader_dropped: Some("the test ended with exception".into()),
             ..defaults(TestStatus::Exception)
@@ -694,7 +751,7 @@ mod tests {
         let all_null = r#"{"status":"timeout","failedAt":null,"statements":null,"exception":null,
             "message":null,"exitStatus":null,"exitAttempted":null,"trace":null,"stdout":null,
             "stderr":null,"outputTruncated":null,"durationMicros":null,"leakedThreads":null,
-            "freshLoader":null,"loaderDropped":null}"#;
+            "processesKilled":null,"freshLoader":null,"loaderDropped":null}"#;
         assert_eq!(decode(all_null), defaults(TestStatus::Timeout));
         assert!(!decode(r#"{"status":"ok","freshLoader":false}"#).fresh_loader);
         let r = decode(r#"{"status":"exception","exception":{"frame":{}},"trace":{"files":[{}]}}"#);
@@ -869,6 +926,41 @@ mod tests {
     }
 
     #[test]
+    fn text_that_is_not_unicode_arrives_as_its_code_units() {
+        let lone = |units: &[u16]| Some(ObservedValue::Text(JavaText::from_utf16(units.to_vec())));
+        // A lone high surrogate as a char, and a String cut through a surrogate pair.
+        assert_eq!(observed("char", "[55357]"), lone(&[0xd83d]));
+        assert_eq!(
+            observed("java.lang.String", "[97,98,55357]"),
+            lone(&[0x61, 0x62, 0xd83d])
+        );
+        assert_eq!(
+            getter(r#"{"name":"getName","value":[56832,120]}"#),
+            Ok(GetterOutcome::Value(lone(&[0xde00, 0x78]).unwrap()))
+        );
+        // Code units that happen to be valid Unicode are the same text as the string form.
+        assert_eq!(
+            observed("java.lang.String", "[97,55357,56832]"),
+            observed("java.lang.String", r#""a\ud83d\ude00""#)
+        );
+        assert_eq!(
+            observed("java.lang.String", "[]"),
+            Some(ObservedValue::Text("".into()))
+        );
+        let r = decode(
+            r#"{"status":"exception","exception":{"type":"java.lang.IllegalStateException",
+            "message":[98,32,56832]}}"#,
+        );
+        let message = r.exception.and_then(|e| e.message);
+        assert_eq!(
+            message,
+            Some(JavaText::from_utf16(vec![0x62, 0x20, 0xde00]))
+        );
+        let r = decode(r#"{"status":"exception","exception":{"message":"plain"}}"#);
+        assert_eq!(r.exception.and_then(|e| e.message), Some("plain".into()));
+    }
+
+    #[test]
     fn getter_outcomes_are_read_in_order_of_precedence() {
         assert_eq!(
             getter(r#"{"name":"g","threw":"E","null":true,"value":1}"#),
@@ -906,10 +998,13 @@ mod tests {
             getter(r#"{"name":"g","value":null}"#),
             Err("getter without value".into())
         );
-        assert_eq!(
-            getter(r#"{"name":"g","value":[1]}"#),
-            Err("bad getter value".into())
-        );
+        // An array is text only when every element is a UTF-16 code unit.
+        for not_text in [r#"[65536]"#, r#"[1,-1]"#, r#"[1,"a"]"#, r#"{"a":1}"#] {
+            assert_eq!(
+                getter(&format!(r#"{{"name":"g","value":{not_text}}}"#)),
+                Err("bad getter value".into())
+            );
+        }
         assert_eq!(
             getter(r#"{"value":1}"#),
             Err("missing string field 'name'".into())
@@ -922,6 +1017,8 @@ mod tests {
             r#"{"status":"ok","statements":{}}"#,
             r#"{"status":"ok","statements":[1]}"#,
             r#"{"status":"ok","exception":"E"}"#,
+            r#"{"status":"ok","exception":{"message":5}}"#,
+            r#"{"status":"ok","exception":{"message":[55357,65536]}}"#,
             r#"{"status":"ok","trace":{"files":[{"lines":[{"id":1}]}]}}"#,
             r#"{"status":"ok""#,
             r#"{"status":"ok"} {}"#,

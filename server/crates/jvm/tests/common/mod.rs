@@ -150,7 +150,16 @@ pub fn int_value(r: &TestResult, statement: usize) -> i64 {
     }
 }
 
+/// The text statement `statement` produced, which must be valid Unicode.
 pub fn text_value(r: &TestResult, statement: usize) -> String {
+    match java_text(r, statement).as_str() {
+        Some(s) => s.to_string(),
+        None => panic!("statement {statement}: text that is not Unicode"),
+    }
+}
+
+/// The text (a String or char) statement `statement` produced, exactly.
+pub fn java_text(r: &TestResult, statement: usize) -> JavaText {
     match &value(r, statement).value {
         Some(ObservedValue::Text(s)) => s.clone(),
         other => panic!("statement {statement}: expected text, got {other:?}"),
@@ -184,4 +193,34 @@ pub fn group_gone(pgid: u32) -> bool {
         std::thread::sleep(Duration::from_millis(20));
     }
     false
+}
+
+/// The processes whose command line is `sleep <seconds>` (zombies have none).
+pub fn sleepers(seconds: &str) -> Vec<String> {
+    let wanted = format!("sleep\0{seconds}\0");
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            std::fs::read(e.path().join("cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c) == wanted)
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// Waits up to 5 s for the `sleep <seconds>` processes to go (SIGKILL takes effect when a
+/// process is next scheduled), then kills those left, so that no test leaves one behind.
+pub fn sleepers_gone(seconds: &str) -> bool {
+    let until = std::time::Instant::now() + Duration::from_secs(5);
+    while !sleepers(seconds).is_empty() && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left = sleepers(seconds);
+    for pid in &left {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", pid])
+            .status();
+    }
+    left.is_empty()
 }

@@ -3,19 +3,38 @@
 //! Unicode escapes are translated before Java lexes a file, so `\u000a` inside a literal ends
 //! the line and `\u0022` ends a string: line breaks, quotes and backslashes always get their
 //! named escapes, and `\uXXXX` is used only for the other control and non-ASCII characters.
+//! Since an escape stands for one UTF-16 code unit, a lone surrogate (Java text that is not
+//! valid Unicode) is its escape too, and javac reads it back as that very code unit.
 //! Floats print as the shortest decimal that reads back to the same bits (javac rounds to
 //! nearest like Rust's formatter), with named constants for NaN and the infinities.
+
+use javatext::JavaText;
 
 use crate::types::PrimitiveKind;
 use crate::value::PrimitiveValue;
 
 pub fn string_literal(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
+    quoted(text.len(), text.chars().map(Ok))
+}
+
+/// A String literal that javac reads back as exactly the code units of `text`, lone
+/// surrogates included.
+pub fn text_literal(text: &JavaText) -> String {
+    match text.as_str() {
+        Some(s) => string_literal(s),
+        None => quoted(text.utf16_len(), text.decode()),
+    }
+}
+
+/// A String literal of characters and lone surrogates (`Err`).
+fn quoted(capacity: usize, chars: impl Iterator<Item = Result<char, u16>>) -> String {
+    let mut out = String::with_capacity(capacity + 2);
     out.push('"');
-    for c in text.chars() {
+    for c in chars {
         match c {
-            '"' => out.push_str("\\\""),
-            _ => escape_into(c, &mut out),
+            Ok('"') => out.push_str("\\\""),
+            Ok(c) => escape_into(c, &mut out),
+            Err(unit) => unit_escape_into(unit, &mut out),
         }
     }
     out.push('"');
@@ -34,6 +53,23 @@ pub fn char_literal(c: char) -> String {
     out
 }
 
+/// A char literal of one UTF-16 code unit, which may be a lone surrogate (`'\ud83d'`).
+pub fn char_unit_literal(unit: u16) -> String {
+    match char::from_u32(u32::from(unit)) {
+        Some(c) => char_literal(c),
+        None => {
+            let mut out = String::from("'");
+            unit_escape_into(unit, &mut out);
+            out.push('\'');
+            out
+        }
+    }
+}
+
+fn unit_escape_into(unit: u16, out: &mut String) {
+    out.push_str(&format!("\\u{unit:04x}"));
+}
+
 fn escape_into(c: char, out: &mut String) {
     match c {
         '\\' => out.push_str("\\\\"),
@@ -46,7 +82,7 @@ fn escape_into(c: char, out: &mut String) {
         _ => {
             let mut units = [0u16; 2];
             for unit in c.encode_utf16(&mut units) {
-                out.push_str(&format!("\\u{unit:04x}"));
+                unit_escape_into(*unit, out);
             }
         }
     }
@@ -114,10 +150,7 @@ pub fn integer_as(kind: PrimitiveKind, v: i64) -> Option<String> {
         PrimitiveKind::Short => format!("(short) {}", i16::try_from(v).ok()?),
         PrimitiveKind::Int => int_literal(i32::try_from(v).ok()?),
         PrimitiveKind::Long => long_literal(v),
-        PrimitiveKind::Char => {
-            let unit = u16::try_from(v).ok()?;
-            char_literal(char::from_u32(u32::from(unit))?)
-        }
+        PrimitiveKind::Char => char_unit_literal(u16::try_from(v).ok()?),
         // Java's widening to float/double rounds to nearest, as `as` does.
         PrimitiveKind::Float => float_literal(v as f32),
         PrimitiveKind::Double => double_literal(v as f64),
@@ -168,6 +201,27 @@ mod tests {
         assert_eq!(char_literal('\u{0}'), r"'\u0000'");
         assert_eq!(char_literal('\n'), r"'\n'");
         assert_eq!(char_literal('\u{7f}'), r"'\u007f'");
+    }
+
+    #[test]
+    fn lone_surrogates_are_written_as_the_code_units_they_are() {
+        let text = |units: &[u16]| JavaText::from_utf16(units.to_vec());
+        // "a" + the high half of U+1F600 + a quote, the low half alone, a whole pair.
+        assert_eq!(text_literal(&text(&[0x61, 0xd83d, 0x22])), r#""a\ud83d\"""#);
+        assert_eq!(text_literal(&text(&[0xde00])), r#""\ude00""#);
+        assert_eq!(
+            text_literal(&text(&[0xde00, 0xd83d, 0xde00, 0xd83d])),
+            r#""\ude00\ud83d\ude00\ud83d""#
+        );
+        assert_eq!(text_literal(&"é\n".into()), string_literal("é\n"));
+        assert_eq!(char_unit_literal(0xd83d), r"'\ud83d'");
+        assert_eq!(char_unit_literal(0xdfff), r"'\udfff'");
+        assert_eq!(char_unit_literal(u16::from(b'\'')), r"'\''");
+        assert_eq!(char_unit_literal(0xe9), r"'\u00e9'");
+        assert_eq!(
+            integer_as(PrimitiveKind::Char, 0xd800),
+            Some(r"'\ud800'".into())
+        );
     }
 
     #[test]

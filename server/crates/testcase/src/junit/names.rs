@@ -303,14 +303,15 @@ fn value_words(v: &Value) -> Option<String> {
         Value::Float(f) if *f == f64::NEG_INFINITY => Some("NegativeInfinity".into()),
         Value::Float(f) if *f == 0.0 => Some("Zero".into()),
         Value::Text(t) if t.is_empty() => Some("EmptyString".into()),
-        Value::Text(t)
-            if t.chars().count() <= 20
-                && t.chars().any(|c| c.is_ascii_alphabetic())
-                && t.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '_' | '-')) =>
-        {
-            Some(words(t))
-        }
+        Value::Text(t) => t
+            .as_str()
+            .filter(|t| {
+                t.chars().count() <= 20
+                    && t.chars().any(|c| c.is_ascii_alphabetic())
+                    && t.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '_' | '-'))
+            })
+            .map(words),
         _ => None,
     }
 }

@@ -11,6 +11,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use javatext::JavaText;
+
 use crate::callable::{Callable, CallableKind};
 use crate::statement::{Statement, TestCase, VarRef};
 use crate::types::{JavaType, PrimitiveKind, TypeParameter, OBJECT, STRING};
@@ -24,8 +26,9 @@ pub enum Value {
     Integer(i64),
     /// float, double and their boxes; also NaN and the infinities.
     Float(f64),
-    /// Strings and chars.
-    Text(String),
+    /// Strings and chars (a char as a one-unit text), exactly: Java text need not be valid
+    /// Unicode.
+    Text(JavaText),
 }
 
 /// What was observed about one value.
@@ -68,7 +71,7 @@ pub enum GetterOutcome {
 pub struct Thrown {
     /// Binary name of the exception's class.
     pub type_name: String,
-    pub message: Option<String>,
+    pub message: Option<JavaText>,
     /// The called constructor or method lists it (or a supertype) in its `throws` clause.
     pub declared: bool,
     pub checked: bool,

@@ -18,8 +18,8 @@ use crate::types::{JavaType, PrimitiveKind, OBJECT, STRING};
 
 use super::facts::{MethodLookup, TypeFacts};
 use super::literal::{
-    char_literal, delta_for, double_literal, float_literal, integer_as, long_literal,
-    string_literal,
+    char_unit_literal, delta_for, double_literal, float_literal, integer_as, long_literal,
+    string_literal, text_literal,
 };
 use super::observation::{contains_identity_hash, GetterOutcome, Observed, Thrown, Value};
 use super::printer::{AssertionId, AssertionKind};
@@ -265,7 +265,7 @@ fn value_items(
         })]
     };
     if let Some(Value::Text(t)) = &observed.value {
-        if contains_identity_hash(t) {
+        if contains_identity_hash(&t.to_string_lossy()) {
             return vec![Item::Note {
                 subject: Subject::Value(i),
                 why: IDENTITY_HASH,
@@ -348,12 +348,12 @@ fn primitive_check(v: &Value, kind: PrimitiveKind, cast: Option<PrimitiveKind>) 
             equals(literal(double_literal(*f)), cast, Some(delta_for(*f)))
         }
         (Value::Text(t), PrimitiveKind::Char) => {
-            let mut chars = t.chars();
-            let c = chars.next()?;
-            if chars.next().is_some() {
+            let mut units = t.code_units();
+            let unit = units.next()?;
+            if units.next().is_some() {
                 return None;
             }
-            equals(literal(char_literal(c)), cast, None)
+            equals(literal(char_unit_literal(unit)), cast, None)
         }
         _ => return None,
     })
@@ -364,12 +364,8 @@ fn primitive_check(v: &Value, kind: PrimitiveKind, cast: Option<PrimitiveKind>) 
 /// that boxes to the runtime class.
 fn boxed_check(v: &Value, runtime: Option<&str>) -> Option<Check> {
     let expected = match (v, runtime) {
-        (Value::Text(t), Some("java.lang.Character")) => {
-            let mut chars = t.chars();
-            let c = chars.next()?;
-            char_literal(c)
-        }
-        (Value::Text(t), _) => string_literal(t),
+        (Value::Text(t), Some("java.lang.Character")) => char_unit_literal(t.code_units().next()?),
+        (Value::Text(t), _) => text_literal(t),
         (Value::Bool(b), _) => b.to_string(),
         (Value::Integer(n), Some(r)) => integer_as(PrimitiveKind::unboxed(r)?, *n)?,
         (Value::Float(f), Some("java.lang.Float")) => float_literal(*f as f32),
@@ -422,7 +418,7 @@ fn state_items(
             wrap,
         };
         if let GetterOutcome::Value(Value::Text(t)) = &g.outcome {
-            if contains_identity_hash(t) {
+            if contains_identity_hash(&t.to_string_lossy()) {
                 out.push(Item::Note {
                     subject: subject(Wrap::None),
                     why: IDENTITY_HASH,
@@ -516,12 +512,13 @@ fn getter_value_check(name: &str, v: &Value, ret: Option<&JavaType>) -> Option<(
             Some(PrimitiveKind::Double),
             Some(delta_for(*f)),
         )),
-        (Value::Text(t), _) if t.chars().count() >= MAX_GETTER_TEXT => None,
-        (Value::Text(t), None) if t.chars().count() == 1 => Some((
+        // The worker cuts at 1000 code units.
+        (Value::Text(t), _) if t.utf16_len() >= MAX_GETTER_TEXT => None,
+        (Value::Text(t), None) if t.utf16_len() == 1 => Some((
             Wrap::StringValueOf,
-            equals(Expected::Literal(string_literal(t)), None, None),
+            equals(Expected::Literal(text_literal(t)), None, None),
         )),
-        (Value::Text(t), _) => plain(equals(Expected::Literal(string_literal(t)), None, None)),
+        (Value::Text(t), _) => plain(equals(Expected::Literal(text_literal(t)), None, None)),
         // A reference return type that is not a box: the runtime class of the number is not
         // known, so no literal is sure to be equal.
         _ => None,
@@ -529,11 +526,12 @@ fn getter_value_check(name: &str, v: &Value, ret: Option<&JavaType>) -> Option<(
 }
 
 fn message_item(thrown: &Thrown, ids: &mut Ids) -> Option<Item> {
-    let message = thrown.message.as_ref()?;
+    let exact = thrown.message.as_ref()?;
+    let message = exact.to_string_lossy();
     if UNSTABLE_MESSAGES.contains(&thrown.type_name.as_str()) || message.len() > MAX_MESSAGE {
         return None;
     }
-    if contains_identity_hash(message) {
+    if contains_identity_hash(&message) {
         return Some(Item::Note {
             subject: Subject::Message,
             why: IDENTITY_HASH,
@@ -542,14 +540,14 @@ fn message_item(thrown: &Thrown, ids: &mut Ids) -> Option<Item> {
     if thrown.unstable_message {
         return Some(Item::Note {
             subject: Subject::Message,
-            why: Instability::classify(&thrown.type_name, message).note(),
+            why: Instability::classify(&thrown.type_name, &message).note(),
         });
     }
     Some(Item::Assert(Assertion {
         id: ids.next(),
         kind: AssertionKind::ExceptionMessage,
         subject: Subject::Message,
-        check: equals(Expected::Literal(string_literal(message)), None, None),
+        check: equals(Expected::Literal(text_literal(exact)), None, None),
     }))
 }
 
@@ -573,7 +571,7 @@ fn assertable_exception(thrown: &Thrown) -> String {
 
 fn value_text(v: Option<&Value>) -> String {
     match v {
-        Some(Value::Text(t)) => t.clone(),
+        Some(Value::Text(t)) => t.to_string_lossy().into_owned(),
         _ => String::new(),
     }
 }

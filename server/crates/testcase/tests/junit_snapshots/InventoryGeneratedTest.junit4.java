@@ -126,6 +126,31 @@ public class InventoryGeneratedTest {
     }
 
     @Test
+    public void newInventory() throws Exception {
+        String string0 = "\ud83d\ude00";
+        assertEquals('\ud83d', Inventory.first(string0));
+        String string1 = Inventory.cut(string0);
+        assertEquals("\ud83d", string1);
+        Inventory inventory0 = new Inventory(string1);
+        assertEquals(Inventory.Category.FOOD, inventory0.getCategory());
+        assertEquals("\ud83d", inventory0.getName());
+        assertEquals(0, inventory0.size());
+    }
+
+    @Test
+    public void refuseThrowsIllegalArgumentException() {
+        String string0 = Inventory.cut("a\ud83d\ude00");
+        assertEquals("a\ud83d", string0);
+        // Undeclared exception: refuse does not declare IllegalArgumentException.
+        try {
+            Inventory.refuse(string0);
+            fail("Expected IllegalArgumentException");
+        } catch (IllegalArgumentException exception) {
+            assertEquals("refused a\ud83d", exception.getMessage());
+        }
+    }
+
+    @Test
     public void newShelfWhenArgumentIsNull() {
         Shelf<String> shelf0 = new Shelf<>((String[]) null);
         assertEquals("array null", shelf0.getMade());

@@ -102,6 +102,20 @@ public class Inventory {
         return "string " + value;
     }
 
+    /** The first UTF-16 code unit of {@code text}: half a surrogate pair when it starts with one. */
+    public static char first(String text) {
+        return text.charAt(0);
+    }
+
+    /** {@code text} without its last code unit, which may cut a surrogate pair in half. */
+    public static String cut(String text) {
+        return text.substring(0, text.length() - 1);
+    }
+
+    public static int refuse(String text) {
+        throw new IllegalArgumentException("refused " + text);
+    }
+
     public int[] counts() {
         int[] out = new int[stock.size()];
         int i = 0;
