@@ -295,6 +295,16 @@ pub fn compile_instrumented(
         };
         rounds += 1;
         let result = supervisor.compile(&attempt)?;
+        if let Some(error) = &result.cache_error {
+            tracing::warn!("{error}");
+        }
+        tracing::debug!(
+            round,
+            compiled = result.compiled_files,
+            reused = result.reused_files,
+            from_disk = result.cache_loaded_files,
+            "instrumented compile"
+        );
         if let Some(unit) = result.unit {
             tracing::debug!(rounds, "instrumented classes compiled");
             return Ok(CompiledUnit {

@@ -43,6 +43,10 @@ pub(crate) const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../java/ctgls/worker/Compiler.java"),
     ),
     (
+        "ctgls/worker/Abi.java",
+        include_str!("../../../java/ctgls/worker/Abi.java"),
+    ),
+    (
         "ctgls/worker/CompileCache.java",
         include_str!("../../../java/ctgls/worker/CompileCache.java"),
     ),

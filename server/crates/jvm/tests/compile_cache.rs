@@ -228,7 +228,8 @@ fn switching_between_original_and_instrumented_text_compiles_only_that_file() {
     assert_eq!(counts(&back), (0, 2, 0));
     assert_eq!(g(&mut sup, back.unit.unwrap()), 1);
 
-    // A change of the original text is a change: the variants go, and User is compiled again.
+    // A change of the original text is a change: the variants go. Base's interface is the same,
+    // so User stays.
     let edited_base = base.replace("return x;", "return x * 2;");
     let edited = compile(
         &mut sup,
@@ -237,8 +238,136 @@ fn switching_between_original_and_instrumented_text_compiles_only_that_file() {
             source("p/User.java", user),
         ],
     );
-    assert_eq!(counts(&edited), (2, 0, 0));
+    assert_eq!(counts(&edited), (1, 1, 0));
     assert_eq!(g(&mut sup, edited.unit.unwrap()), 2);
     let probes_again = compile(&mut sup, &with_probes);
-    assert_eq!(counts(&probes_again), (2, 0, 0));
+    assert_eq!(counts(&probes_again), (1, 1, 0));
+    assert_eq!(g(&mut sup, probes_again.unit.unwrap()), 1001);
+}
+
+#[test]
+fn a_file_nothing_compiled_is_no_change_when_it_comes_back_the_same() {
+    // `A` names `B` in a comment only: B is on the source path, never compiled, and A's cached
+    // classes do not depend on it.
+    let a = "package p;\n/** Not {@code B}. */\npublic class A {\n    public static int f() { return 1; }\n}\n";
+    let b = "package p;\npublic class B {}\n";
+    let sources = vec![source("p/A.java", a), source("p/B.java", b)];
+    let request = |sources: &[SourceFile]| CompileRequest {
+        sources: sources.to_vec(),
+        roots: Some(vec!["p/A.java".into()]),
+        ..CompileRequest::default()
+    };
+    let root = project_root("unneeded");
+    let mut sup = supervisor();
+    sup.use_compile_cache_of(&root);
+    let first = sup.compile(&request(&sources)).unwrap();
+    assert_eq!((first.compiled_files, first.reused_files), (1, 0));
+    assert_eq!(first.files, vec!["p/A.java".to_string()]);
+    let again = sup.compile(&request(&sources)).unwrap();
+    assert_eq!((again.compiled_files, again.reused_files), (0, 1));
+    assert!(matches!(
+        sup.save_compile_cache().unwrap(),
+        CompileCacheSave::Saved { files: 1, .. }
+    ));
+
+    // The same holds for the next worker, from the cache on disk.
+    let mut next = supervisor();
+    next.use_compile_cache_of(&root);
+    let loaded = next.compile(&request(&sources)).unwrap();
+    assert_eq!(counts(&loaded), (0, 1, 1));
+
+    // A change of B is a change: A mentions it, so A is compiled again.
+    let changed = [
+        source("p/A.java", a),
+        source("p/B.java", "package p;\npublic class B { int x; }\n"),
+    ];
+    let after = next.compile(&request(&changed)).unwrap();
+    assert_eq!((after.compiled_files, after.reused_files), (1, 0));
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
+fn an_edit_that_keeps_the_interface_does_not_compile_the_files_that_mention_it() {
+    let base = |k: i32, body: &str, extra: &str| {
+        source(
+            "p/Base.java",
+            &format!(
+                "package p;\npublic class Base {{\n    public static final int K = {k};\n    \
+                 public static int f(int x) {{ return {body}; }}\n{extra}}}\n"
+            ),
+        )
+    };
+    let user = source(
+        "p/User.java",
+        "package p;\npublic class User {\n    public static int g(int x) { return Base.f(x) * 10 + Base.K; }\n}\n",
+    );
+    let mut sup = supervisor();
+    let mut g = |sources: Vec<SourceFile>| {
+        let compiled = compile(&mut sup, &sources);
+        let t = test(vec![int(1), call_static("p.User", "g", &["int"], &[0])]);
+        let r = finished(
+            sup.execute(compiled.unit.unwrap(), &[t], &options(2000))
+                .unwrap(),
+        );
+        (
+            (compiled.compiled_files, compiled.reused_files),
+            int_value(&r[0], 1),
+        )
+    };
+    assert_eq!(g(vec![base(1, "x + K", ""), user.clone()]), ((2, 0), 21));
+    // A new body: User, compiled against the old Base, stays.
+    assert_eq!(
+        g(vec![base(1, "x + K + 100", ""), user.clone()]),
+        ((1, 1), 1021)
+    );
+    // A private member is no part of the interface either.
+    let helper = "    private static int helper() { return 0; }\n";
+    assert_eq!(
+        g(vec![base(1, "x + K + 100", helper), user.clone()]),
+        ((1, 1), 1021)
+    );
+    // A constant is: User has K inlined and is compiled again (with the old User, 1031).
+    assert_eq!(
+        g(vec![base(2, "x + K + 100", helper), user.clone()]),
+        ((2, 0), 1032)
+    );
+    // So is a new public member.
+    let public = "    public static int more() { return 1; }\n";
+    assert_eq!(
+        g(vec![base(2, "x + K + 100", public), user.clone()]),
+        ((2, 0), 1032)
+    );
+}
+
+#[test]
+fn an_edit_that_does_not_compile_is_reported_once() {
+    let base = |body: &str| {
+        source(
+            "p/Base.java",
+            &format!("package p;\npublic class Base {{\n    public static int f(int x) {{ return {body}; }}\n}}\n"),
+        )
+    };
+    let user = source(
+        "p/User.java",
+        "package p;\npublic class User {\n    public static int g(int x) { return Base.f(x); }\n}\n",
+    );
+    let mut sup = supervisor();
+    compile(&mut sup, &[base("x"), user.clone()]);
+    let broken = sup
+        .compile(&CompileRequest {
+            sources: vec![base("\"text\""), user.clone()],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    assert_eq!(broken.unit, None);
+    let errors: Vec<_> = broken
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == DiagnosticKind::Error)
+        .collect();
+    assert_eq!(errors.len(), 1, "{:#?}", broken.diagnostics);
+    assert_eq!(errors[0].file.as_deref(), Some("p/Base.java"));
+    // Repaired, with the same interface as before the broken edit.
+    let repaired = compile(&mut sup, &[base("x + 1"), user]);
+    assert_eq!((repaired.compiled_files, repaired.reused_files), (1, 1));
 }

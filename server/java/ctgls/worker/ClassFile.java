@@ -1,7 +1,9 @@
 package ctgls.worker;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The parts of a class file that the static-state rule reads (JVMS chapter 4): access flags,
@@ -44,6 +46,8 @@ final class ClassFile {
         byte[] code;
         /** Exception table rows: start, end, handler, catch-type index. */
         int[][] handlers = new int[0][];
+        /** Where each attribute's info starts, by name, and its length. */
+        final Map<String, int[]> attributes = new HashMap<>();
 
         Member(int access, String name, String descriptor) {
             this.access = access;
@@ -143,6 +147,7 @@ final class ClassFile {
             for (int a = 0; a < attributes; a++) {
                 String attr = utf8(u2(p));
                 int len = u4(p + 2);
+                m.attributes.put(attr, new int[] {p + 6, len});
                 if (methods && attr.equals("Code")) {
                     int codeLength = u4(p + 10);
                     m.code = java.util.Arrays.copyOfRange(b, p + 14, p + 14 + codeLength);
@@ -163,6 +168,33 @@ final class ClassFile {
 
     boolean is(int flag) {
         return (access & flag) != 0;
+    }
+
+    /** Where each class attribute's info starts, by name, and its length. */
+    Map<String, int[]> attributes() {
+        Map<String, int[]> out = new HashMap<>();
+        int p = attributesAt;
+        int n = u2(p);
+        p += 2;
+        for (int a = 0; a < n; a++) {
+            int len = u4(p + 2);
+            out.put(utf8(u2(p)), new int[] {p + 6, len});
+            p += 6 + len;
+        }
+        return out;
+    }
+
+    /** A loadable constant (Integer, Float, Long, Double, String) as exact text. */
+    String constantText(int index) {
+        int p = offsets[index];
+        switch (tag(index)) {
+            case CONSTANT_INTEGER: return "I" + u4(p);
+            case CONSTANT_FLOAT: return "F" + Integer.toHexString(u4(p));
+            case CONSTANT_LONG: return "J" + Integer.toHexString(u4(p)) + ":" + Integer.toHexString(u4(p + 4));
+            case CONSTANT_DOUBLE: return "D" + Integer.toHexString(u4(p)) + ":" + Integer.toHexString(u4(p + 4));
+            case CONSTANT_STRING: return "S" + utf8(u2(p));
+            default: throw new IllegalArgumentException("not a loadable constant at " + index);
+        }
     }
 
     Member method(String name, String descriptor) {

@@ -33,13 +33,24 @@ import java.util.Map;
  */
 final class CompileCache {
     private static final String MAGIC = "ctgls compile cache";
-    private static final int FORMAT = 1;
+    private static final int FORMAT = 2;
     /** Bounds that a damaged length field cannot make the reader allocate beyond. */
     private static final int MAX_STRING = 1 << 24;
     private static final int MAX_CLASS = 1 << 26;
     private static final int MAX_COUNT = 1 << 20;
 
     private CompileCache() {
+    }
+
+    /** A cache as read: the cached files, and the hash of every source of the request that made it. */
+    static final class Contents {
+        final Map<String, CachedFile> files;
+        final Map<String, String> known;
+
+        Contents(Map<String, CachedFile> files, Map<String, String> known) {
+            this.files = files;
+            this.known = known;
+        }
     }
 
     static final class Written {
@@ -61,7 +72,8 @@ final class CompileCache {
      * Writes the cache next to {@code file} and moves it into place, so a reader sees a whole
      * file or none.
      */
-    static Written write(Path file, String settingsKey, Map<String, CachedFile> files) throws IOException {
+    static Written write(Path file, String settingsKey, Map<String, CachedFile> files, Map<String, String> known)
+            throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, ".compile-cache", ".tmp");
@@ -76,6 +88,11 @@ final class CompileCache {
                 out.writeInt(FORMAT);
                 string(out, runtime());
                 string(out, settingsKey);
+                out.writeInt(known.size());
+                for (Map.Entry<String, String> k : known.entrySet()) {
+                    string(out, k.getKey());
+                    string(out, k.getValue());
+                }
                 out.writeInt(files.size());
                 for (Map.Entry<String, CachedFile> f : files.entrySet()) {
                     string(out, f.getKey());
@@ -102,10 +119,10 @@ final class CompileCache {
     }
 
     /**
-     * The cache in {@code file}, or null when there is none or it was made with other settings.
-     * Throws when the file is damaged.
+     * The cache in {@code file}, or null when there is none or it was made by another format
+     * version or with other settings. Throws when the file is damaged.
      */
-    static Map<String, CachedFile> read(Path file, String settingsKey) throws IOException {
+    static Contents read(Path file, String settingsKey) throws IOException {
         InputStream raw;
         try {
             raw = Files.newInputStream(file);
@@ -113,11 +130,16 @@ final class CompileCache {
             return null;
         }
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(raw, 1 << 16))) {
-            if (!MAGIC.equals(string(in)) || in.readInt() != FORMAT) {
-                throw new IOException("not a compile cache of this ctgls version");
+            if (!MAGIC.equals(string(in))) {
+                throw new IOException("not a compile cache");
             }
-            if (!runtime().equals(string(in)) || !settingsKey.equals(string(in))) {
+            if (in.readInt() != FORMAT || !runtime().equals(string(in)) || !settingsKey.equals(string(in))) {
                 return null;
+            }
+            int knownCount = count(in);
+            Map<String, String> known = new HashMap<>();
+            for (int k = 0; k < knownCount; k++) {
+                known.put(string(in), string(in));
             }
             int fileCount = count(in);
             Map<String, CachedFile> files = new HashMap<>();
@@ -145,7 +167,7 @@ final class CompileCache {
             if (in.read() != -1) {
                 throw new IOException("data after the last file");
             }
-            return files;
+            return new Contents(files, known);
         } catch (EOFException e) {
             throw new IOException("the file ends early");
         }

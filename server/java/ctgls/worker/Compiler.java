@@ -78,6 +78,8 @@ final class Compiler {
         final Set<String> simpleNames = new HashSet<>();
         /** Classes the file's classes refer to, computed on first use. */
         private Set<String> refs;
+        /** {@link Abi#of} of the classes, computed on first use ("" when it has none). */
+        private String abi;
 
         FileEntry(String hash) {
             this.hash = hash;
@@ -88,6 +90,14 @@ final class Compiler {
             String top = binaryName.substring(binaryName.lastIndexOf('.') + 1);
             int dollar = top.indexOf('$');
             simpleNames.add(dollar > 0 ? top.substring(0, dollar) : top);
+        }
+
+        String abi() {
+            if (abi == null) {
+                String a = Abi.of(classes);
+                abi = a == null ? "" : a;
+            }
+            return abi.isEmpty() ? null : abi;
         }
 
         Set<String> refs() {
@@ -133,12 +143,27 @@ final class Compiler {
             }
             return names;
         }
+
+        /** The interface of the file's classes ({@link Abi}; the same for every variant), or null. */
+        String abi() {
+            for (FileEntry e : variants.values()) {
+                return e.abi();
+            }
+            return null;
+        }
     }
 
     private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     private String settingsKey;
     private StandardJavaFileManager standard;
     private Map<String, CachedFile> files = new HashMap<>();
+    /**
+     * The hash of every source's original text in the request that last compiled, cached or
+     * not: a file is <em>changed</em> when its text differs from this (or it is new, or gone).
+     * A file that was on the source path but never compiled, because nothing needed it, is no
+     * change when it comes back the same.
+     */
+    private Map<String, String> known = new HashMap<>();
     /** The cache changed since it was last saved or loaded. */
     private boolean unsaved;
     /** The cache file last loaded, so that it is read once per settings. */
@@ -191,6 +216,19 @@ final class Compiler {
             FileEntry e = fresh.get(path);
             return e != null ? e : valid.get(path);
         }
+
+        /** A request for the same texts, with nothing classified or compiled yet. */
+        Request inputs() {
+            Request copy = new Request();
+            copy.text.putAll(text);
+            copy.original.putAll(original);
+            copy.instrumented.putAll(instrumented);
+            copy.hash.putAll(hash);
+            copy.sourceHash.putAll(sourceHash);
+            copy.roots = roots;
+            copy.options = options;
+            return copy;
+        }
     }
 
     Map<String, Object> compile(Map<String, Object> req) throws IOException {
@@ -203,6 +241,7 @@ final class Compiler {
         String key = classpath + "\u0000" + userOptions;
         if (!key.equals(settingsKey)) {
             files.clear();
+            known.clear();
             loadedFrom = null;
             if (standard != null) {
                 standard.close();
@@ -222,10 +261,11 @@ final class Compiler {
         if (cacheFile != null && files.isEmpty() && !cacheFile.equals(loadedFrom)) {
             loadedFrom = cacheFile;
             try {
-                Map<String, CachedFile> loaded = CompileCache.read(java.nio.file.Paths.get(cacheFile), settingsKey);
+                CompileCache.Contents loaded = CompileCache.read(java.nio.file.Paths.get(cacheFile), settingsKey);
                 if (loaded != null) {
-                    files = loaded;
-                    cacheLoaded = loaded.size();
+                    files = loaded.files;
+                    known = loaded.known;
+                    cacheLoaded = files.size();
                     unsaved = false;
                 }
             } catch (IOException | RuntimeException e) {
@@ -258,58 +298,34 @@ final class Compiler {
             }
         }
 
-        // Which cached files still stand for their sources: their original text is unchanged
-        // and they mention no type of a file whose original text changed. Such a file is valid
-        // when the variant compiled now (original or instrumented) is cached too.
-        Set<String> changedNames = new HashSet<>();
+        // Files whose original text changed since the last compile, and files that are gone.
+        Set<String> changed = new LinkedHashSet<>();
         for (String path : r.text.keySet()) {
-            CachedFile cf = files.get(path);
-            if (cf == null || !cf.sourceHash.equals(r.sourceHash.get(path))) {
-                changedNames.add(stem(path));
-                if (cf != null) {
-                    changedNames.addAll(cf.simpleNames());
-                }
+            if (!r.sourceHash.get(path).equals(known.get(path))) {
+                changed.add(path);
             }
         }
-        for (Map.Entry<String, CachedFile> e : files.entrySet()) {
-            if (!r.text.containsKey(e.getKey())) {
-                changedNames.addAll(e.getValue().simpleNames());
-                changedNames.add(stem(e.getKey()));
-            }
-        }
-        for (String path : r.text.keySet()) {
-            CachedFile cf = files.get(path);
-            if (cf != null && cf.sourceHash.equals(r.sourceHash.get(path))
-                    && !mentionsAny(r.original.get(path), changedNames)) {
-                r.current.put(path, cf);
-                FileEntry fe = cf.variants.get(r.hash.get(path));
-                if (fe != null) {
-                    r.valid.put(path, fe);
-                }
-            }
-        }
-        for (Map.Entry<String, String> e : r.text.entrySet()) {
-            String path = e.getKey();
-            if (r.valid.containsKey(path)) {
-                continue;
-            }
-            SourceFile sf = new SourceFile(path, e.getValue());
-            r.sources.put(path, sf);
-            r.pathOf.put(sf, path);
-            r.byTopLevel.putIfAbsent(sf.topLevelName(), path);
-            CachedFile before = files.get(path);
-            if (before != null) {
-                for (FileEntry v : before.variants.values()) {
-                    for (String c : v.classes.keySet()) {
-                        r.declaredBefore.put(c, path);
-                    }
-                }
+        Set<String> gone = new LinkedHashSet<>(known.keySet());
+        gone.removeAll(r.text.keySet());
+
+        // A changed file whose interface stayed the same (an edit inside a body, the usual edit)
+        // changes nothing for the files that mention its types.
+        Map<String, FileEntry> sameInterface = sameInterface(r, changed, gone);
+        Set<String> differing = new LinkedHashSet<>(changed);
+        differing.removeAll(sameInterface.keySet());
+        Set<String> changedNames = namesOf(differing, gone);
+        classify(r, changedNames);
+        for (Map.Entry<String, FileEntry> e : sameInterface.entrySet()) {
+            // Compiled against the cache as it was; still right unless it mentions a type
+            // whose interface did change.
+            if (!mentionsAny(r.original.get(e.getKey()), changedNames)) {
+                r.fresh.put(e.getKey(), e.getValue());
             }
         }
 
         Set<String> explicit = new LinkedHashSet<>();
         for (String path : r.text.keySet()) {
-            if (r.roots.contains(path) && !r.valid.containsKey(path)) {
+            if (r.roots.contains(path) && !r.valid.containsKey(path) && !r.fresh.containsKey(path)) {
                 explicit.add(path);
             }
         }
@@ -361,10 +377,11 @@ final class Compiler {
                     next.put(path, cf);
                 }
             }
-            if (next.size() != files.size()) {
+            if (next.size() != files.size() || !known.equals(r.sourceHash)) {
                 unsaved = true;
             }
             files = next;
+            known = new HashMap<>(r.sourceHash);
             Map<String, byte[]> all = new HashMap<>();
             for (String path : closure) {
                 all.putAll(r.entry(path).classes);
@@ -379,6 +396,109 @@ final class Compiler {
         return res;
     }
 
+    /** The simple names of the types the given files declared (by their cached classes) or are named after. */
+    private Set<String> namesOf(Set<String> changed, Set<String> gone) {
+        Set<String> names = new HashSet<>();
+        for (Set<String> paths : List.of(changed, gone)) {
+            for (String path : paths) {
+                names.add(stem(path));
+                CachedFile cf = files.get(path);
+                if (cf != null) {
+                    names.addAll(cf.simpleNames());
+                }
+            }
+        }
+        return names;
+    }
+
+    /**
+     * Sorts the request's files: a cached file still stands for its source (is <em>current</em>)
+     * when its original text is unchanged and it mentions none of {@code changedNames}; it is
+     * <em>valid</em> when the variant compiled now (original or instrumented) is cached too.
+     * Every other file is a source, which javac compiles when the roots need it.
+     */
+    private void classify(Request r, Set<String> changedNames) {
+        for (String path : r.text.keySet()) {
+            CachedFile cf = files.get(path);
+            if (cf != null && cf.sourceHash.equals(r.sourceHash.get(path))
+                    && !mentionsAny(r.original.get(path), changedNames)) {
+                r.current.put(path, cf);
+                FileEntry fe = cf.variants.get(r.hash.get(path));
+                if (fe != null) {
+                    r.valid.put(path, fe);
+                }
+            }
+        }
+        for (Map.Entry<String, String> e : r.text.entrySet()) {
+            String path = e.getKey();
+            if (r.valid.containsKey(path)) {
+                continue;
+            }
+            SourceFile sf = new SourceFile(path, e.getValue());
+            r.sources.put(path, sf);
+            r.pathOf.put(sf, path);
+            r.byTopLevel.putIfAbsent(sf.topLevelName(), path);
+            CachedFile before = files.get(path);
+            if (before != null) {
+                for (FileEntry v : before.variants.values()) {
+                    for (String c : v.classes.keySet()) {
+                        r.declaredBefore.put(c, path);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The changed files, among those cached before, whose interface ({@link Abi}) is the same
+     * as before, each compiled. They are compiled first, on their own, against the cache as if
+     * no cached file depended on them; a file whose interface differs, or that does not compile
+     * on its own, is left to the usual rule (the files mentioning its types are compiled again).
+     * Nothing is tried when a new or gone file, or a changed file never compiled before, already
+     * makes the files mentioning it invalid: those are not checked, so that rule holds for them.
+     */
+    private Map<String, FileEntry> sameInterface(Request r, Set<String> changed, Set<String> gone) {
+        Map<String, String> before = new LinkedHashMap<>();
+        Set<String> unchecked = new LinkedHashSet<>();
+        for (String path : changed) {
+            CachedFile cf = files.get(path);
+            String abi = cf == null ? null : cf.abi();
+            if (abi != null) {
+                before.put(path, abi);
+            } else {
+                unchecked.add(path);
+            }
+        }
+        if (before.isEmpty()) {
+            return Collections.emptyMap();
+        }
+        Request trial = r.inputs();
+        classify(trial, namesOf(unchecked, gone));
+        Map<String, FileEntry> same = new LinkedHashMap<>();
+        try {
+            if (!runJavac(trial, before.keySet())) {
+                return same;
+            }
+        } catch (IOException | RuntimeException e) {
+            return same;
+        }
+        for (Map.Entry<String, String> e : before.entrySet()) {
+            FileEntry compiled = trial.fresh.get(e.getKey());
+            if (compiled != null && e.getValue().equals(compiled.abi())) {
+                same.put(e.getKey(), compiled);
+            }
+        }
+        // What javac said about these files, once: the files are not compiled again.
+        for (Object d : trial.diagnostics) {
+            @SuppressWarnings("unchecked")
+            Object file = ((Map<String, Object>) d).get("file");
+            if (same.containsKey(file)) {
+                r.diagnostics.add(d);
+            }
+        }
+        return same;
+    }
+
     /**
      * Writes the cache to {@code req.file} for a later worker ({@link CompileCache}); nothing
      * when it did not change since it was last saved or loaded, or when nothing compiled yet.
@@ -390,7 +510,7 @@ final class Compiler {
             res.put("saved", false);
             return res;
         }
-        CompileCache.Written w = CompileCache.write(java.nio.file.Paths.get(file), settingsKey, files);
+        CompileCache.Written w = CompileCache.write(java.nio.file.Paths.get(file), settingsKey, files, known);
         unsaved = false;
         res.put("saved", true);
         res.put("files", (long) files.size());

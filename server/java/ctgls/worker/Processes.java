@@ -1,8 +1,13 @@
 package ctgls.worker;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 /**
@@ -35,6 +40,8 @@ final class Processes {
     private static final String REAPER = "process reaper";
     /** Rounds of {@link #killDescendants}: a process may start another before it is killed. */
     private static final int ROUNDS = 4;
+    /** How long the killed processes are waited for, at most. */
+    private static final long EXIT_WAIT_MS = 500;
     private static final ThreadGroup root = rootGroup();
     /** Reused by {@link #mayHaveStarted}, emptied after each use so it keeps no thread alive. */
     private static Thread[] threads = new Thread[64];
@@ -83,6 +90,7 @@ final class Processes {
     static int killDescendants() {
         // A killed child stays a descendant, as a zombie, until the JDK's reaper has waited for it.
         Set<Long> killed = new HashSet<>();
+        List<CompletableFuture<ProcessHandle>> exits = new ArrayList<>();
         for (int round = 0; round < ROUNDS; round++) {
             List<ProcessHandle> found = ProcessHandle.current().descendants().collect(Collectors.toList());
             boolean any = false;
@@ -91,11 +99,24 @@ final class Processes {
                 ProcessHandle p = found.get(k);
                 if (!killed.contains(p.pid()) && p.destroyForcibly()) {
                     killed.add(p.pid());
+                    exits.add(p.onExit());
                     any = true;
                 }
             }
             if (!any) {
                 break;
+            }
+        }
+        // The next test starts once they are gone (reaped), so that nothing it looks at, such as
+        // the processes it can see, depends on how fast the kernel and the JDK's reaper were.
+        // A bound, because a process in uninterruptible sleep dies only when it wakes.
+        if (!exits.isEmpty()) {
+            try {
+                CompletableFuture.allOf(exits.toArray(new CompletableFuture<?>[0])).get(EXIT_WAIT_MS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                // Gone or going: the process group kill at the worker's end takes what is left.
             }
         }
         return killed.size();
