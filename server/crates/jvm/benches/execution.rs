@@ -81,6 +81,69 @@ fn account_test(k: i32) -> TestCase {
     }
 }
 
+/// A random test case of `Account` (seed `k`): an account, then 1 to 13 statements drawn from
+/// its API with random arguments, each call on a random earlier account; a test may end early
+/// at an exception (`withdraw` beyond the balance, `share(0)`), as random tests do.
+fn random_account_test(k: i32) -> TestCase {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    let a = "bank.Account";
+    let mut rng = StdRng::seed_from_u64(k as u64);
+    let mut statements = vec![
+        Statement::Value(Literal::Int(rng.gen_range(0..300))),
+        Statement::New {
+            class: a.into(),
+            params: vec!["int".into()],
+            args: vec![0],
+        },
+    ];
+    let mut ints = vec![0];
+    let mut accounts = vec![1];
+    let mut strings: Vec<usize> = Vec::new();
+    for _ in 0..rng.gen_range(1..14) {
+        let next = statements.len();
+        let account = accounts[rng.gen_range(0..accounts.len())];
+        let int = ints[rng.gen_range(0..ints.len())];
+        let statement = match rng.gen_range(0..10) {
+            0 => {
+                ints.push(next);
+                Statement::Value(Literal::Int(rng.gen_range(-50..300)))
+            }
+            1 => {
+                strings.push(next);
+                let names = ["ann", "bob", ""];
+                Statement::Value(Literal::String(names[rng.gen_range(0..3)].into()))
+            }
+            2 if !strings.is_empty() => {
+                accounts.push(next);
+                let owner = strings[rng.gen_range(0..strings.len())];
+                call(a, "open", &["java.lang.String"], None, &[owner])
+            }
+            2 | 3 => call(a, "deposit", &["int"], Some(account), &[int]),
+            4 => {
+                ints.push(next);
+                call(a, "withdraw", &["int"], Some(account), &[int])
+            }
+            5 => {
+                ints.push(next);
+                call(a, "getBalance", &[], Some(account), &[])
+            }
+            6 => call(a, "isEmpty", &[], Some(account), &[]),
+            7 => call(a, "getLevel", &[], Some(account), &[]),
+            8 => {
+                ints.push(next);
+                call(a, "share", &["int"], Some(account), &[int])
+            }
+            _ => {
+                ints.push(next);
+                call(a, "createdCount", &[], None, &[])
+            }
+        };
+        statements.push(statement);
+    }
+    TestCase { statements }
+}
+
 fn triangle_test(k: i32) -> TestCase {
     TestCase {
         statements: vec![
@@ -542,6 +605,12 @@ fn main() {
             observe: true,
             ..DEFAULT
         },
+    );
+    throughput(
+        "Account, random test cases (3 to 15 statements, seeded)",
+        "bank",
+        random_account_test,
+        DEFAULT,
     );
     let triangle = "Triangle (instrumented), 4 statements/test";
     throughput(triangle, "probe", triangle_test, DEFAULT);

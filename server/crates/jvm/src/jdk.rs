@@ -29,15 +29,37 @@ pub struct JavaVersion {
 impl Jdk {
     /// Finds a JDK: `explicit_home` when given, else `JAVA_HOME`, else `javac` on `PATH`.
     pub fn locate(explicit_home: Option<&Path>) -> Result<Jdk, JdkError> {
+        Jdk::locate_in(
+            explicit_home,
+            std::env::var_os("JAVA_HOME").as_deref(),
+            std::env::var_os("PATH").as_deref(),
+        )
+    }
+
+    /// [`Jdk::locate`] with the environment's `JAVA_HOME` and `PATH` given. A `JAVA_HOME` that is
+    /// set but holds no usable JDK is an error naming it, as Maven and Gradle make it, rather
+    /// than a silent switch to another JDK on `PATH`.
+    pub fn locate_in(
+        explicit_home: Option<&Path>,
+        java_home: Option<&OsStr>,
+        path: Option<&OsStr>,
+    ) -> Result<Jdk, JdkError> {
         if let Some(home) = explicit_home {
             return Jdk::at_home(home);
         }
-        if let Some(home) = std::env::var_os("JAVA_HOME").filter(|h| !h.is_empty()) {
-            return Jdk::at_home(Path::new(&home));
+        if let Some(home) = java_home.filter(|h| !h.is_empty()) {
+            return Jdk::at_home(Path::new(home)).map_err(|error| match error {
+                JdkError::NotFound { searched } => JdkError::NotFound {
+                    searched: format!("JAVA_HOME is {}: {searched}", Path::new(home).display()),
+                },
+                other => other,
+            });
         }
-        let javac = find_on_path(OsStr::new("javac")).ok_or_else(|| JdkError::NotFound {
-            searched: "JAVA_HOME is not set and no `javac` on PATH".into(),
-        })?;
+        let javac = path
+            .and_then(|p| find_on_path(p, OsStr::new("javac")))
+            .ok_or_else(|| JdkError::NotFound {
+                searched: "JAVA_HOME is not set and no `javac` on PATH".into(),
+            })?;
         // PATH usually holds a symlink chain (/usr/bin/javac -> /etc/alternatives -> JDK).
         let real = std::fs::canonicalize(&javac).unwrap_or(javac);
         let home = real
@@ -78,9 +100,8 @@ impl Jdk {
     }
 }
 
-fn find_on_path(tool: &OsStr) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
+fn find_on_path(path: &OsStr, tool: &OsStr) -> Option<PathBuf> {
+    std::env::split_paths(path)
         .map(|dir| dir.join(tool))
         .find(|candidate| candidate.is_file())
 }
@@ -155,6 +176,63 @@ mod tests {
             "{err}"
         );
         assert!(err.to_string().contains("1.8.0_292"), "{err}");
+    }
+
+    /// The JDK these tests run with, found as users' are.
+    fn this_jdk() -> Jdk {
+        Jdk::locate(None).expect("the tests need a JDK")
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("ctgls-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn without_java_home_the_jdk_of_javac_on_path_is_found_through_links() {
+        let jdk = this_jdk();
+        // PATH as distributions make it: a directory without javac first, then one whose
+        // javac is a link into the JDK (as /usr/bin/javac -> /etc/alternatives/... is).
+        let empty = temp_dir("path-empty");
+        let links = temp_dir("path-links");
+        std::os::unix::fs::symlink(&jdk.javac, links.join("javac")).unwrap();
+        let path = std::env::join_paths([&empty, &links]).unwrap();
+        let found = Jdk::locate_in(None, None, Some(&path)).unwrap();
+        assert_eq!(
+            std::fs::canonicalize(&found.home).unwrap(),
+            std::fs::canonicalize(&jdk.home).unwrap()
+        );
+        assert_eq!(found.version, jdk.version);
+        // An empty JAVA_HOME counts as unset.
+        assert!(Jdk::locate_in(None, Some(OsStr::new("")), Some(&path)).is_ok());
+        let none = Jdk::locate_in(None, None, Some(empty.as_os_str())).unwrap_err();
+        assert!(none.to_string().contains("no `javac` on PATH"), "{none}");
+        std::fs::remove_dir_all(empty).unwrap();
+        std::fs::remove_dir_all(links).unwrap();
+    }
+
+    #[test]
+    fn java_home_comes_before_path_and_a_wrong_one_is_named() {
+        let jdk = this_jdk();
+        let empty = temp_dir("path-none");
+        let path = std::env::join_paths([jdk.home.join("bin")]).unwrap();
+        let wrong = Jdk::locate_in(None, Some(empty.as_os_str()), Some(&path)).unwrap_err();
+        assert!(matches!(wrong, JdkError::NotFound { .. }), "{wrong}");
+        assert!(
+            wrong
+                .to_string()
+                .contains(&format!("JAVA_HOME is {}", empty.display())),
+            "{wrong}"
+        );
+        let home = Jdk::locate_in(None, Some(jdk.home.as_os_str()), None).unwrap();
+        assert_eq!(home.home, jdk.home);
+        // The explicit setting comes before both.
+        let explicit = Jdk::locate_in(Some(&jdk.home), Some(empty.as_os_str()), None).unwrap();
+        assert_eq!(explicit.home, jdk.home);
+        std::fs::remove_dir_all(empty).unwrap();
     }
 
     #[test]

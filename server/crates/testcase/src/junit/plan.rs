@@ -39,6 +39,20 @@ const UNSTABLE_MESSAGES: [&str; 2] = [
     "java.lang.ClassCastException",
 ];
 
+/// What a failed static initialiser throws: `ExceptionInInitializerError` the first time a JVM
+/// initialises the class, `NoClassDefFoundError` every time after. The worker gives each test
+/// a fresh class, JUnit runs a class's tests in one JVM, so which one a test sees depends on
+/// the tests before it: assert their common superclass, and no message.
+const FAILED_INITIALISATION: [&str; 2] = [
+    "java.lang.ExceptionInInitializerError",
+    "java.lang.NoClassDefFoundError",
+];
+
+/// Whether `thrown` is what a failed static initialiser throws (see [`FAILED_INITIALISATION`]).
+pub(crate) fn failed_initialisation(thrown: &Thrown) -> bool {
+    FAILED_INITIALISATION.contains(&thrown.type_name.as_str())
+}
+
 pub(crate) const IDENTITY_HASH: &str = "contains an identity hash code, which differs between runs";
 
 pub(crate) struct Plan<'a> {
@@ -528,7 +542,10 @@ fn getter_value_check(name: &str, v: &Value, ret: Option<&JavaType>) -> Option<(
 fn message_item(thrown: &Thrown, ids: &mut Ids) -> Option<Item> {
     let exact = thrown.message.as_ref()?;
     let message = exact.to_string_lossy();
-    if UNSTABLE_MESSAGES.contains(&thrown.type_name.as_str()) || message.len() > MAX_MESSAGE {
+    if UNSTABLE_MESSAGES.contains(&thrown.type_name.as_str())
+        || failed_initialisation(thrown)
+        || message.len() > MAX_MESSAGE
+    {
         return None;
     }
     if contains_identity_hash(&message) {
@@ -564,6 +581,8 @@ fn assertable_exception(thrown: &Thrown) -> String {
         .any(|part| part.starts_with(|c: char| c.is_ascii_digit()));
     if internal || anonymous {
         "java.lang.Throwable".into()
+    } else if failed_initialisation(thrown) {
+        "java.lang.LinkageError".into()
     } else {
         name.clone()
     }

@@ -539,6 +539,13 @@ impl<'a, 't> MethodWriter<'a, 't> {
                 "// Undeclared exception: {what} does not declare {simple}."
             )));
         }
+        if super::plan::failed_initialisation(throw.thrown) {
+            body.push(plain(
+                "// A static initialiser fails: ExceptionInInitializerError the first time a JVM \
+                 initialises the class, NoClassDefFoundError after; both are LinkageErrors."
+                    .into(),
+            ));
+        }
         let throws_mark = Mark {
             id: throw.id,
             kind: AssertionKind::Throws,
