@@ -102,7 +102,7 @@ const JVM_LIBRARY: &[&str] = if cfg!(windows) {
 
 impl SharedArchives {
     /// The archives for `jdk` under `cache_root/cds/`, in a directory named after the JDK's home,
-    /// version, and the length and time of its JVM library ([`JVM_LIBRARY`]: `libjvm.so` on
+    /// version, and the length and time of its JVM library (`JVM_LIBRARY`: `libjvm.so` on
     /// Linux) and `lib/modules` (an update in place changes those, and archives of the old build
     /// would be refused anyway).
     pub fn new(cache_root: &Path, jdk: &Jdk) -> SharedArchives {

@@ -1,7 +1,8 @@
 //! One worker JVM: spawning it (in its own process group inside the sandbox where the platform
 //! has them), the protocol channel, bounded reading of its messages, and killing it (with its
-//! group) on drop. What differs by platform is in [`unix`] (descriptors 3 and 4 of the child, so
-//! user code printing to fd 1/2 cannot reach them) and [`windows`] (stdin and stdout).
+//! group) on drop. What differs by platform is in `process/unix.rs` (descriptors 3 and 4 of the
+//! child, so user code printing to fd 1/2 cannot reach them) and `process/windows.rs` (stdin
+//! and stdout).
 
 use std::collections::VecDeque;
 use std::fs::File;

@@ -1,12 +1,13 @@
 //! The OS sandbox of the worker and of every other process that runs code under test (see
 //! [`crate::command`]), and what each platform gets:
 //!
-//! - Linux ([`linux`]): Landlock (writes only beneath the given directories, no TCP
+//! - Linux (`sandbox/linux.rs`): Landlock (writes only beneath the given directories, no TCP
 //!   bind/connect, no signals or abstract unix sockets out of the domain), a private network
 //!   namespace where the kernel allows one, a seccomp filter (no unix sockets, no leaving the
-//!   process group: [`crate::seccomp`]) and `RLIMIT_FSIZE`. Everything is prepared in the
-//!   parent; the child, between fork and exec, only makes syscalls (no allocation).
-//! - Other Unix systems, macOS first ([`posix`]): the process group and `RLIMIT_FSIZE` only.
+//!   process group: `seccomp.rs`) and `RLIMIT_FSIZE`. Everything is prepared in the parent;
+//!   the child, between fork and exec, only makes syscalls (no allocation).
+//! - Other Unix systems, macOS first (`sandbox/posix.rs`): the process group and
+//!   `RLIMIT_FSIZE` only.
 //! - Windows: nothing (the process is killed alone, see [`crate::command`]).
 //!
 //! This module is the platform-independent part: the policy, the report of what is in force
@@ -43,7 +44,8 @@ pub enum SandboxPolicy {
     Off,
     /// Use what the kernel offers; report the effective level.
     BestEffort,
-    /// Refuse to run unless every part of the sandbox is in force ([`SandboxLevel::Full`]).
+    /// Refuse to run unless every part of the sandbox is in force ([`SandboxLevel::Full`]), so
+    /// always outside Linux.
     Required,
 }
 
