@@ -147,8 +147,7 @@ impl ProjectLayout {
     /// The source file declaring the top-level class `fqcn` (binary names of nested classes map
     /// to their outer class's file), following the package-directory convention.
     pub fn source_file_of(&self, fqcn: &str) -> Option<PathBuf> {
-        let outer = fqcn.split('$').next().unwrap_or(fqcn);
-        let relative = format!("{}.java", outer.replace('.', "/"));
+        let relative = package_path(fqcn, "");
         self.source_roots
             .iter()
             .map(|root| root.join(&relative))
@@ -168,9 +167,7 @@ impl ProjectLayout {
 
     /// Where the test file `<Simple><suffix>.java` for `fqcn` lives under the test root.
     pub fn test_file_for(&self, fqcn: &str, suffix: &str) -> PathBuf {
-        let outer = fqcn.split('$').next().unwrap_or(fqcn);
-        self.test_root
-            .join(format!("{}{suffix}.java", outer.replace('.', "/")))
+        self.test_root.join(package_path(fqcn, suffix))
     }
 
     /// Which JUnit the project's tests use: JUnit 4 when only JUnit 4 shows (in the build
@@ -317,6 +314,18 @@ pub fn find_project_root(start: &Path) -> Option<PathBuf> {
         dir = candidate.parent();
     }
     None
+}
+
+/// `<package dirs>/<Simple><suffix>.java` for the top-level class of `fqcn` (a binary name of a
+/// nested class maps to its outer class), built from components so that it is in the
+/// platform's separators.
+fn package_path(fqcn: &str, suffix: &str) -> PathBuf {
+    let outer = fqcn.split('$').next().unwrap_or(fqcn);
+    let mut names: Vec<&str> = outer.split('.').collect();
+    let simple = names.pop().unwrap_or_default();
+    let mut path: PathBuf = names.into_iter().collect();
+    path.push(format!("{simple}{suffix}.java"));
+    path
 }
 
 fn default_source_root(root: &Path) -> PathBuf {

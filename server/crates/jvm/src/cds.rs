@@ -91,10 +91,20 @@ pub enum Training {
     Failed(String),
 }
 
+/// Where a JDK keeps the JVM's shared library, below its home.
+const JVM_LIBRARY: &[&str] = if cfg!(windows) {
+    &["bin", "server", "jvm.dll"]
+} else if cfg!(target_os = "macos") {
+    &["lib", "server", "libjvm.dylib"]
+} else {
+    &["lib", "server", "libjvm.so"]
+};
+
 impl SharedArchives {
     /// The archives for `jdk` under `cache_root/cds/`, in a directory named after the JDK's home,
-    /// version, and the length and time of its `libjvm.so` and `lib/modules` (an update in
-    /// place changes those, and archives of the old build would be refused anyway).
+    /// version, and the length and time of its JVM library (`JVM_LIBRARY`: `libjvm.so` on
+    /// Linux) and `lib/modules` (an update in place changes those, and archives of the old build
+    /// would be refused anyway).
     pub fn new(cache_root: &Path, jdk: &Jdk) -> SharedArchives {
         if jdk.version.feature < MINIMUM_FEATURE {
             return SharedArchives::default();
@@ -102,8 +112,8 @@ impl SharedArchives {
         let mut h = Fnv::new();
         h.feed(jdk.home.as_os_str().as_encoded_bytes());
         h.feed(jdk.version.full.as_bytes());
-        h.feed_file(&jdk.home.join("lib/server/libjvm.so"));
-        h.feed_file(&jdk.home.join("lib/modules"));
+        h.feed_file(&JVM_LIBRARY.iter().fold(jdk.home.clone(), |p, c| p.join(c)));
+        h.feed_file(&jdk.home.join("lib").join("modules"));
         SharedArchives {
             dir: Some(cache_root.join("cds").join(format!("jdk-{}", h.hex()))),
             java: jdk.java.clone(),

@@ -1,18 +1,21 @@
 //! Running code under test outside the worker (verification JVMs, JaCoCo, javac) under the
-//! worker's policy: the same [`PreparedSandbox`] applied between fork and exec, with writes
-//! allowed beneath the directories the caller names, the worker's memory bounds, its own process
-//! group, and the whole group killed when the process ends or its handle is dropped.
+//! worker's policy: on Unix the same `PreparedSandbox` applied between fork and exec, with
+//! writes allowed beneath the directories the caller names, the worker's memory bounds, its own
+//! process group, and the whole group killed when the process ends or its handle is dropped; on
+//! Windows no sandbox, and the process alone is killed.
 
+#[cfg(unix)]
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus};
 
 use crate::config::WorkerConfig;
 use crate::error::JvmError;
+#[cfg(unix)]
 use crate::process::pipe;
-use crate::sandbox::{
-    report, PreparedSandbox, SandboxLevel, SandboxPolicy, SandboxReport, STATUS_LEN,
-};
+use crate::sandbox::{refuse_where_impossible, SandboxPolicy, SandboxReport};
+#[cfg(unix)]
+use crate::sandbox::{report, PreparedSandbox, SandboxLevel, STATUS_LEN};
 
 /// How code under test may run in a process other than the worker: the part of
 /// [`WorkerConfig`] that applies to any JVM that loads the project's classes. Taken from the
@@ -86,8 +89,12 @@ impl ExecutionLimits {
 /// - A seccomp filter, installed last: no unix sockets (`EACCES`), no `setsid`/`setpgid`
 ///   (`EPERM`), no io_uring; it binds every program the command execs.
 /// - [`SandboxPolicy::Required`]: the child stops before exec unless the sandbox came out
-///   [`SandboxLevel::Full`], and the call returns [`JvmError::SandboxUnavailable`]; the program
-///   never runs. [`SandboxPolicy::Off`]: no sandbox, the report says so.
+///   [`crate::SandboxLevel::Full`], and the call returns [`JvmError::SandboxUnavailable`]; the
+///   program never runs. [`SandboxPolicy::Off`]: no sandbox, the report says so.
+///
+/// That is Linux. Other Unix systems get the process group and the file size bound only, and
+/// Windows nothing: the process alone is killed, and what it started may outlive it. There the
+/// report has nothing in force and `Required` refuses before anything starts.
 ///
 /// The command is taken by value: its `pre_exec` hook applies a prepared ruleset once, so it
 /// must not be spawned twice. The returned handle kills the process group when dropped.
@@ -100,12 +107,28 @@ pub fn spawn_sandboxed(
     spawn_with(command, policy, max_file_bytes, writable)
 }
 
+#[cfg(windows)]
+fn spawn_with(
+    mut command: Command,
+    policy: SandboxPolicy,
+    _max_file_bytes: u64,
+    _writable: &[&Path],
+) -> Result<SandboxedChild, JvmError> {
+    refuse_where_impossible(policy)?;
+    let child = command
+        .spawn()
+        .map_err(|e| JvmError::Spawn(format!("starting: {e}")))?;
+    Ok(SandboxedChild::new(child, SandboxReport::OFF))
+}
+
+#[cfg(unix)]
 fn spawn_with(
     mut command: Command,
     policy: SandboxPolicy,
     max_file_bytes: u64,
     writable: &[&Path],
 ) -> Result<SandboxedChild, JvmError> {
+    refuse_where_impossible(policy)?;
     let spawn_err = |what: &str, e: std::io::Error| JvmError::Spawn(format!("{what}: {e}"));
     command.process_group(0);
     if policy == SandboxPolicy::Off {
@@ -151,11 +174,12 @@ fn spawn_with(
     }
 }
 
-/// A process started by [`spawn_sandboxed`], leader of its own process group.
+/// A process started by [`spawn_sandboxed`], leader of its own process group (on Unix).
 ///
-/// Invariant: once the leader has exited, the rest of its group is killed before the leader is
-/// reaped (its pid, which is the group id, cannot be reused until then), so nothing the code
-/// under test started outlives it.
+/// Invariant (Unix): once the leader has exited, the rest of its group is killed before the
+/// leader is reaped (its pid, which is the group id, cannot be reused until then), so nothing the
+/// code under test started outlives it. On Windows there is no group: only the process itself is
+/// killed.
 #[derive(Debug)]
 pub struct SandboxedChild {
     child: Child,
@@ -177,7 +201,7 @@ impl SandboxedChild {
         self.sandbox
     }
 
-    /// The process id, which is also its process group id.
+    /// The process id, which is also its process group id on Unix.
     pub fn id(&self) -> u32 {
         self.child.id()
     }
@@ -194,25 +218,46 @@ impl SandboxedChild {
         Ok(self.status)
     }
 
-    /// SIGKILL to the whole process group, then reaps the leader.
+    /// SIGKILL to the whole process group, then reaps the leader (on Windows: ends the process).
     pub fn kill_group(&mut self) {
         if self.status.is_some() {
             return;
         }
-        let pgid = self.child.id() as i32;
-        if pgid > 0 {
-            // SAFETY: signalling the group of our own child, which it leads and which has not
-            // been reaped, so the id still names it.
-            unsafe { libc::kill(-pgid, libc::SIGKILL) };
+        #[cfg(unix)]
+        {
+            let pgid = self.child.id() as i32;
+            if pgid > 0 {
+                // SAFETY: signalling the group of our own child, which it leads and which has
+                // not been reaped, so the id still names it.
+                unsafe { libc::kill(-pgid, libc::SIGKILL) };
+            }
+            self.status = Some(
+                self.child
+                    .wait()
+                    .unwrap_or_else(|_| ExitStatus::from_raw(libc::SIGKILL)),
+            );
         }
-        self.status = Some(
-            self.child
-                .wait()
-                .unwrap_or_else(|_| ExitStatus::from_raw(libc::SIGKILL)),
-        );
+        #[cfg(windows)]
+        {
+            let _ = self.child.kill();
+            // Windows has no signals: 1 is what `Child::kill` makes the process exit with.
+            self.status = Some(
+                self.child
+                    .wait()
+                    .unwrap_or_else(|_| std::os::windows::process::ExitStatusExt::from_raw(1)),
+            );
+        }
+    }
+
+    /// Whether the process has exited. A Windows process is not reaped by looking, so this is
+    /// `try_wait` there.
+    #[cfg(windows)]
+    fn leader_exited(&mut self) -> std::io::Result<bool> {
+        Ok(self.child.try_wait()?.is_some())
     }
 
     /// Whether the leader has exited, without reaping it (`waitid` with `WNOWAIT`).
+    #[cfg(unix)]
     fn leader_exited(&mut self) -> std::io::Result<bool> {
         // SAFETY: a zeroed siginfo_t is a valid out-parameter; waitid fills it.
         let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };

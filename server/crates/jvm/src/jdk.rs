@@ -56,7 +56,7 @@ impl Jdk {
             });
         }
         let javac = path
-            .and_then(|p| find_on_path(p, OsStr::new("javac")))
+            .and_then(|p| find_on_path(p, OsStr::new(&executable("javac"))))
             .ok_or_else(|| JdkError::NotFound {
                 searched: "JAVA_HOME is not set and no `javac` on PATH".into(),
             })?;
@@ -73,8 +73,8 @@ impl Jdk {
 
     /// Checks the JDK at `home`: both tools present and the version at least [`MINIMUM_JAVA`].
     pub fn at_home(home: &Path) -> Result<Jdk, JdkError> {
-        let java = home.join("bin").join("java");
-        let javac = home.join("bin").join("javac");
+        let java = tool(home, "java");
+        let javac = tool(home, "javac");
         if !java.is_file() {
             return Err(JdkError::NotFound {
                 searched: format!("{} does not exist", java.display()),
@@ -98,6 +98,16 @@ impl Jdk {
             version,
         })
     }
+}
+
+/// The JDK tool `name` of the JDK at `home` (`bin/java`, `bin\java.exe` on Windows).
+pub(crate) fn tool(home: &Path, name: &str) -> PathBuf {
+    home.join("bin").join(executable(name))
+}
+
+/// The file name of the program `name` on this platform.
+fn executable(name: &str) -> String {
+    format!("{name}{}", std::env::consts::EXE_SUFFIX)
 }
 
 fn find_on_path(path: &OsStr, tool: &OsStr) -> Option<PathBuf> {
@@ -166,8 +176,8 @@ mod tests {
     fn too_old_jdk_is_a_typed_error() {
         let dir = std::env::temp_dir().join(format!("ctgls-jdk8-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("bin")).unwrap();
-        std::fs::write(dir.join("bin/java"), "").unwrap();
-        std::fs::write(dir.join("bin/javac"), "").unwrap();
+        std::fs::write(tool(&dir, "java"), "").unwrap();
+        std::fs::write(tool(&dir, "javac"), "").unwrap();
         std::fs::write(dir.join("release"), "JAVA_VERSION=\"1.8.0_292\"\n").unwrap();
         let err = Jdk::at_home(&dir).unwrap_err();
         std::fs::remove_dir_all(&dir).unwrap();

@@ -18,6 +18,7 @@ mod process;
 mod proto;
 mod sandbox;
 mod scratch;
+#[cfg(target_os = "linux")]
 mod seccomp;
 mod supervisor;
 mod training;
@@ -32,7 +33,8 @@ pub use jdk::{parse_version, JavaVersion, Jdk, MINIMUM_JAVA};
 pub use model::*;
 pub use proto::PROTOCOL_VERSION;
 pub use sandbox::{
-    kernel_landlock_abi, NetworkNamespace, SandboxLevel, SandboxPolicy, SandboxReport,
+    kernel_landlock_abi, NetworkNamespace, SandboxLevel, SandboxPlatform, SandboxPolicy,
+    SandboxReport,
 };
 pub use scratch::create_private_dir;
 pub use supervisor::Supervisor;

@@ -1,16 +1,12 @@
-//! One worker JVM: spawning it in its own process group inside the sandbox, the protocol pipes
-//! (descriptors 3 and 4 of the child, so user code printing to fd 1/2 cannot reach them),
-//! bounded reading of its messages, and killing the whole group on drop.
-//!
-//! Messages are read on the caller's thread (poll(2) for the deadline, then read(2)): a reader
-//! thread handing lines over a channel cost two thread wake-ups per message, more CPU than
-//! parsing the message.
+//! One worker JVM: spawning it (in its own process group inside the sandbox where the platform
+//! has them), the protocol channel, bounded reading of its messages, and killing it (with its
+//! group) on drop. What differs by platform is in `process/unix.rs` (descriptors 3 and 4 of the
+//! child, so user code printing to fd 1/2 cannot reach them) and `process/windows.rs` (stdin
+//! and stdout).
 
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -20,12 +16,23 @@ use crate::config::WorkerConfig;
 use crate::error::JvmError;
 use crate::jdk::Jdk;
 use crate::model::{CrashReason, ExitKind};
-use crate::sandbox::{PreparedSandbox, SandboxPolicy, SandboxReport};
+use crate::sandbox::{refuse_where_impossible, SandboxReport};
 use crate::scratch::create_private_dir;
 
-/// Descriptor numbers of the protocol pipes in the child.
-const CHILD_IN_FD: i32 = 3;
-const CHILD_OUT_FD: i32 = 4;
+#[cfg(unix)]
+mod unix;
+#[cfg(windows)]
+mod windows;
+
+#[cfg(unix)]
+use unix as platform;
+#[cfg(unix)]
+pub(crate) use unix::pipe;
+#[cfg(windows)]
+use windows as platform;
+
+use platform::TimedReader;
+
 /// Bytes of console output (the JVM's fd 1 and 2) kept for crash reports.
 const CONSOLE_TAIL: usize = 8 * 1024;
 
@@ -39,6 +46,16 @@ pub(crate) enum Incoming {
 pub(crate) enum RecvError {
     Timeout,
     Closed,
+}
+
+/// A worker process just started, with its ends of the protocol channel.
+struct Started {
+    child: Child,
+    to_worker: File,
+    from_worker: TimedReader,
+    /// The JVM's own stdout and stderr, or what of them does not carry the protocol.
+    console: File,
+    sandbox: SandboxReport,
 }
 
 pub(crate) struct WorkerProcess {
@@ -59,6 +76,7 @@ impl WorkerProcess {
         archive_args: &[String],
     ) -> Result<WorkerProcess, JvmError> {
         let spawn_err = |what: &str, e: std::io::Error| JvmError::Spawn(format!("{what}: {e}"));
+        refuse_where_impossible(config.sandbox)?;
         let scratch_root = config
             .scratch_root
             .clone()
@@ -69,62 +87,19 @@ impl WorkerProcess {
         let scratch = ScratchDir(scratch);
         let scratch_path = scratch.0.clone();
         let scratch_ref = &scratch_path;
-        let max_file_bytes = config.execution_limits().max_file_bytes();
-        let mut sandbox =
-            PreparedSandbox::new(config.sandbox, &[scratch_ref.as_path()], max_file_bytes)
-                .map_err(|e| JvmError::Spawn(format!("preparing the sandbox: {e}")))?;
-
-        let (req_r, req_w) = pipe().map_err(|e| spawn_err("pipe", e))?;
-        let (resp_r, resp_w) = pipe().map_err(|e| spawn_err("pipe", e))?;
-        let (console_r, console_w) = pipe().map_err(|e| spawn_err("pipe", e))?;
-        let (mut status_r, status_w) = pipe().map_err(|e| spawn_err("pipe", e))?;
-        let console_w2 = console_w.try_clone().map_err(|e| spawn_err("pipe", e))?;
-
         let mut cmd = Command::new(&jdk.java);
         cmd.args(jvm_args(config, scratch_ref, worker_classes, archive_args))
             .current_dir(scratch_ref)
-            .stdin(Stdio::null())
-            .stdout(console_w)
-            .stderr(console_w2)
-            .process_group(0);
-        let abi = sandbox.abi();
-        let (in_fd, out_fd, status_fd) =
-            (req_r.as_raw_fd(), resp_w.as_raw_fd(), status_w.as_raw_fd());
-        // SAFETY: the closure runs in the forked child and only makes syscalls on descriptors
-        // and buffers prepared before the fork (see PreparedSandbox::apply_in_child).
-        unsafe {
-            cmd.pre_exec(move || {
-                // Move the protocol ends above the target numbers first: the ruleset and status
-                // descriptors, or each other, may sit at 3 or 4 until the sandbox is applied.
-                let a = libc::fcntl(in_fd, libc::F_DUPFD_CLOEXEC, 10);
-                let b = libc::fcntl(out_fd, libc::F_DUPFD_CLOEXEC, 10);
-                if a < 0 || b < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                sandbox.apply_in_child(status_fd)?;
-                // dup2 clears close-on-exec on the copies the worker inherits.
-                if libc::dup2(a, CHILD_IN_FD) < 0 || libc::dup2(b, CHILD_OUT_FD) < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-        let child = cmd
-            .spawn()
-            .map_err(|e| spawn_err(&format!("running {}", jdk.java.display()), e))?;
-        // The child's copies are closed at exec; ours must go so EOF means "worker gone".
-        drop(cmd);
-        drop(req_r);
-        drop(resp_w);
-        drop(status_w);
-        let mut status = Vec::new();
-        let _ = status_r.read_to_end(&mut status);
-        let report = match config.sandbox {
-            SandboxPolicy::Off => SandboxReport::OFF,
-            _ => crate::sandbox::report(abi, &status),
-        };
+            .stdin(Stdio::null());
+        let Started {
+            child,
+            to_worker,
+            from_worker,
+            console: console_r,
+            sandbox: report,
+        } = platform::start(cmd, config, scratch_ref)?;
 
-        let incoming = LineReader::new(resp_r, config.max_message_bytes);
+        let incoming = LineReader::new(from_worker, config.max_message_bytes);
         let console = Arc::new(Mutex::new(VecDeque::with_capacity(CONSOLE_TAIL)));
         let sink = console.clone();
         std::thread::Builder::new()
@@ -134,7 +109,7 @@ impl WorkerProcess {
 
         Ok(WorkerProcess {
             child,
-            to_worker: Some(req_w),
+            to_worker: Some(to_worker),
             incoming,
             console,
             scratch,
@@ -217,14 +192,10 @@ impl WorkerProcess {
         false
     }
 
-    /// SIGKILL to the whole process group (threads and any processes user code started), then
-    /// reaps the JVM.
+    /// Kills the JVM (on Unix with its whole process group: threads and any processes user code
+    /// started), then reaps it.
     pub(crate) fn kill(&mut self) {
-        let pgid = self.child.id() as i32;
-        if pgid > 0 {
-            // SAFETY: signalling our own child's process group.
-            unsafe { libc::kill(-pgid, libc::SIGKILL) };
-        }
+        platform::kill(&mut self.child);
         if let Ok(st) = self.child.wait() {
             self.exited.get_or_insert(exit_kind(st));
         }
@@ -249,7 +220,7 @@ impl Drop for ScratchDir {
 }
 
 fn exit_kind(st: std::process::ExitStatus) -> ExitKind {
-    match (st.code(), st.signal()) {
+    match (st.code(), platform::signal(st)) {
         (Some(c), _) => ExitKind::Code(c),
         (None, Some(s)) => ExitKind::Signal(s),
         _ => ExitKind::Unknown,
@@ -271,9 +242,12 @@ fn jvm_args(
         format!("-Djava.io.tmpdir={}", scratch.display()),
         format!("-Duser.home={}", scratch.display()),
         "-Dfile.encoding=UTF-8".into(),
-        // The worker wraps descriptors 3 and 4 in FileDescriptor objects by reflection.
-        "--add-opens=java.base/java.io=ALL-UNNAMED".into(),
     ]);
+    a.extend(
+        platform::PROTOCOL_JVM_ARGS
+            .iter()
+            .map(|arg| arg.to_string()),
+    );
     if config.quick_start {
         a.push("-XX:TieredStopAtLevel=1".into());
     }
@@ -282,37 +256,21 @@ fn jvm_args(
     a.push("-cp".into());
     a.push(classes.display().to_string());
     a.push("ctgls.worker.Main".into());
-    a.push("--in-fd".into());
-    a.push(CHILD_IN_FD.to_string());
-    a.push("--out-fd".into());
-    a.push(CHILD_OUT_FD.to_string());
+    a.extend(
+        platform::PROTOCOL_WORKER_ARGS
+            .iter()
+            .map(|arg| arg.to_string()),
+    );
     if !config.block_system_exit {
         a.push("--no-exit-guard".into());
     }
     a
 }
 
-/// A close-on-exec pipe (read end, write end). Close-on-exec matters: other workers spawned
-/// concurrently must not inherit our ends, or EOF would never come.
-pub(crate) fn pipe() -> std::io::Result<(File, File)> {
-    let mut fds = [0i32; 2];
-    // SAFETY: pipe2 fills two descriptors that we then own.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: both descriptors were just created and are owned by nobody else.
-    unsafe {
-        Ok((
-            File::from(OwnedFd::from_raw_fd(fds[0])),
-            File::from(OwnedFd::from_raw_fd(fds[1])),
-        ))
-    }
-}
-
 /// The worker's messages: `\n`-terminated lines of at most `max` bytes, read from the pipe on
 /// the caller's thread. After `Oversize` or `Eof` it reads no more.
 struct LineReader {
-    file: File,
+    source: TimedReader,
     buf: Vec<u8>,
     /// Start of the bytes in `buf` not returned yet.
     start: usize,
@@ -322,9 +280,9 @@ struct LineReader {
 }
 
 impl LineReader {
-    fn new(file: File, max: usize) -> LineReader {
+    fn new(source: TimedReader, max: usize) -> LineReader {
         LineReader {
-            file,
+            source,
             buf: Vec::new(),
             start: 0,
             chunk: vec![0u8; 1 << 16].into_boxed_slice(),
@@ -371,30 +329,13 @@ impl LineReader {
             if left.is_zero() {
                 return Err(RecvError::Timeout);
             }
-            if !readable(&self.file, left) {
-                continue;
-            }
-            match self.file.read(&mut self.chunk) {
-                Ok(0) | Err(_) => eof = true,
-                Ok(n) => self.buf.extend_from_slice(&self.chunk[..n]),
+            match self.source.read_within(&mut self.chunk, left) {
+                None => continue,
+                Some(Ok(0) | Err(_)) => eof = true,
+                Some(Ok(n)) => self.buf.extend_from_slice(&self.chunk[..n]),
             }
         }
     }
-}
-
-/// Waits up to `timeout` until `file` can be read without blocking (data, end of file or an
-/// error); false when the time ran out or a signal interrupted the wait.
-fn readable(file: &File, timeout: Duration) -> bool {
-    let mut fds = libc::pollfd {
-        fd: file.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    // Round up: a wait of 0 ms would spin until the deadline.
-    let ms = timeout.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
-    // SAFETY: one valid pollfd for a descriptor we own, for the duration of the call.
-    let n = unsafe { libc::poll(&mut fds, 1, ms) };
-    n > 0
 }
 
 fn drain_console(mut r: File, sink: Arc<Mutex<VecDeque<u8>>>) {
@@ -413,7 +354,7 @@ fn drain_console(mut r: File, sink: Arc<Mutex<VecDeque<u8>>>) {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 
@@ -421,7 +362,7 @@ mod tests {
         let (r, mut w) = pipe().unwrap();
         w.write_all(bytes).unwrap();
         drop(w);
-        LineReader::new(r, max)
+        LineReader::new(TimedReader::new(r), max)
     }
 
     fn line(r: &mut LineReader) -> Option<Vec<u8>> {
@@ -457,7 +398,7 @@ mod tests {
     #[test]
     fn a_silent_writer_times_out_and_lines_split_across_reads_are_joined() {
         let (r, mut w) = pipe().unwrap();
-        let mut r = LineReader::new(r, 1 << 20);
+        let mut r = LineReader::new(TimedReader::new(r), 1 << 20);
         let started = Instant::now();
         assert!(matches!(
             r.next(Duration::from_millis(50)),

@@ -1,19 +1,41 @@
 //! The OS sandbox of the worker and of every other process that runs code under test (see
-//! [`crate::command`]): Landlock (writes only beneath the given directories, no TCP bind/connect,
-//! no signals or abstract unix sockets out of the domain), a private network namespace where
-//! the kernel allows one, and a seccomp filter (no unix sockets, no leaving the process group:
-//! [`crate::seccomp`]). Everything is prepared in the parent; the child, between fork and exec,
-//! only makes syscalls (no allocation), see [`PreparedSandbox::apply_in_child`].
+//! [`crate::command`]), and what each platform gets:
+//!
+//! - Linux (`sandbox/linux.rs`): Landlock (writes only beneath the given directories, no TCP
+//!   bind/connect, no signals or abstract unix sockets out of the domain), a private network
+//!   namespace where the kernel allows one, a seccomp filter (no unix sockets, no leaving the
+//!   process group: `seccomp.rs`) and `RLIMIT_FSIZE`. Everything is prepared in the parent;
+//!   the child, between fork and exec, only makes syscalls (no allocation).
+//! - Other Unix systems, macOS first (`sandbox/posix.rs`): the process group and
+//!   `RLIMIT_FSIZE` only.
+//! - Windows: nothing (the process is killed alone, see [`crate::command`]).
+//!
+//! This module is the platform-independent part: the policy, the report of what is in force
+//! and the warning that names what is missing.
 
-use std::ffi::CString;
 use std::fmt;
-use std::path::Path;
 
-use crate::seccomp::SyscallFilter;
-use landlock::{
-    path_beneath_rules, Access, AccessFs, AccessNet, CompatLevel, Compatible, RulesetAttr,
-    RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope, ABI,
-};
+use crate::error::JvmError;
+
+#[cfg(target_os = "linux")]
+mod linux;
+#[cfg(all(unix, not(target_os = "linux")))]
+mod posix;
+#[cfg(unix)]
+mod rlimit;
+
+#[cfg(target_os = "linux")]
+pub use linux::kernel_landlock_abi;
+#[cfg(target_os = "linux")]
+pub(crate) use linux::{report, PreparedSandbox, STATUS_LEN};
+#[cfg(all(unix, not(target_os = "linux")))]
+pub(crate) use posix::{report, PreparedSandbox, STATUS_LEN};
+
+/// The Landlock ABI of the running kernel: never any outside Linux.
+#[cfg(not(target_os = "linux"))]
+pub fn kernel_landlock_abi() -> Option<u32> {
+    None
+}
 
 /// How hard to try.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,7 +44,8 @@ pub enum SandboxPolicy {
     Off,
     /// Use what the kernel offers; report the effective level.
     BestEffort,
-    /// Refuse to run unless every part of the sandbox is in force ([`SandboxLevel::Full`]).
+    /// Refuse to run unless every part of the sandbox is in force ([`SandboxLevel::Full`]), so
+    /// always outside Linux.
     Required,
 }
 
@@ -37,8 +60,14 @@ pub enum NetworkNamespace {
 }
 
 /// The sandbox in force for a running worker, as measured when it was started.
+///
+/// Invariant: only a report of [`SandboxPlatform::Linux`] has any part in force (elsewhere no
+/// code sets one), and [`SandboxReport::level`] is [`SandboxLevel::Full`] only on Linux whatever
+/// the fields say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SandboxReport {
+    /// Where it was measured.
+    pub platform: SandboxPlatform,
     /// Landlock ABI version of the running kernel, if it has Landlock enabled.
     pub landlock_abi: Option<u32>,
     /// Writes outside the scratch directory are denied.
@@ -66,9 +95,52 @@ pub enum SandboxLevel {
     None,
 }
 
+/// The operating system a [`SandboxReport`] was measured on, which bounds what can be in force.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SandboxPlatform {
+    /// Landlock, a network namespace and the seccomp filter, as far as the kernel offers them.
+    Linux,
+    /// The worker's own process group and `RLIMIT_FSIZE`; nothing confines writes, the network,
+    /// unix sockets or signals.
+    MacOs,
+    /// Another Unix system: what macOS gets.
+    OtherUnix,
+    /// No sandbox and no process group: a killed worker leaves the processes it started.
+    Windows,
+}
+
+impl SandboxPlatform {
+    /// The platform this crate was built for.
+    pub const CURRENT: SandboxPlatform = if cfg!(target_os = "linux") {
+        SandboxPlatform::Linux
+    } else if cfg!(target_os = "macos") {
+        SandboxPlatform::MacOs
+    } else if cfg!(windows) {
+        SandboxPlatform::Windows
+    } else {
+        SandboxPlatform::OtherUnix
+    };
+
+    /// What users call it, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            SandboxPlatform::Linux => "Linux",
+            SandboxPlatform::MacOs => "macOS",
+            SandboxPlatform::OtherUnix => "this system",
+            SandboxPlatform::Windows => "Windows",
+        }
+    }
+
+    /// Whether a [`SandboxLevel::Full`] sandbox can exist here at all.
+    pub fn can_sandbox_fully(self) -> bool {
+        self == SandboxPlatform::Linux
+    }
+}
+
 impl SandboxReport {
-    /// No sandbox at all ([`SandboxPolicy::Off`]).
+    /// No sandbox at all: [`SandboxPolicy::Off`], and everything outside Linux.
     pub const OFF: SandboxReport = SandboxReport {
+        platform: SandboxPlatform::CURRENT,
         landlock_abi: None,
         filesystem: false,
         tcp: false,
@@ -82,11 +154,11 @@ impl SandboxReport {
         self.tcp || self.network_namespace != NetworkNamespace::None
     }
 
-    /// Full when nothing is missing, None when nothing is in force.
+    /// Full when nothing is missing (on Linux only), None when nothing is in force.
     pub fn level(&self) -> SandboxLevel {
         let anything =
             self.filesystem || self.network_isolated() || self.scoped || self.syscall_filter;
-        if self.gaps().is_empty() {
+        if self.platform.can_sandbox_fully() && self.gaps().is_empty() {
             SandboxLevel::Full
         } else if anything {
             SandboxLevel::Partial
@@ -128,15 +200,66 @@ impl SandboxReport {
     }
 
     /// A user-visible warning naming every missing part when the sandbox is weaker than
-    /// [`SandboxLevel::Full`].
+    /// [`SandboxLevel::Full`]. Outside Linux it names the platform and what code under test can
+    /// do there.
     pub fn warning(&self) -> Option<String> {
+        if !self.platform.can_sandbox_fully() {
+            return Some(format!(
+                "{}: {}",
+                unsandboxed(self.platform),
+                platform_gaps(self.platform)
+            ));
+        }
         let gaps = self.gaps();
         (!gaps.is_empty()).then(|| format!("weak sandbox: {}", gaps.join("; ")))
     }
 }
 
+/// Refuses [`SandboxPolicy::Required`] before anything starts where no sandbox can be
+/// [`SandboxLevel::Full`] (everywhere but Linux).
+pub(crate) fn refuse_where_impossible(policy: SandboxPolicy) -> Result<(), JvmError> {
+    refuse_on(SandboxPlatform::CURRENT, policy)
+}
+
+fn refuse_on(platform: SandboxPlatform, policy: SandboxPolicy) -> Result<(), JvmError> {
+    if policy == SandboxPolicy::Required && !platform.can_sandbox_fully() {
+        return Err(JvmError::SandboxUnavailable(unsandboxed(platform)));
+    }
+    Ok(())
+}
+
+/// Why nothing is in force on a platform other than Linux.
+fn unsandboxed(platform: SandboxPlatform) -> String {
+    format!(
+        "no sandbox on {} (Landlock, seccomp and network namespaces are Linux-only)",
+        platform.name()
+    )
+}
+
+/// What code under test can do on a platform other than Linux, where no part of the sandbox
+/// exists.
+fn platform_gaps(platform: SandboxPlatform) -> &'static str {
+    match platform {
+        SandboxPlatform::Windows => {
+            "code under test can write anywhere the user can, files of any size, use the network, \
+             connect to local sockets (a Docker daemon, an ssh agent) and end the user's other \
+             processes, and the processes it starts may outlive the worker (no process group on \
+             Windows)"
+        }
+        _ => {
+            "code under test can write anywhere the user can, use the network, connect to unix \
+             sockets (a Docker daemon, an ssh agent), send signals to the user's other processes \
+             and leave the worker's process group; only the size of each file it writes is \
+             bounded"
+        }
+    }
+}
+
 impl fmt::Display for SandboxReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.platform.can_sandbox_fully() {
+            return f.write_str(&unsandboxed(self.platform));
+        }
         match self.landlock_abi {
             Some(abi) => write!(f, "landlock ABI {abi}")?,
             None => write!(f, "no landlock")?,
@@ -150,328 +273,112 @@ impl fmt::Display for SandboxReport {
     }
 }
 
-/// The Landlock ABI of the running kernel (`landlock_create_ruleset` with the VERSION flag).
-pub fn kernel_landlock_abi() -> Option<u32> {
-    const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
-    // SAFETY: the version query takes no pointer and returns a number or -1.
-    let v = unsafe {
-        libc::syscall(
-            libc::SYS_landlock_create_ruleset,
-            std::ptr::null::<libc::c_void>(),
-            0usize,
-            LANDLOCK_CREATE_RULESET_VERSION,
-        )
-    };
-    (v > 0).then_some(v as u32)
-}
-
-/// Status bytes the child writes to the parent before exec.
-const NET_NONE: u8 = 0;
-const NET_PRIVATE: u8 = 1;
-const NET_USER: u8 = 2;
-const LL_NOT: u8 = 0;
-const LL_PARTIAL: u8 = 1;
-const LL_FULL: u8 = 2;
-const LL_FAILED: u8 = 3;
-const FILTER_NOT: u8 = 0;
-const FILTER_ON: u8 = 1;
-/// How many status bytes a child that ran the whole of [`PreparedSandbox::apply_in_child`]
-/// writes: a shorter status means it failed before.
-pub(crate) const STATUS_LEN: usize = 3;
-
-/// Everything the child needs, built before fork.
-pub(crate) struct PreparedSandbox {
-    ruleset: Option<RulesetCreated>,
-    netns: bool,
-    setgroups_path: CString,
-    uid_map_path: CString,
-    gid_map_path: CString,
-    uid_map: Vec<u8>,
-    gid_map: Vec<u8>,
-    abi: Option<u32>,
-    filter: Option<SyscallFilter>,
-    /// `RLIMIT_FSIZE` to set, soft and hard (never above the hard limit in force, which an
-    /// unprivileged process cannot raise).
-    file_size_limit: Option<libc::rlimit>,
-    /// Fail before exec unless the sandbox came out [`SandboxLevel::Full`].
-    require_full: bool,
-}
-
-impl PreparedSandbox {
-    /// A sandbox in which writes are allowed only beneath the `writable` directories (and on
-    /// /dev/null), to files of at most `max_file_bytes`.
-    pub(crate) fn new(
-        policy: SandboxPolicy,
-        writable: &[&Path],
-        max_file_bytes: u64,
-    ) -> Result<Self, String> {
-        // SAFETY: getuid/getgid cannot fail.
-        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-        let mut p = PreparedSandbox {
-            ruleset: None,
-            netns: policy != SandboxPolicy::Off,
-            setgroups_path: CString::from(c"/proc/self/setgroups"),
-            uid_map_path: CString::from(c"/proc/self/uid_map"),
-            gid_map_path: CString::from(c"/proc/self/gid_map"),
-            uid_map: format!("{uid} {uid} 1\n").into_bytes(),
-            gid_map: format!("{gid} {gid} 1\n").into_bytes(),
-            abi: kernel_landlock_abi(),
-            filter: None,
-            file_size_limit: None,
-            require_full: false,
-        };
-        if policy != SandboxPolicy::Off {
-            p.file_size_limit = Some(file_size_limit(max_file_bytes));
-            if p.abi.is_some() {
-                p.ruleset = Some(landlock_ruleset(writable).map_err(|e| e.to_string())?);
-            }
-            p.filter = SyscallFilter::for_this_target();
-        }
-        Ok(p)
-    }
-
-    /// Runs in the forked child before exec: syscalls only, no allocation, no locks. The
-    /// seccomp filter comes last, after the process group (set by `Command` before its
-    /// `pre_exec` hooks), the namespaces and Landlock, which its own rules would otherwise deny
-    /// or which need system calls it refuses; it binds the program exec'd next and everything
-    /// that starts.
-    pub(crate) fn apply_in_child(&mut self, status_fd: i32) -> std::io::Result<()> {
-        if let Some(limit) = &self.file_size_limit {
-            // SAFETY: setrlimit reads the prepared struct.
-            if unsafe { libc::setrlimit(libc::RLIMIT_FSIZE, limit) } != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-        }
-        let mut net = NET_NONE;
-        if self.netns {
-            // SAFETY: plain syscalls on prepared, NUL-terminated paths and buffers.
-            unsafe {
-                if libc::unshare(libc::CLONE_NEWNET) == 0 {
-                    net = NET_PRIVATE;
-                } else if libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNET) == 0 {
-                    // Map our own ids so files keep their owners inside the namespace.
-                    write_file(&self.setgroups_path, b"deny");
-                    write_file(&self.uid_map_path, &self.uid_map);
-                    write_file(&self.gid_map_path, &self.gid_map);
-                    net = NET_USER;
-                }
-            }
-        }
-        let mut ll = LL_NOT;
-        let mut failure = None;
-        if let Some(rs) = self.ruleset.take() {
-            ll = match rs.restrict_self() {
-                Ok(s) => match s.ruleset {
-                    RulesetStatus::FullyEnforced => LL_FULL,
-                    RulesetStatus::PartiallyEnforced => LL_PARTIAL,
-                    RulesetStatus::NotEnforced => LL_NOT,
-                },
-                Err(_) => {
-                    failure = Some(std::io::Error::last_os_error());
-                    LL_FAILED
-                }
-            };
-        }
-        let mut filter = FILTER_NOT;
-        if failure.is_none() {
-            if let Some(f) = &self.filter {
-                // A kernel without seccomp leaves the filter out; the report says so.
-                if f.install_in_child().is_ok() {
-                    filter = FILTER_ON;
-                }
-            }
-        }
-        let bytes: [u8; STATUS_LEN] = [net, ll, filter];
-        // SAFETY: writing the status bytes from the stack to a pipe.
-        unsafe { libc::write(status_fd, bytes.as_ptr().cast(), bytes.len()) };
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        // `report` builds a plain value on the stack: still no allocation.
-        if self.require_full && report(self.abi, &bytes).level() != SandboxLevel::Full {
-            return Err(std::io::Error::from_raw_os_error(libc::EPERM));
-        }
-        Ok(())
-    }
-
-    /// Makes [`PreparedSandbox::apply_in_child`] fail, so the program is never executed, when
-    /// the sandbox in force is weaker than [`SandboxLevel::Full`].
-    pub(crate) fn require_full(&mut self) {
-        self.require_full = true;
-    }
-
-    pub(crate) fn abi(&self) -> Option<u32> {
-        self.abi
-    }
-}
-
-/// Interprets the status bytes the child wrote before exec.
-pub(crate) fn report(kernel_abi: Option<u32>, status: &[u8]) -> SandboxReport {
-    let net = status.first().copied().unwrap_or(NET_NONE);
-    let ll = status.get(1).copied().unwrap_or(LL_NOT);
-    let filter = status.get(2).copied().unwrap_or(FILTER_NOT);
-    let enforced = ll == LL_FULL || ll == LL_PARTIAL;
-    let abi = kernel_abi.unwrap_or(0);
-    SandboxReport {
-        landlock_abi: kernel_abi,
-        filesystem: enforced,
-        tcp: enforced && abi >= 4,
-        scoped: enforced && abi >= 6,
-        network_namespace: match net {
-            NET_PRIVATE => NetworkNamespace::Private,
-            NET_USER => NetworkNamespace::PrivateInUserNamespace,
-            _ => NetworkNamespace::None,
-        },
-        syscall_filter: filter == FILTER_ON,
-    }
-}
-
-/// `RLIMIT_FSIZE` of `max_bytes`, lowered to the hard limit in force.
-fn file_size_limit(max_bytes: u64) -> libc::rlimit {
-    let mut current = libc::rlimit {
-        rlim_cur: libc::RLIM_INFINITY,
-        rlim_max: libc::RLIM_INFINITY,
-    };
-    // SAFETY: getrlimit fills the struct; on failure it stays unlimited.
-    unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut current) };
-    let bytes = max_bytes.min(current.rlim_max);
-    libc::rlimit {
-        rlim_cur: bytes,
-        rlim_max: bytes,
-    }
-}
-
-/// # Safety
-/// Async-signal-safe: open/write/close on a prepared path.
-unsafe fn write_file(path: &CString, data: &[u8]) {
-    let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-    if fd >= 0 {
-        libc::write(fd, data.as_ptr().cast(), data.len());
-        libc::close(fd);
-    }
-}
-
-/// Handles every write right known to ABI 6 and allows them only beneath the `writable`
-/// directories (and on /dev/null); reads and execution stay unrestricted. TCP bind/connect are
-/// handled with no rule allowing them. Best effort: older kernels enforce the subset they know.
-fn landlock_ruleset(writable: &[&Path]) -> Result<RulesetCreated, landlock::RulesetError> {
-    let abi = ABI::V6;
-    let write = AccessFs::from_write(abi);
-    landlock::Ruleset::default()
-        .set_compatibility(CompatLevel::BestEffort)
-        .handle_access(write)?
-        .handle_access(AccessNet::from_all(abi))?
-        .scope(Scope::AbstractUnixSocket | Scope::Signal)?
-        .create()?
-        .add_rules(path_beneath_rules(writable, write))?
-        .add_rules(path_beneath_rules(["/dev/null"], write))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const FULL: SandboxReport = SandboxReport {
-        landlock_abi: Some(7),
-        filesystem: true,
-        tcp: true,
-        scoped: true,
-        network_namespace: NetworkNamespace::Private,
-        syscall_filter: true,
-    };
+    const ELSEWHERE: [SandboxPlatform; 3] = [
+        SandboxPlatform::MacOs,
+        SandboxPlatform::OtherUnix,
+        SandboxPlatform::Windows,
+    ];
 
-    fn partial_naming(report: SandboxReport, gap: &str) {
-        assert_eq!(report.level(), SandboxLevel::Partial, "{report}");
-        let warning = report.warning().unwrap();
-        assert!(warning.contains(gap), "{warning}");
-        assert_eq!(warning.matches("; ").count(), 0, "one gap only: {warning}");
+    fn unsandboxed_on(platform: SandboxPlatform) -> SandboxReport {
+        SandboxReport {
+            platform,
+            ..SandboxReport::OFF
+        }
     }
 
     #[test]
-    fn full_needs_every_part() {
-        assert_eq!(FULL.level(), SandboxLevel::Full);
-        assert_eq!(FULL.warning(), None);
-        let user_namespace = SandboxReport {
-            network_namespace: NetworkNamespace::PrivateInUserNamespace,
-            ..FULL
+    fn this_build_knows_its_platform() {
+        let expected = if cfg!(target_os = "linux") {
+            SandboxPlatform::Linux
+        } else if cfg!(target_os = "macos") {
+            SandboxPlatform::MacOs
+        } else if cfg!(windows) {
+            SandboxPlatform::Windows
+        } else {
+            SandboxPlatform::OtherUnix
         };
-        assert_eq!(user_namespace.level(), SandboxLevel::Full);
-        // The namespace covers TCP when Landlock's TCP rule is missing (ABI 6 without it cannot
-        // happen, but the namespace alone is what Full needs).
-        assert_eq!(
-            SandboxReport { tcp: false, ..FULL }.level(),
-            SandboxLevel::Full
-        );
+        assert_eq!(SandboxPlatform::CURRENT, expected);
+        assert_eq!(SandboxReport::OFF.platform, expected);
     }
 
     #[test]
-    fn without_a_network_namespace_udp_stays_open() {
-        partial_naming(
-            SandboxReport {
-                network_namespace: NetworkNamespace::None,
-                ..FULL
-            },
-            "UDP",
-        );
-        partial_naming(
-            SandboxReport {
-                network_namespace: NetworkNamespace::None,
-                tcp: false,
-                ..FULL
-            },
-            "can use the network",
-        );
+    fn without_landlock_seccomp_or_a_namespace_the_level_is_none_outside_linux() {
+        for platform in ELSEWHERE {
+            assert_eq!(unsandboxed_on(platform).level(), SandboxLevel::None);
+        }
     }
 
     #[test]
-    fn below_landlock_abi_6_signals_are_not_scoped() {
-        partial_naming(
-            SandboxReport {
-                landlock_abi: Some(5),
-                scoped: false,
-                ..FULL
-            },
-            "signals",
-        );
-        // From the status bytes: the same kernel answer gives the same report.
-        let abi5 = report(Some(5), &[NET_PRIVATE, LL_PARTIAL, FILTER_ON]);
-        assert!(abi5.filesystem && abi5.tcp && !abi5.scoped, "{abi5}");
-        partial_naming(abi5, "signals");
-        assert_eq!(
-            report(Some(7), &[NET_PRIVATE, LL_FULL, FILTER_ON]).level(),
-            SandboxLevel::Full
-        );
+    fn full_is_a_linux_level_only() {
+        let every_part = SandboxReport {
+            platform: SandboxPlatform::Linux,
+            landlock_abi: Some(7),
+            filesystem: true,
+            tcp: true,
+            scoped: true,
+            network_namespace: NetworkNamespace::Private,
+            syscall_filter: true,
+        };
+        assert_eq!(every_part.level(), SandboxLevel::Full);
+        for platform in ELSEWHERE {
+            let claimed = SandboxReport {
+                platform,
+                ..every_part
+            };
+            assert_eq!(claimed.level(), SandboxLevel::Partial, "{platform:?}");
+            assert!(claimed.warning().is_some(), "{platform:?}");
+        }
     }
 
     #[test]
-    fn without_the_seccomp_filter_unix_sockets_are_open() {
-        partial_naming(
-            SandboxReport {
-                syscall_filter: false,
-                ..FULL
-            },
+    fn the_warning_names_the_platform_and_what_code_under_test_can_do() {
+        let mac = unsandboxed_on(SandboxPlatform::MacOs).warning().unwrap();
+        for part in [
+            "no sandbox on macOS",
+            "Linux-only",
+            "write anywhere",
+            "network",
             "unix sockets",
-        );
-        partial_naming(
-            report(Some(7), &[NET_PRIVATE, LL_FULL, FILTER_NOT]),
+            "signals",
             "process group",
+            "size of each file",
+        ] {
+            assert!(mac.contains(part), "{part:?} in {mac}");
+        }
+        let windows = unsandboxed_on(SandboxPlatform::Windows).warning().unwrap();
+        for part in [
+            "no sandbox on Windows",
+            "write anywhere",
+            "files of any size",
+            "network",
+            "outlive the worker",
+        ] {
+            assert!(windows.contains(part), "{part:?} in {windows}");
+        }
+        assert_eq!(
+            unsandboxed_on(SandboxPlatform::MacOs).to_string(),
+            "no sandbox on macOS (Landlock, seccomp and network namespaces are Linux-only)"
         );
     }
 
     #[test]
-    fn without_landlock_writes_are_open_and_nothing_at_all_is_none() {
-        let no_landlock = report(None, &[NET_USER, LL_NOT, FILTER_ON]);
-        assert_eq!(no_landlock.level(), SandboxLevel::Partial);
-        let warning = no_landlock.warning().unwrap();
-        assert!(warning.contains("write anywhere"), "{warning}");
-        assert!(warning.contains("signals"), "{warning}");
-        assert!(!warning.contains("network"), "{warning}");
-        assert_eq!(SandboxReport::OFF.level(), SandboxLevel::None);
-        assert_eq!(
-            SandboxReport::OFF.warning().unwrap().matches("; ").count(),
-            3
-        );
-        // A child that failed before writing its status reports nothing in force.
-        assert_eq!(report(Some(7), &[]).level(), SandboxLevel::None);
+    fn required_is_refused_before_anything_starts_outside_linux() {
+        for platform in ELSEWHERE {
+            match refuse_on(platform, SandboxPolicy::Required) {
+                Err(e @ JvmError::SandboxUnavailable(_)) => {
+                    let message = e.to_string();
+                    assert!(message.contains(platform.name()), "{message}");
+                }
+                other => panic!("{platform:?}: {other:?}"),
+            }
+            assert!(refuse_on(platform, SandboxPolicy::BestEffort).is_ok());
+            assert!(refuse_on(platform, SandboxPolicy::Off).is_ok());
+        }
+        // On Linux the child measures what is in force and `Required` decides then.
+        assert!(refuse_on(SandboxPlatform::Linux, SandboxPolicy::Required).is_ok());
     }
 }

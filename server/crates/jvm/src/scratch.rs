@@ -3,6 +3,7 @@
 
 use std::fs::DirBuilder;
 use std::io::ErrorKind;
+#[cfg(unix)]
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,7 +12,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 const ATTEMPTS: u32 = 1000;
 
 /// Creates `<parent>/<prefix>-<pid>-<n>` with mode 0700 for the first `n` whose directory does
-/// not exist yet (`parent` is created if missing).
+/// not exist yet (`parent` is created if missing). On Windows the directory takes the access
+/// rules of `parent`, which for the default, the user's own temp directory, are the user's.
 ///
 /// Invariant: the directory returned was created by this call, so it is this user's, empty and
 /// private. Names in a shared temp directory are predictable: another local user who made the
@@ -29,8 +31,9 @@ fn create_first_free(parent: &Path, mut name: impl FnMut() -> String) -> std::io
     std::fs::create_dir_all(parent)?;
     for _ in 0..ATTEMPTS {
         let dir = parent.join(name());
-        // `create` is mkdir(2): it fails on anything already there, a symbolic link included.
-        match DirBuilder::new().mode(0o700).create(&dir) {
+        // `create` is mkdir(2) (CreateDirectoryW): it fails on anything already there, a
+        // symbolic link included.
+        match private_dir_builder().create(&dir) {
             Ok(()) => return Ok(dir),
             Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
@@ -45,7 +48,19 @@ fn create_first_free(parent: &Path, mut name: impl FnMut() -> String) -> std::io
     ))
 }
 
-#[cfg(test)]
+#[cfg(unix)]
+fn private_dir_builder() -> DirBuilder {
+    let mut builder = DirBuilder::new();
+    builder.mode(0o700);
+    builder
+}
+
+#[cfg(not(unix))]
+fn private_dir_builder() -> DirBuilder {
+    DirBuilder::new()
+}
+
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;

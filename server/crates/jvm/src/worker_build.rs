@@ -124,10 +124,15 @@ pub(crate) fn sources_hash() -> String {
     h.hex()
 }
 
-/// The default cache root: `$XDG_CACHE_HOME/ctgls`, else `~/.cache/ctgls`, else the temp dir.
+/// The default cache root: `$XDG_CACHE_HOME/ctgls`, else `~/.cache/ctgls` (on Windows
+/// `%LOCALAPPDATA%\ctgls`), else the temp dir.
 pub fn default_cache_dir() -> PathBuf {
     if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
         return PathBuf::from(x).join("ctgls");
+    }
+    #[cfg(windows)]
+    if let Some(local) = std::env::var_os("LOCALAPPDATA").filter(|x| !x.is_empty()) {
+        return PathBuf::from(local).join("ctgls");
     }
     if let Some(home) = std::env::var_os("HOME").filter(|x| !x.is_empty()) {
         return PathBuf::from(home).join(".cache").join("ctgls");
@@ -213,7 +218,7 @@ fn build_into(jdk: &Jdk, dir: &Path) -> Result<(), JvmError> {
     }
     // The class data sharing archive needs the classes in a jar: the JVM archives nothing
     // from a class path with a non-empty directory. Without one the worker still runs.
-    let _ = Command::new(jdk.home.join("bin").join("jar"))
+    let _ = Command::new(crate::jdk::tool(&jdk.home, "jar"))
         .arg("--create")
         .arg("--file")
         .arg(dir.join(WORKER_JAR))

@@ -160,12 +160,15 @@ pub(crate) fn parse_errors(stderr: &str) -> Vec<JavacError> {
     out
 }
 
+/// A class path: `paths` joined with the platform's separator (`;` on Windows, where `:` follows
+/// every drive letter).
 pub(crate) fn join_paths(paths: &[PathBuf]) -> String {
+    const SEPARATOR: &str = if cfg!(windows) { ";" } else { ":" };
     paths
         .iter()
         .map(|p| p.to_string_lossy().into_owned())
         .collect::<Vec<_>>()
-        .join(":")
+        .join(SEPARATOR)
 }
 
 /// An argument-file token: quoted, with backslashes and quotes escaped.

@@ -102,7 +102,8 @@ pub(crate) fn run_bounded(
     })
 }
 
-#[cfg(test)]
+// The processes these tests run are shell commands.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 
