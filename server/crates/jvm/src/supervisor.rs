@@ -85,7 +85,7 @@ impl Supervisor {
         };
         let mut s = Supervisor::with_worker(config, jdk, &worker_classes);
         s.cache_dir = cache;
-        s.archive_args = archives.jvm_args(&crate::training::worker_key(&worker_classes));
+        s.archive_args = worker_archive_args(&archives, &worker_classes);
         s.archives = archives;
         Ok(s)
     }
@@ -186,9 +186,7 @@ impl Supervisor {
             &self.worker_classes,
             &self.archives,
         );
-        self.archive_args = self
-            .archives
-            .jvm_args(&crate::training::worker_key(&self.worker_classes));
+        self.archive_args = worker_archive_args(&self.archives, &self.worker_classes);
         Some(training)
     }
 
@@ -573,6 +571,19 @@ impl Drop for Supervisor {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// The options that map the worker's archive, with `-Xshare:on`: a JVM that cannot use the
+/// archive then fails to start rather than running without it. JDK 17 dies mapping a damaged
+/// archive anyway; JDK 25 checks it, says so on a log we keep quiet, and would go on without
+/// it, every start, for good. Failing to start brings both to the same end: one more start
+/// without the archive, and the archive is made again (`ensure_running`).
+fn worker_archive_args(archives: &SharedArchives, worker_classes: &Path) -> Vec<String> {
+    let mut args = archives.jvm_args(&crate::training::worker_key(worker_classes));
+    if !args.is_empty() {
+        args.push("-Xshare:on".into());
+    }
+    args
 }
 
 /// Copies the cache file the worker wrote (`bytes` long, as it said) next to `dest` and renames

@@ -40,6 +40,13 @@ final class Loaders {
     /** The union of {@link #initSlots} over the classes settled in {@link #kept}. */
     private final Set<Integer> keptSlots = new HashSet<>();
     private static final long INITIALISATION_DEADLINE_MS = 1000;
+    /**
+     * The threads the worker started to initialise pristine copies: the worker's own, never a
+     * test's doing (TestRunner does not count them as threads a test started). Weak, so a thread
+     * that ended is forgotten.
+     */
+    private static final Set<Thread> initialisers =
+            java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>()));
 
     Loaders(Unit unit) {
         this.unit = unit;
@@ -191,6 +198,7 @@ final class Loaders {
             ThreadGroup outside = testGroup.getParent() != null ? testGroup.getParent() : testGroup;
             Thread t = new Thread(outside, init, "ctgls-initialise-" + name);
             t.setDaemon(true);
+            initialisers.add(t);
             t.start();
             join(t, INITIALISATION_DEADLINE_MS);
             if (t.isAlive()) {
@@ -205,6 +213,27 @@ final class Loaders {
             }
         }
         initSlots.put(name, slots[0] == null ? new int[0] : slots[0]);
+        return null;
+    }
+
+    /** Whether {@code t} is a thread the worker started to initialise a pristine copy. */
+    static boolean initialiser(Thread t) {
+        return initialisers.contains(t);
+    }
+
+    /**
+     * The name of an initialiser thread that is still alive after the worker gave up on it:
+     * where the JDK cannot stop a thread (Java 20 on), a looping initialiser would keep a core
+     * busy for as long as the worker lives, so the worker asks for a restart.
+     */
+    static String runawayInitialiser() {
+        synchronized (initialisers) {
+            for (Thread t : initialisers) {
+                if (t.isAlive()) {
+                    return t.getName();
+                }
+            }
+        }
         return null;
     }
 

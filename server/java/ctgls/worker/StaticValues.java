@@ -137,18 +137,20 @@ final class StaticValues {
     }
 
     /**
-     * The same class in two loaders. A lambda's class is generated per loader, and its name
-     * carries a JVM-wide counter ({@code A$$Lambda$14/0x...}), so only the part before the counter
-     * is compared; its captured values are walked like fields.
+     * The same class in two loaders. A lambda's class is generated per loader under a name of
+     * its own, so only the part up to {@code $$Lambda} is compared; its captured values are
+     * walked like fields.
      */
     private static boolean sameClass(Class<?> pristine, Class<?> live) {
         String p = pristine.getName();
         String l = live.getName();
-        int lambda = p.indexOf("$$Lambda$");
+        // A lambda's hidden class has another name in every loader: Outer$$Lambda$<n>/0x<address>
+        // up to Java 20, Outer$$Lambda/0x<address> since 21.
+        int lambda = p.indexOf("$$Lambda");
         if (lambda < 0) {
             return p.equals(l);
         }
-        return l.length() > lambda && l.regionMatches(0, p, 0, lambda + "$$Lambda$".length());
+        return l.startsWith(p.substring(0, lambda + "$$Lambda".length()));
     }
 
     private void array(Object p, Object live, String path) throws Unrestorable {

@@ -290,6 +290,7 @@ final class TestRunner {
                 end = TestCase.End.TIMEOUT;
             }
             String dropped = null;
+            String outsider;
             if (freshLoaders) {
                 unit.loaders.drop();
             } else if (end != TestCase.End.OK && end != TestCase.End.EXCEPTION && end != TestCase.End.INVALID) {
@@ -298,10 +299,10 @@ final class TestRunner {
             } else if (late || leaked > 0) {
                 unit.loaders.drop();
                 dropped = "a thread of the test outlived it";
-            } else if (startedOutsideGroup(tt)) {
+            } else if ((outsider = startedOutsideGroup(tt)) != null) {
                 // Such a thread escapes the leaked-thread check and could touch the classes later.
                 unit.loaders.drop();
-                dropped = "a thread outside the test's thread group started during the test";
+                dropped = "a thread outside the test's thread group started during the test (" + outsider + ")";
             } else if (!commonPoolIdle()) {
                 unit.loaders.drop();
                 dropped = "a task of the test may still run in the common ForkJoinPool";
@@ -335,6 +336,11 @@ final class TestRunner {
                 why = leaked + " thread(s) started by a test could not be stopped";
             } else if (end == TestCase.End.OUT_OF_MEMORY && !heapRecovered()) {
                 why = "heap still nearly full after OutOfMemoryError";
+            } else {
+                String runaway = Loaders.runawayInitialiser();
+                if (runaway != null) {
+                    why = "the thread " + runaway + " loops and this JDK cannot stop it";
+                }
             }
             main.event(requestId, "test", m);
             synchronized (this) {
@@ -359,13 +365,19 @@ final class TestRunner {
     }
 
     /**
-     * Whether a live thread outside the test's group appeared since the last test (a test can
-     * start one in another group, and the JDK starts some on a test's behalf, e.g. common pool
-     * workers). Threads that are still alive are remembered, so each counts once.
+     * The name of a live thread outside the test's group that appeared since the last test, or
+     * null (a test can start one in another group, and the JDK starts some on a test's behalf,
+     * e.g. common pool workers). Threads that are still alive are remembered, so each counts once.
      */
-    private boolean startedOutsideGroup(TestThread tt) {
+    private String startedOutsideGroup(TestThread tt) {
         Set<Thread> now = threadsOutside(tt.group);
-        boolean appeared = !knownThreads.containsAll(now);
+        String appeared = null;
+        for (Thread t : now) {
+            if (!knownThreads.contains(t)) {
+                appeared = "\"" + t.getName() + "\"";
+                break;
+            }
+        }
         knownThreads = now;
         return appeared;
     }
@@ -381,7 +393,7 @@ final class TestRunner {
         Set<Thread> out = new HashSet<>();
         for (int k = 0; k < n; k++) {
             ThreadGroup g = all[k].getThreadGroup();
-            if (testGroup == null || g == null || !testGroup.parentOf(g)) {
+            if ((testGroup == null || g == null || !testGroup.parentOf(g)) && !Loaders.initialiser(all[k])) {
                 out.add(all[k]);
             }
         }
