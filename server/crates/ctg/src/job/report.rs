@@ -21,7 +21,8 @@ pub(crate) struct Report<'a> {
     pub model: &'a JavaModel,
     pub text: &'a str,
     pub probes: &'a ProbeTable,
-    /// Per branch goal, the smallest distance seen over the whole job.
+    /// Per branch goal, the smallest distance seen over the whole job (for a class the job
+    /// instrumented besides the class under test, over the final tests).
     pub closest: &'a [f64],
 }
 
