@@ -254,16 +254,50 @@ pub fn generate_tests(
 }
 
 /// Makes the result's branch and line coverage that of the tests written (`kept`, indexes into
-/// `generation.tests`): verification may have dropped tests, and what the report and the
-/// editor show must be what the file covers. Undeclared exceptions stay: they were observed,
-/// whether or not a written test reproduces them.
+/// `generation.tests`), for the class under test and for every class it instrumented besides:
+/// verification may have dropped tests, and what the report and the editor show must be what
+/// the file covers. Undeclared exceptions stay: they were observed, whether or not a written
+/// test reproduces them.
 fn restrict_coverage(generation: &mut GenerationResult, kept: &[usize]) {
     let kept: BTreeSet<usize> = kept.iter().copied().collect();
     if (0..generation.tests.len()).all(|index| kept.contains(&index)) {
         return;
     }
+    let tests = &generation.tests;
+    restrict_class(
+        &mut generation.decisions,
+        &mut generation.branches,
+        &mut generation.lines,
+        &kept,
+        |index| (&tests[index].covered_goals, &tests[index].covered_lines),
+    );
+    for (class, other) in generation.also_instrumented.iter_mut().enumerate() {
+        restrict_class(
+            &mut other.decisions,
+            &mut other.branches,
+            &mut other.lines,
+            &kept,
+            |index| {
+                tests[index]
+                    .also_covered
+                    .get(class)
+                    .map_or((&[][..], &[][..]), |own| (&own.goals, &own.lines))
+            },
+        );
+    }
+}
+
+/// One class's part of [`restrict_coverage`]: `own(test)` is what that test covers of the class
+/// on its own (branch goal keys, lines).
+fn restrict_class<'t>(
+    decisions: &mut [job::DecisionCoverage],
+    branches: &mut job::Coverage,
+    lines: &mut job::LineCoverage,
+    kept: &BTreeSet<usize>,
+    own: impl Fn(usize) -> (&'t [String], &'t [u32]),
+) {
     let mut covered = 0;
-    for decision in &mut generation.decisions {
+    for decision in decisions.iter_mut() {
         for outcome in &mut decision.outcomes {
             if outcome.covered_by.is_none() {
                 continue;
@@ -272,16 +306,16 @@ fn restrict_coverage(generation: &mut GenerationResult, kept: &[usize]) {
             outcome.covered_by = kept
                 .iter()
                 .copied()
-                .find(|&index| generation.tests[index].covered_goals.contains(&key));
+                .find(|&index| own(index).0.contains(&key));
             covered += usize::from(outcome.covered_by.is_some());
         }
     }
-    generation.branches.covered = covered;
-    let lines: BTreeSet<u32> = kept
+    branches.covered = covered;
+    let covered_lines: BTreeSet<u32> = kept
         .iter()
-        .flat_map(|&index| generation.tests[index].covered_lines.iter().copied())
+        .flat_map(|&index| own(index).1.iter().copied())
         .collect();
-    generation.lines.covered = lines.into_iter().collect();
+    lines.covered = covered_lines.into_iter().collect();
 }
 
 /// Observes the generated tests in the worker, prints them and verifies them with JUnit.

@@ -9,12 +9,16 @@
 //! `CharSequence` tested for the mutable builders), `closure` (parameters whose only
 //! implementations are project classes the class under test never names, one of which does
 //! not compile, next to a file nothing reaches that does not compile either; an abstract class
-//! whose only subclass it does not reach).
+//! whose only subclass it does not reach), `also` (a class under test whose paths decide which
+//! methods of another class run, a helper class in its file, and a class it never reaches).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use ctg::job::{generate, GenerationError, GenerationObserver, GenerationRequest, Phase};
+use ctg::job::{
+    generate, generate_keeping_sources, GenerationError, GenerationObserver, GenerationRequest,
+    Phase,
+};
 use ctg::project::{LayoutOverrides, ProjectLayout};
 use jvm::{Supervisor, TestStatus, WorkerConfig};
 use search::{Algorithm, Progress, StopReason};
@@ -636,4 +640,169 @@ fn cancellation_returns_promptly_with_partial_results() {
     // Cancelled before anything ran: a typed error.
     let err = generate(&request, &mut sup, &mut ()).unwrap_err();
     assert!(matches!(err, GenerationError::Cancelled { .. }), "{err:?}");
+}
+
+/// Which outcomes of `class`'s decisions in `coverage` are covered, as `member.outcome` with
+/// the member's simple name (`large.T`), in goal-table order.
+fn covered_outcomes(coverage: &ctg::job::ClassCoverage) -> Vec<String> {
+    coverage
+        .decisions
+        .iter()
+        .flat_map(|d| {
+            let member = d.key.member.split('#').nth(1).unwrap_or_default();
+            let name = member.split('(').next().unwrap_or_default().to_string();
+            d.outcomes
+                .iter()
+                .filter(|o| o.covered_by.is_some())
+                .map(move |o| format!("{name}.{}", o.outcome))
+        })
+        .collect()
+}
+
+/// The job's other classes (`also_instrument`) report what the tests of the class under test
+/// exercise of them, and change nothing of the class under test's own results. `Router` calls
+/// `Ledger.large` only on its `x > 10` path and `Ledger.small` only on the other, never
+/// `Ledger.audit`; `Stamp`, in `Router`'s file, is pressed twice only when asked.
+#[test]
+fn other_instrumented_classes_report_what_the_tests_exercise_and_leave_the_search_alone() {
+    let root = fixture("also");
+    let mut sup = supervisor();
+    for algorithm in [Algorithm::DynaMosa, Algorithm::ADynaMosa] {
+        let run = |sup: &mut Supervisor, also: &[&str]| {
+            let mut request = request(&root, "also.Router");
+            request.algorithm = algorithm;
+            request.seed = 5;
+            request.max_executions = Some(300);
+            request.stop_when_covered = false;
+            request.budget = Duration::from_secs(60);
+            request.also_instrument = also.iter().map(|c| c.to_string()).collect();
+            generate(&request, sup, &mut ()).unwrap()
+        };
+        let alone = run(&mut sup, &[]);
+        // The class under test and repeats are ignored.
+        let with = run(
+            &mut sup,
+            &["also.Ledger", "also.Router", "also.Stamp", "also.Ledger"],
+        );
+
+        assert_eq!(alone.stop_reason, StopReason::MaxExecutions);
+        assert!(alone.also_instrumented.is_empty());
+        let tests = |r: &ctg::job::GenerationResult| {
+            r.tests.iter().map(|t| t.test.clone()).collect::<Vec<_>>()
+        };
+        assert_eq!(tests(&with), tests(&alone), "{algorithm:?}");
+        assert_eq!(with.decisions, alone.decisions, "{algorithm:?}");
+        assert_eq!(with.branches, alone.branches);
+        assert_eq!(with.lines, alone.lines);
+        assert_eq!(with.methods, alone.methods);
+        assert_eq!(with.exceptions, alone.exceptions);
+        assert_eq!(with.executions, alone.executions);
+        assert_eq!(with.statements_executed, alone.statements_executed);
+        let own = |r: &ctg::job::GenerationResult| {
+            r.tests
+                .iter()
+                .map(|t| (t.covered_goals.clone(), t.covered_lines.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(own(&with), own(&alone));
+        assert_eq!(
+            with.branches.covered,
+            with.branches.total,
+            "{:#?}",
+            uncovered(&with)
+        );
+
+        let classes: Vec<&str> = with
+            .also_instrumented
+            .iter()
+            .map(|c| c.class.as_str())
+            .collect();
+        assert_eq!(classes, ["also.Ledger", "also.Stamp"]);
+        let ledger = &with.also_instrumented[0];
+        assert_eq!(covered_outcomes(ledger), ["large.T", "small.F"]);
+        assert_eq!(
+            (ledger.branches.covered, ledger.branches.total),
+            (2, 6),
+            "{:#?}",
+            ledger.decisions
+        );
+        assert_eq!(ledger.lines.lines, [6, 7, 9, 13, 14, 16, 20, 21, 23]);
+        assert_eq!(ledger.lines.covered, [6, 7, 13, 16]);
+        let audit = ledger
+            .decisions
+            .iter()
+            .find(|d| d.key.member == "also.Ledger#audit(int)")
+            .expect("audit's decision");
+        assert!(audit
+            .outcomes
+            .iter()
+            .all(|o| o.covered_by.is_none() && o.closest_distance.is_none() && o.probed));
+        let stamp = &with.also_instrumented[1];
+        assert_eq!(covered_outcomes(stamp), ["press.T", "press.F"]);
+        assert_eq!(stamp.lines.covered, stamp.lines.lines);
+
+        // Each test covers of Ledger what its own path through Router ran: `large` exactly when
+        // it took `x > 10`, `small` exactly when it did not.
+        let route = with
+            .decisions
+            .iter()
+            .find(|d| d.key.member == "also.Router#route(int)")
+            .expect("route's decision");
+        for test in &with.tests {
+            let took = |outcome: &str| {
+                test.covered_goals
+                    .contains(&format!("{}.{outcome}", route.key))
+            };
+            let ledger_goals = &test.also_covered[0].goals;
+            let large = ledger_goals.iter().any(|g| g.contains("#large(int)/"));
+            let small = ledger_goals.iter().any(|g| g.contains("#small(int)/"));
+            assert_eq!((large, small), (took("T"), took("F")), "{}", test.test);
+        }
+        for (index, decision) in ledger.decisions.iter().enumerate() {
+            for outcome in &decision.outcomes {
+                if let Some(test) = outcome.covered_by {
+                    let key = format!("{}.{}", decision.key, outcome.outcome);
+                    assert!(
+                        with.tests[test].also_covered[0].goals.contains(&key),
+                        "decision {index}: {key} by test {test}"
+                    );
+                }
+            }
+        }
+    }
+
+    // A class the class under test never reaches is compiled all the same (its file is a root),
+    // and reported as not covered.
+    let mut unreached = request(&root, "also.Router");
+    unreached.max_executions = Some(100);
+    unreached.also_instrument = vec!["also.Unrelated".into()];
+    let (result, sources) = generate_keeping_sources(&unreached, &mut sup, &mut ()).unwrap();
+    assert_eq!(sources.roots, ["also/Router.java", "also/Unrelated.java"]);
+    let unrelated = &result.also_instrumented[0];
+    assert_eq!(unrelated.class, "also.Unrelated");
+    assert_eq!(
+        (unrelated.branches.covered, unrelated.branches.total),
+        (0, 2)
+    );
+    assert_eq!(
+        (unrelated.lines.covered.len(), unrelated.lines.total()),
+        (0, 3)
+    );
+    assert!(
+        result.warnings.iter().all(|w| !w.contains("Unrelated")),
+        "{:#?}",
+        result.warnings
+    );
+
+    let mut missing = request(&root, "also.Router");
+    missing.also_instrument = vec!["also.Nowhere".into()];
+    let err = generate(&missing, &mut sup, &mut ()).unwrap_err();
+    assert!(
+        matches!(&err, GenerationError::ClassNotFound { class, .. } if class == "also.Nowhere"),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string().starts_with("class also.Nowhere not found"),
+        "{err}"
+    );
 }

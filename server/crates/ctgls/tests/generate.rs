@@ -331,3 +331,65 @@ fn without_junit_the_tests_are_written_and_marked_unverified() {
         report["classes"][0]["branches"]["total"]
     );
 }
+
+/// `--instrument-also`: the report gives, under the class, what its tests cover of the other
+/// class (`Sign` calls `Magnitude.of` only for non-zero numbers, never `Magnitude.twice`);
+/// the summary table stays one row per `--class`. Without JUnit, so that it stays quick.
+#[test]
+fn instrument_also_puts_the_other_class_coverage_in_the_report() {
+    let project = Scratch::new("also");
+    project.write(
+        "src/main/java/p/Sign.java",
+        "package p;\npublic class Sign {\n    public static int of(int x) {\n        if (x == 0) { return 0; }\n        return Magnitude.of(x) > 0 ? 1 : -1;\n    }\n}\n",
+    );
+    project.write(
+        "src/main/java/p/Magnitude.java",
+        "package p;\npublic class Magnitude {\n    public static int of(int x) {\n        if (x == 0) { return 0; }\n        return x;\n    }\n    public static int twice(int x) {\n        if (x > 100) { return x; }\n        return 2 * x;\n    }\n}\n",
+    );
+    let report = project.0.join("report.json");
+    let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
+        .arg("generate")
+        .arg("--project")
+        .arg(&project.0)
+        .args(["--class", "p.Sign", "--instrument-also", "p.Magnitude"])
+        .args(["--budget", "6", "--report"])
+        .arg(&report)
+        .env("CTGLS_JUNIT_CLASSPATH", "/nonexistent/junit.jar")
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    assert!(!stdout.contains("Magnitude"), "{stdout}");
+
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(report).expect("report")).expect("JSON");
+    let sign = &report["classes"][0];
+    assert_eq!(sign["branches"]["covered"], sign["branches"]["total"]);
+    let also = sign["also_instrumented"]
+        .as_array()
+        .expect("also_instrumented");
+    assert_eq!(also.len(), 1, "{also:#?}");
+    let magnitude = &also[0];
+    assert_eq!(magnitude["class"], "p.Magnitude");
+    assert_eq!(magnitude["branches"]["total"], 4);
+    assert_eq!(magnitude["branches"]["covered"], 1);
+    assert_eq!(magnitude["lines"]["total"], 4);
+    assert_eq!(magnitude["lines"]["covered"], 2);
+    let covered = magnitude["covered_branches"].as_array().expect("covered");
+    assert_eq!(covered.len(), 1, "{covered:#?}");
+    assert!(
+        covered[0]
+            .as_str()
+            .is_some_and(|goal| goal.starts_with("p.Magnitude#of(int)/") && goal.ends_with(".F")),
+        "{covered:#?}"
+    );
+    let uncovered: Vec<&str> = magnitude["uncovered_branches"]
+        .as_array()
+        .expect("uncovered")
+        .iter()
+        .map(|goal| goal["condition"].as_str().expect("condition"))
+        .collect();
+    assert_eq!(uncovered, ["x == 0", "x > 100", "x > 100"]);
+}

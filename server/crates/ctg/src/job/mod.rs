@@ -1,7 +1,8 @@
 //! The generation job for one class: read and model the sources, compile them with the class
-//! instrumented, describe it and build its test cluster, search (DynaMOSA by default) with the
-//! JVM worker executing, minimise the archive's tests, and run them once more with getter
-//! observation so the caller can print regression assertions.
+//! (and any other classes the request names, for their coverage) instrumented, describe it and
+//! build its test cluster, search (DynaMOSA by default) with the JVM worker executing, minimise
+//! the archive's tests, and run them once more with getter observation so the caller can print
+//! regression assertions.
 //!
 //! Budget: `GenerationRequest::budget` is what the user waits for, from the job's start to the
 //! end of the caller's verification. The job spends what set-up takes; the search then stops
@@ -33,9 +34,9 @@ pub use minimise::{minimise, without, KeptGoal, MinimisationStats};
 pub use observer::{GenerationObserver, Phase};
 pub use request::{GenerationRequest, WarmStartSource};
 pub use result::{
-    Coverage, DecisionCoverage, EscapedException, GeneratedTest, GenerationError, GenerationResult,
-    LineCoverage, MinimisationSummary, OutcomeCoverage, PhaseTimings, SourceDiagnostic,
-    UndeclaredException, WarmStart,
+    ClassCoverage, Coverage, DecisionCoverage, EscapedException, GeneratedTest, GenerationError,
+    GenerationResult, LineCoverage, MinimisationSummary, OutcomeCoverage, PhaseTimings,
+    SourceDiagnostic, TestCoverage, UndeclaredException, WarmStart,
 };
 pub use setup::{locate, read_sources, ClassSource, ProjectSource};
 pub use trace_mapping::TraceMapper;
@@ -72,7 +73,8 @@ pub struct JobSources {
     /// The file and model of the class under test.
     pub cut: ClassSource,
     /// The files the job compiled as roots (`jvm::CompileRequest::roots`): the file of the class
-    /// under test and those of project subtypes its cluster uses. Compiling them again gives
+    /// under test, those of the other classes it instrumented, and those of project subtypes
+    /// its cluster uses. Compiling them again gives
     /// the classes the job's tests use.
     pub roots: Vec<String>,
 }
@@ -107,6 +109,7 @@ pub fn generate_keeping_sources(
         class: class.to_string(),
         source_roots: request.layout.source_roots.clone(),
     })?;
+    let also = setup::locate_also(request, &sources)?;
     cancelled()?;
 
     let mut warnings = Vec::new();
@@ -126,8 +129,19 @@ pub fn generate_keeping_sources(
     cancelled()?;
 
     observer.on_phase(Phase::Compiling, started.elapsed());
+    // The other classes' files are roots too, so that their classes are compiled (and
+    // instrumented) even where the class under test does not reach them.
     let mut roots = vec![sources[cut.index].file.path.clone()];
-    let compiled = setup::compile(supervisor, request, &sources, &roots)?;
+    for (_, source) in &also {
+        let path = &sources[source.index].file.path;
+        if !roots.contains(path) {
+            roots.push(path.clone());
+        }
+    }
+    let instrumented: Vec<String> = std::iter::once(request.class.clone())
+        .chain(also.iter().map(|(class, _)| class.clone()))
+        .collect();
+    let compiled = setup::compile(supervisor, request, &sources, &roots, &instrumented)?;
     clock.timings.compile = clock.lap();
     let mut unit = compiled.unit;
     let outcome = (|| {
@@ -146,6 +160,26 @@ pub fn generate_keeping_sources(
                 "{path} could not be instrumented: coverage of {class} is not measured"
             )),
         }
+        let empty_also = ProbeTable::default();
+        let also: Vec<report::AlsoInstrumented<'_>> = also
+            .iter()
+            .map(|(also_class, source)| {
+                let path = &sources[source.index].file.path;
+                let file = compiled.files.iter().find(|f| f.path == *path);
+                if file.is_none_or(|f| f.level == FileLevel::Uninstrumented) {
+                    warnings.push(format!(
+                        "{path} could not be instrumented: coverage of {also_class} is not \
+                         measured"
+                    ));
+                }
+                report::AlsoInstrumented {
+                    class: also_class,
+                    model: &source.model,
+                    text: &sources[source.index].file.text,
+                    probes: file.map_or(&empty_also, |f| &f.probes),
+                }
+            })
+            .collect();
         observer.on_phase(Phase::Describing, started.elapsed());
         let constants = ConstantPool::from_source(&sources[cut.index].file.text, &cut.tree);
         let described = widen::describe_widening(
@@ -164,6 +198,7 @@ pub fn generate_keeping_sources(
             text: &sources[cut.index].file.text,
             cut: &cut,
             probes,
+            also,
             fallbacks: compiled.fallbacks().cloned().collect(),
             unit,
             started,
@@ -208,6 +243,8 @@ struct Context<'a> {
     text: &'a str,
     cut: &'a setup::ClassSource,
     probes: &'a ProbeTable,
+    /// The classes of `request.also_instrument`, reported on but never searched for.
+    also: Vec<report::AlsoInstrumented<'a>>,
     fallbacks: Vec<javamodel::instrument::Fallback>,
     unit: jvm::UnitId,
     started: Instant,
@@ -255,7 +292,15 @@ fn run_compiled(
         });
     }
 
-    let mapper = TraceMapper::new(&table, context.probes);
+    // Other classes of the file may be instrumented too (`also_instrument`): the lines and
+    // proxies the search sees stay those of the class under test's top-level type, as when it
+    // was alone.
+    let top_level = class.split('$').next().unwrap_or(class);
+    let mut mapper = TraceMapper::new(&table, context.probes);
+    if let Some(decl) = context.cut.model.type_by_binary_name(top_level) {
+        mapper =
+            mapper.with_own_lines(decl.span.start.row as u32 + 1..=decl.span.end.row as u32 + 1);
+    }
     let options = ExecuteOptions {
         timeout_per_test: request.test_timeout,
         classes_under_test: vec![class.to_string()],
@@ -457,6 +502,12 @@ fn run_compiled(
         closest: &closest,
     }
     .build(unique, runs, &mut warnings);
+    let mut tests = report.tests;
+    let also_instrumented = context
+        .also
+        .iter()
+        .map(|also| report::also_covered(also, request.criteria, &mut tests))
+        .collect();
     clock.timings.total = context.started.elapsed();
 
     Ok(GenerationResult {
@@ -469,7 +520,8 @@ fn run_compiled(
         methods: report.methods,
         exceptions: report.exceptions,
         escapes: report.escapes,
-        tests: report.tests,
+        tests,
+        also_instrumented,
         executions: stats.executions,
         statements_executed: stats.statements,
         fresh_loader_executions: stats.fresh_loaders,

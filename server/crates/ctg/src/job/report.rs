@@ -1,28 +1,38 @@
 //! The job's result from the final run of the minimised tests: coverage per decision outcome,
-//! per line and per method, the undeclared exceptions, the exceptions that left members, and
-//! the tests. The final run is the
+//! per line and per method, the undeclared exceptions, the exceptions that left members, the
+//! tests, and the coverage of the other classes the job instrumented. The final run is the
 //! truth: a goal counts as covered only when a final test covers it.
 
 use javamodel::instrument::ProbeTable;
 use javamodel::{CfgNodeKind, GoalKey, JavaModel};
 use jvm::TestStatus;
-use search::{goal_fitness, GoalTable};
+use search::{goal_fitness, Criteria, GoalTable};
 use testcase::TestCase;
 
 use crate::job::executor::Run;
 use crate::job::result::{
-    Coverage, DecisionCoverage, EscapedException, GeneratedTest, LineCoverage, OutcomeCoverage,
-    UndeclaredException,
+    ClassCoverage, Coverage, DecisionCoverage, EscapedException, GeneratedTest, LineCoverage,
+    OutcomeCoverage, TestCoverage, UndeclaredException,
 };
-use crate::job::trace_mapping::member_escapes;
+use crate::job::trace_mapping::{member_escapes, TraceMapper};
 
 pub(crate) struct Report<'a> {
     pub table: &'a GoalTable,
     pub model: &'a JavaModel,
     pub text: &'a str,
     pub probes: &'a ProbeTable,
-    /// Per branch goal, the smallest distance seen over the whole job.
+    /// Per branch goal, the smallest distance seen over the whole job (for a class the job
+    /// instrumented besides the class under test, over the final tests).
     pub closest: &'a [f64],
+}
+
+/// Decision and line coverage of one class by the final tests.
+struct Covered {
+    decisions: Vec<DecisionCoverage>,
+    branches: Coverage,
+    lines: LineCoverage,
+    /// Per test, in the order of the results measured.
+    per_test: Vec<TestCoverage>,
 }
 
 pub(crate) struct Built {
@@ -54,6 +64,7 @@ impl Report<'_> {
                         covers,
                         covered_goals: Vec::new(),
                         covered_lines: Vec::new(),
+                        also_covered: Vec::new(),
                     },
                     run.result,
                 )),
@@ -65,9 +76,79 @@ impl Report<'_> {
                 "{dropped} tests were dropped: they timed out or crashed in the final run"
             ));
         }
-        let fitness: Vec<Vec<f64>> = kept
+        let results: Vec<&search::ExecutionResult> = kept.iter().map(|(_, r)| r).collect();
+        let covered = self.coverage(&results);
+
+        let members = self.table.members();
+        let methods = Coverage {
+            covered: members
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.is_method)
+                .filter(|(i, _)| {
+                    kept.iter()
+                        .any(|(_, r)| r.member_entries(search::MemberId(*i as u32)) > 0)
+                })
+                .count(),
+            total: members.iter().filter(|m| m.is_method).count(),
+        };
+
+        // What each test covers on its own, so that a caller who keeps only some of the tests
+        // (verification can drop one) can tell what the rest still cover.
+        for ((test, _), own) in kept.iter_mut().zip(covered.per_test) {
+            test.covered_goals = own.goals;
+            test.covered_lines = own.lines;
+        }
+
+        let mut exceptions: Vec<UndeclaredException> = Vec::new();
+        for (index, (test, result)) in kept.iter().enumerate() {
+            for e in &result.exceptions {
+                let Some(member) = e.member.filter(|_| !e.declared) else {
+                    continue;
+                };
+                let member = self.table.member(member).key.clone();
+                if exceptions
+                    .iter()
+                    .any(|x| x.member == member && x.type_name == e.type_name)
+                {
+                    continue;
+                }
+                exceptions.push(UndeclaredException {
+                    member,
+                    type_name: e.type_name.clone(),
+                    line: e.line,
+                    thrown_explicitly: e.line.is_some_and(|l| self.is_throw_line(l)),
+                    test: index,
+                    message: test
+                        .result
+                        .exception
+                        .as_ref()
+                        .filter(|_| test.result.status == TestStatus::Exception)
+                        .and_then(|x| x.message.as_ref())
+                        .map(|m| m.to_string_lossy().into_owned()),
+                });
+            }
+        }
+
+        let escapes = self.escapes(kept.iter().map(|(test, _)| test));
+
+        Built {
+            decisions: covered.decisions,
+            branches: covered.branches,
+            lines: covered.lines,
+            methods,
+            exceptions,
+            escapes,
+            tests: kept.into_iter().map(|(t, _)| t).collect(),
+        }
+    }
+
+    /// Decision and line coverage of the class by `results` (final runs, in test order), with
+    /// what each covers on its own.
+    fn coverage(&self, results: &[&search::ExecutionResult]) -> Covered {
+        let fitness: Vec<Vec<f64>> = results
             .iter()
-            .map(|(_, result)| goal_fitness(self.table, result))
+            .map(|result| goal_fitness(self.table, result))
             .collect();
         let first_covering = |goal: search::GoalId| {
             fitness
@@ -117,23 +198,6 @@ impl Report<'_> {
             });
         }
 
-        let members = self.table.members();
-        let methods = Coverage {
-            covered: members
-                .iter()
-                .enumerate()
-                .filter(|(_, m)| m.is_method)
-                .filter(|(i, _)| {
-                    kept.iter()
-                        .any(|(_, r)| r.member_entries(search::MemberId(*i as u32)) > 0)
-                })
-                .count(),
-            total: members.iter().filter(|m| m.is_method).count(),
-        };
-
-        let lines = self.lines(kept.iter().map(|(_, r)| r));
-        // What each test covers on its own, so that a caller who keeps only some of the tests
-        // (verification can drop one) can tell what the rest still cover.
         let goal_keys: Vec<(search::GoalId, String)> = self
             .table
             .decisions()
@@ -145,55 +209,23 @@ impl Report<'_> {
                     .map(move |(i, outcome)| (info.goal(i), format!("{}.{outcome}", info.key)))
             })
             .collect();
-        for (index, (test, result)) in kept.iter_mut().enumerate() {
-            test.covered_goals = goal_keys
-                .iter()
-                .filter(|(goal, _)| fitness[index].get(goal.index()) == Some(&0.0))
-                .map(|(_, key)| key.clone())
-                .collect();
-            test.covered_lines = self.lines(std::iter::once(&*result)).covered;
-        }
-
-        let mut exceptions: Vec<UndeclaredException> = Vec::new();
-        for (index, (test, result)) in kept.iter().enumerate() {
-            for e in &result.exceptions {
-                let Some(member) = e.member.filter(|_| !e.declared) else {
-                    continue;
-                };
-                let member = self.table.member(member).key.clone();
-                if exceptions
+        let per_test = results
+            .iter()
+            .zip(&fitness)
+            .map(|(result, fitness)| TestCoverage {
+                goals: goal_keys
                     .iter()
-                    .any(|x| x.member == member && x.type_name == e.type_name)
-                {
-                    continue;
-                }
-                exceptions.push(UndeclaredException {
-                    member,
-                    type_name: e.type_name.clone(),
-                    line: e.line,
-                    thrown_explicitly: e.line.is_some_and(|l| self.is_throw_line(l)),
-                    test: index,
-                    message: test
-                        .result
-                        .exception
-                        .as_ref()
-                        .filter(|_| test.result.status == TestStatus::Exception)
-                        .and_then(|x| x.message.as_ref())
-                        .map(|m| m.to_string_lossy().into_owned()),
-                });
-            }
-        }
-
-        let escapes = self.escapes(kept.iter().map(|(test, _)| test));
-
-        Built {
+                    .filter(|(goal, _)| fitness.get(goal.index()) == Some(&0.0))
+                    .map(|(_, key)| key.clone())
+                    .collect(),
+                lines: self.lines(std::iter::once(*result)).covered,
+            })
+            .collect();
+        Covered {
             decisions,
             branches,
-            lines,
-            methods,
-            exceptions,
-            escapes,
-            tests: kept.into_iter().map(|(t, _)| t).collect(),
+            lines: self.lines(results.iter().copied()),
+            per_test,
         }
     }
 
@@ -279,6 +311,70 @@ impl Report<'_> {
 
     fn is_throw_line(&self, line: u32) -> bool {
         throw_statement_on(self.model, self.text, line)
+    }
+}
+
+/// A class instrumented besides the class under test: its model and source text, and the probe
+/// table of its file.
+pub(crate) struct AlsoInstrumented<'a> {
+    pub class: &'a str,
+    pub model: &'a JavaModel,
+    pub text: &'a str,
+    pub probes: &'a ProbeTable,
+}
+
+/// What `tests` (the final tests with their final runs) cover of `also`; what each covers on its
+/// own is appended to its `also_covered`. The traces are read through the class's own goal
+/// table and probe table, so a probe id of one file never counts for another file's goal, and
+/// the class under test's results are untouched.
+pub(crate) fn also_covered(
+    also: &AlsoInstrumented<'_>,
+    criteria: Criteria,
+    tests: &mut [GeneratedTest],
+) -> ClassCoverage {
+    let table =
+        GoalTable::for_class_with_lines(also.model, also.class, criteria, &also.probes.lines);
+    let Some(table) = table else {
+        // The job located the class in this model before compiling, so this is not reached;
+        // an empty entry keeps every test's `also_covered` aligned with the classes.
+        for test in tests.iter_mut() {
+            test.also_covered.push(TestCoverage::default());
+        }
+        return ClassCoverage {
+            class: also.class.to_string(),
+            decisions: Vec::new(),
+            branches: Coverage::default(),
+            lines: LineCoverage::default(),
+        };
+    };
+    let mapper = TraceMapper::new(&table, also.probes);
+    let results: Vec<search::ExecutionResult> = tests
+        .iter()
+        .map(|test| mapper.map(&test.test, &test.result))
+        .collect();
+    // The search never looked at this class, so the closest distances are the final tests'.
+    let mut closest = vec![f64::INFINITY; table.branch_goal_count()];
+    for result in &results {
+        for (goal, closest) in closest.iter_mut().enumerate() {
+            *closest = closest.min(result.branch_distance(search::GoalId(goal as u32)));
+        }
+    }
+    let report = Report {
+        table: &table,
+        model: also.model,
+        text: also.text,
+        probes: also.probes,
+        closest: &closest,
+    };
+    let covered = report.coverage(&results.iter().collect::<Vec<_>>());
+    for (test, own) in tests.iter_mut().zip(covered.per_test) {
+        test.also_covered.push(own);
+    }
+    ClassCoverage {
+        class: also.class.to_string(),
+        decisions: covered.decisions,
+        branches: covered.branches,
+        lines: covered.lines,
     }
 }
 

@@ -1,5 +1,5 @@
-//! What a generation job is asked to do: the class, the budget the user waits for, the search
-//! settings and the earlier tests to start from.
+//! What a generation job is asked to do: the class (and any other classes to instrument with
+//! it), the budget the user waits for, the search settings and the earlier tests to start from.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,6 +20,13 @@ pub struct GenerationRequest {
     /// Binary name of the class under test, e.g. `com.example.bank.Account` (`Outer$Inner` for
     /// a member class).
     pub class: String,
+    /// Binary names of more classes to instrument with the class under test, so that the
+    /// result reports what the job's tests cover of them (`GenerationResult::also_instrumented`).
+    /// Their probes never steer the search: its goals are the class under test's alone. A class
+    /// in another file adds that file to the compile's roots; one the sources do not declare
+    /// fails the job like a missing class under test. The class under test itself and repeats
+    /// are ignored.
+    pub also_instrument: Vec<String>,
     /// Everything the user waits for: worker start, compile, describe, search, minimisation,
     /// the final run, and the caller's emission and verification (see `emission_reserve`).
     pub budget: Duration,
@@ -66,6 +73,7 @@ impl GenerationRequest {
             layout,
             overlays: SourceOverlays::default(),
             class: class.into(),
+            also_instrument: Vec::new(),
             budget: Duration::from_secs(10),
             emission_reserve: EmissionReserve::Estimated(EmissionCosts::default()),
             minimisation_share: 0.15,

@@ -1,7 +1,8 @@
-//! What a generation job returns: coverage per decision outcome and per line, the undeclared
-//! exceptions found and the exceptions that left members, the final tests with the worker's observations, effort and timings; or a
-//! typed error with a message the CLI and the editor can show as is. Plain values, no serde:
-//! the CLI and LSP crates convert at their edges.
+//! What a generation job returns: coverage per decision outcome and per line (of the class under
+//! test, and of the other classes it instrumented), the undeclared exceptions found and the
+//! exceptions that left members, the final tests with the worker's observations, effort and
+//! timings; or a typed error with a message the CLI and the editor can show as is. Plain
+//! values, no serde: the CLI and LSP crates convert at their edges.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -34,6 +35,9 @@ pub struct GenerationResult {
     /// The minimised tests, with the worker's result of their final run (getter observations
     /// on, for regression assertions).
     pub tests: Vec<GeneratedTest>,
+    /// What the final tests cover of the classes of `GenerationRequest::also_instrument`, in the
+    /// order asked (the class under test and repeats left out).
+    pub also_instrumented: Vec<ClassCoverage>,
     /// Test executions: search, minimisation and the final run.
     pub executions: u64,
     /// Test statements executed over all those executions.
@@ -107,6 +111,29 @@ pub struct OutcomeCoverage {
     pub closest_distance: Option<f64>,
     /// Whether a probe measures this outcome at all (see the fallbacks when not).
     pub probed: bool,
+}
+
+/// What the final tests cover of a class the job instrumented besides the class under test
+/// (`GenerationRequest::also_instrument`). Its probes ran in every test but were never goals of
+/// the search, so this is what testing the class under test happens to exercise.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassCoverage {
+    /// Binary name of the class.
+    pub class: String,
+    /// Every decision of the class (and its nested classes), in goal-table order, as for the
+    /// class under test, except that `closest_distance` is over the final tests only.
+    pub decisions: Vec<DecisionCoverage>,
+    pub branches: Coverage,
+    pub lines: LineCoverage,
+}
+
+/// What one final test covers of one class on its own.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TestCoverage {
+    /// Branch goals (`GoalKey` display, e.g. `com.x.B#m(int)/B1.T`).
+    pub goals: Vec<String>,
+    /// Probed lines of the class, ascending.
+    pub lines: Vec<u32>,
 }
 
 /// Statement lines of the class (the lines instrumentation probes).
@@ -187,6 +214,9 @@ pub struct GeneratedTest {
     pub covered_goals: Vec<String>,
     /// Probed lines of the class this test ran in the final run, ascending.
     pub covered_lines: Vec<u32>,
+    /// What this test covers on its own of each class of
+    /// [`GenerationResult::also_instrumented`], in the same order.
+    pub also_covered: Vec<TestCoverage>,
 }
 
 /// Wall time per phase.

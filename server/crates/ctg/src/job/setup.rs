@@ -1,6 +1,6 @@
-//! The job's set-up before the search: the project's sources as the worker sees them, the file
-//! and model of the class under test, its compile (the class's file and what it reaches) and
-//! compile errors mapped back to files on disk.
+//! The job's set-up before the search: the project's sources as the worker sees them, the files
+//! and models of the class under test and of the other classes to instrument, the compile (their
+//! files and what they reach) and compile errors mapped back to files on disk.
 
 use std::path::{Path, PathBuf};
 
@@ -105,13 +105,38 @@ pub fn locate(
     })
 }
 
-/// Compiles the file of the class under test instrumented (`roots`, its path) and what it
-/// reaches: files no root reaches are not compiled, and their errors do not fail the job.
+/// The classes of `request.also_instrument`, each once and in the order asked, without the class
+/// under test, located and modelled like it; a class no source declares is an error like a
+/// missing class under test.
+pub fn locate_also(
+    request: &GenerationRequest,
+    sources: &[ProjectSource],
+) -> Result<Vec<(String, ClassSource)>, GenerationError> {
+    let mut out: Vec<(String, ClassSource)> = Vec::new();
+    for class in &request.also_instrument {
+        if *class == request.class || out.iter().any(|(c, _)| c == class) {
+            continue;
+        }
+        let located = locate(&request.layout, sources, class).ok_or_else(|| {
+            GenerationError::ClassNotFound {
+                class: class.clone(),
+                source_roots: request.layout.source_roots.clone(),
+            }
+        })?;
+        out.push((class.clone(), located));
+    }
+    Ok(out)
+}
+
+/// Compiles the files declaring `instrumented` (the class under test first, then the request's
+/// `also_instrument`) instrumented, and what `roots` (their paths) reach: files no root reaches
+/// are not compiled, and their errors do not fail the job.
 pub fn compile(
     supervisor: &mut Supervisor,
     request: &GenerationRequest,
     sources: &[ProjectSource],
     roots: &[String],
+    instrumented: &[String],
 ) -> Result<CompiledUnit, GenerationError> {
     let compile_request = CompileRequest {
         sources: sources.iter().map(|s| s.file.clone()).collect(),
@@ -119,18 +144,13 @@ pub fn compile(
         options: request.javac_options.clone(),
         roots: Some(roots.to_vec()),
     };
-    compile_instrumented(
-        supervisor,
-        &compile_request,
-        std::slice::from_ref(&request.class),
-    )
-    .map_err(|e| match e {
+    compile_instrumented(supervisor, &compile_request, instrumented).map_err(|e| match e {
         CompileError::DoesNotCompile { diagnostics } => GenerationError::DoesNotCompile {
             class: request.class.clone(),
             diagnostics: on_disk(sources, diagnostics),
         },
-        CompileError::UnknownClass(_) => GenerationError::ClassNotFound {
-            class: request.class.clone(),
+        CompileError::UnknownClass(class) => GenerationError::ClassNotFound {
+            class,
             source_roots: request.layout.source_roots.clone(),
         },
         CompileError::Jvm(e) => GenerationError::Jvm(e),

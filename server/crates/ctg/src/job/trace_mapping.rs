@@ -16,6 +16,10 @@
 //!   overflows are finished runs with a `StackOverflowError` (infinite recursion is worth
 //!   reporting); timeouts stay timeouts; out-of-memory counts as crashed (its trace is
 //!   unreliable and the test would be flaky).
+//! - Other classes the job instrumented (`GenerationRequest::also_instrument`) are invisible
+//!   here: their files' traces are skipped, and in the file of the class under test only the
+//!   goal table's decisions and members, and the lines of the class's top-level type, are read
+//!   ([`TraceMapper::with_own_lines`]). Their coverage is the report's business.
 //! - Exceptions that left a member's body ([`member_escapes`], the trace's escapes) are mapped
 //!   to member keys for the job's result, and are no goals of the search. One that leaves the
 //!   member the test called is already the statement's exception, whose goal the search has;
@@ -24,6 +28,8 @@
 //!   type) would make the archive keep more tests that run no code the others do not, and, like
 //!   every exception goal, it would exist only once covered, never steering the search.
 
+use std::ops::RangeInclusive;
+
 use javamodel::instrument::ProbeTable;
 use javamodel::{JavaModel, Member, Outcome};
 use jvm::{EscapeTrace, ExecutionTrace, TestResult, TestStatus};
@@ -31,12 +37,20 @@ use search::{ExecutionResult, ExecutionStatus, GoalTable, MemberId, ObservedExce
 use testcase::{Callable, CallableKind, TestCase};
 
 /// Maps worker results of one class under test onto its goal table.
+///
+/// Invariant: only the trace of the file whose probes are `probes` is read (other instrumented
+/// files number their probes from 0 too), and of it only what the goal table knows and, for
+/// lines and the production proxies, what lies within `own_lines`; so probes of other classes,
+/// in other files or in the same one, change nothing the search sees.
 pub struct TraceMapper<'a> {
     table: &'a GoalTable,
     /// The probe table of the file declaring the class under test; empty when it could not be
     /// instrumented.
     probes: &'a ProbeTable,
     class: String,
+    /// The lines of the file whose line probes are recorded and whose line, method and loop
+    /// probes count towards the production proxies; `None` for all of them.
+    own_lines: Option<RangeInclusive<u32>>,
 }
 
 impl<'a> TraceMapper<'a> {
@@ -45,6 +59,25 @@ impl<'a> TraceMapper<'a> {
             table,
             probes,
             class: table.binary_name().to_string(),
+            own_lines: None,
+        }
+    }
+
+    /// Reads only the probes on `lines` of the file for covered lines and the production
+    /// proxies (seed 002's I1, I2 and I5): the job passes the lines of the class under test's
+    /// top-level type, which is all the file had probes for until another class of the same
+    /// file was instrumented too (`GenerationRequest::also_instrument`). The object
+    /// instantiations (I4) stay the worker's count over every instrumented class:
+    /// `Probe.alloc` does not say where it is.
+    pub fn with_own_lines(mut self, lines: RangeInclusive<u32>) -> TraceMapper<'a> {
+        self.own_lines = Some(lines);
+        self
+    }
+
+    fn is_own(&self, line: Option<u32>) -> bool {
+        match &self.own_lines {
+            None => true,
+            Some(lines) => line.is_some_and(|line| lines.contains(&line)),
         }
     }
 
@@ -78,18 +111,36 @@ impl<'a> TraceMapper<'a> {
 
     fn record_trace(&self, out: &mut ExecutionResult, trace: &ExecutionTrace) {
         let mut loops = 0u64;
+        let mut method_calls = 0u64;
+        let mut statements = 0u64;
         for file in &trace.files {
+            if file.key != self.probes.key {
+                continue;
+            }
             // The I1 proxy counts loops that iterated more than once (seed 002, Table I), so
             // that covering a loop is never penalised.
             loops += file
                 .loops
                 .iter()
-                .filter(|(_, n)| *n > 1)
+                .filter(|&&(id, n)| {
+                    n > 1 && self.is_own(self.probes.loop_probe(id).map(|l| l.line))
+                })
                 .map(|(_, n)| n)
                 .sum::<u64>();
-            if file.key != self.probes.key {
-                continue;
-            }
+            // Every `enter` and `line` call counts one (the worker's totals do the same over
+            // every instrumented file).
+            method_calls += file
+                .methods
+                .iter()
+                .filter(|&&(id, _)| self.is_own(self.probes.method(id).map(|m| m.line)))
+                .map(|(_, h)| h)
+                .sum::<u64>();
+            statements += file
+                .lines
+                .iter()
+                .filter(|&&(line, _)| self.is_own(Some(line)))
+                .map(|(_, h)| h)
+                .sum::<u64>();
             // A switch has one row per case: the decision's hits are the largest row, since
             // each row counts the same evaluations.
             let mut hits: Vec<(search::DecisionId, u64)> = Vec::new();
@@ -126,16 +177,16 @@ impl<'a> TraceMapper<'a> {
                 }
             }
             for &(line, h) in &file.lines {
-                if h > 0 {
+                if h > 0 && self.is_own(Some(line)) {
                     out.record_line(line);
                 }
             }
         }
         out.proxies = search::ProductionProxies {
             executed_loops: loops,
-            covered_method_calls: trace.proxies.method_calls,
+            covered_method_calls: method_calls,
             object_instantiations: trace.proxies.instantiations,
-            covered_statements: trace.proxies.statements,
+            covered_statements: statements,
         };
     }
 
@@ -388,6 +439,7 @@ fn split_params(params: &str) -> impl Iterator<Item = &str> {
 mod tests {
     use super::*;
     use jvm::FileTrace;
+    use testcase::TestCase;
 
     const THROWING: &str = "package p;
 import java.io.IOException;
@@ -540,6 +592,161 @@ class Outer<X extends Exception> {
                 row("p.Outer#none()", "java.lang.Exception", false, true),
             ]
         );
+    }
+
+    /// A file with two top-level classes, both instrumented: the class under test first.
+    const TWO_CLASSES: &str = "package p;
+class Cut {
+    int f(int x) {
+        int n = 0;
+        for (int i = 0; i < x; i++) { n++; }
+        if (x > 3) { return n; }
+        return 0;
+    }
+}
+class Helper {
+    int g(int x) {
+        int n = 0;
+        while (n < x) { n++; }
+        if (x > 3) { return 1; }
+        return 0;
+    }
+}
+";
+
+    fn finished(trace: ExecutionTrace) -> TestResult {
+        TestResult {
+            status: TestStatus::Ok,
+            failed_at: None,
+            statements: Vec::new(),
+            exception: None,
+            message: None,
+            exit_status: None,
+            exit_attempted: None,
+            trace,
+            stdout: String::new(),
+            stderr: String::new(),
+            output_truncated: false,
+            duration: std::time::Duration::ZERO,
+            leaked_threads: 0,
+            processes_killed: 0,
+            fresh_loader: false,
+            loader_dropped: None,
+        }
+    }
+
+    /// The worker's totals for `files`, as `Probe` counts them: one per `line` and `enter` call,
+    /// every loop iteration, and the allocations (which no file is told of).
+    fn totals(files: &[&FileTrace], instantiations: u64) -> jvm::PerformanceProxies {
+        let sum = |pairs: &dyn Fn(&FileTrace) -> u64| files.iter().map(|f| pairs(f)).sum();
+        jvm::PerformanceProxies {
+            loop_iterations: sum(&|f| f.loops.iter().map(|(_, n)| n).sum()),
+            method_calls: sum(&|f| f.methods.iter().map(|(_, n)| n).sum()),
+            instantiations,
+            statements: sum(&|f| f.lines.iter().map(|(_, n)| n).sum()),
+        }
+    }
+
+    /// Other instrumented classes (`also_instrument`), in another file with the same probe ids
+    /// or in the file of the class under test, change nothing the search sees: neither goals
+    /// nor the production proxies of the class under test's own code.
+    #[test]
+    fn probes_of_other_classes_are_neither_goals_nor_proxies() {
+        let tree = syntax::parse_java(TWO_CLASSES, None);
+        let model = JavaModel::build(TWO_CLASSES, &tree);
+        let out = javamodel::instrument::instrument(
+            TWO_CLASSES,
+            &tree,
+            &model,
+            &javamodel::instrument::InstrumentOptions {
+                types: vec!["p.Cut".into(), "p.Helper".into()],
+                path: Some("p/Cut.java".into()),
+                ..javamodel::instrument::InstrumentOptions::default()
+            },
+        );
+        let probes = &out.probes;
+        let table =
+            GoalTable::for_class_with_lines(&model, "p.Cut", Default::default(), &probes.lines)
+                .unwrap();
+        let span = model.type_by_binary_name("p.Cut").unwrap().span;
+        let cut_lines = span.start.row as u32 + 1..=span.end.row as u32 + 1;
+        // Every probe of the file ran: both sides of each branch, each line twice, each loop
+        // three times.
+        let everything = FileTrace {
+            key: probes.key.clone(),
+            branches: (0..probes.branches.len() as u32)
+                .map(|id| jvm::BranchTrace {
+                    id,
+                    hits: 2,
+                    true_distance: 0.0,
+                    false_distance: 0.0,
+                })
+                .collect(),
+            lines: probes.lines.iter().map(|&line| (line, 2)).collect(),
+            methods: (0..probes.methods.len() as u32).map(|id| (id, 1)).collect(),
+            loops: (0..probes.loops.len() as u32).map(|id| (id, 3)).collect(),
+            escapes: Vec::new(),
+        };
+        let in_cut = |line: u32| cut_lines.contains(&line);
+        let cut_only = FileTrace {
+            branches: everything
+                .branches
+                .iter()
+                .filter(|b| in_cut(probes.branch(b.id).unwrap().line))
+                .cloned()
+                .collect(),
+            lines: everything
+                .lines
+                .iter()
+                .filter(|(line, _)| in_cut(*line))
+                .copied()
+                .collect(),
+            methods: everything
+                .methods
+                .iter()
+                .filter(|(id, _)| in_cut(probes.method(*id).unwrap().line))
+                .copied()
+                .collect(),
+            loops: everything
+                .loops
+                .iter()
+                .filter(|(id, _)| in_cut(probes.loop_probe(*id).unwrap().line))
+                .copied()
+                .collect(),
+            ..everything.clone()
+        };
+        assert!(cut_only.lines.len() < everything.lines.len());
+        assert_eq!((cut_only.methods.len(), cut_only.loops.len()), (1, 1));
+        let other_file = FileTrace {
+            key: "q/Other.java#1".into(),
+            ..everything.clone()
+        };
+
+        let mixed = ExecutionTrace {
+            files: vec![other_file.clone(), everything.clone()],
+            proxies: totals(&[&other_file, &everything], 5),
+        };
+        let alone = ExecutionTrace {
+            files: vec![cut_only.clone()],
+            proxies: totals(&[&cut_only], 5),
+        };
+        let mapper = TraceMapper::new(&table, probes).with_own_lines(cut_lines.clone());
+        let test = TestCase::default();
+        let expected = mapper.map(&test, &finished(alone.clone()));
+        assert_eq!(mapper.map(&test, &finished(mixed)), expected);
+        assert_eq!(
+            expected.proxies,
+            search::ProductionProxies {
+                executed_loops: 3,
+                covered_method_calls: 1,
+                object_instantiations: 5,
+                covered_statements: 2 * cut_only.lines.len() as u64,
+            }
+        );
+        // Without a scope, the whole file of the class under test counts, as the worker's
+        // totals do when nothing else is instrumented.
+        let unscoped = TraceMapper::new(&table, probes).map(&test, &finished(alone));
+        assert_eq!(unscoped, expected);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Write as _};
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use ctg::job::{GenerationObserver, GenerationRequest, Phase};
+use ctg::job::{ClassCoverage, GenerationObserver, GenerationRequest, Phase};
 use ctg::pipeline::{self, ClassOutcome, PipelineError, PipelineOptions, Verification};
 use ctg::project::{LayoutOverrides, ProjectLayout};
 use ctg::store::Store;
@@ -70,6 +70,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         request.seed = args.seed;
         request.algorithm = args.algorithm;
         request.criteria = args.criteria;
+        request.also_instrument = args.instrument_also.clone();
         let mut progress = ProgressLine::new(class);
         let outcome = pipeline::generate_tests(&request, &options, &mut supervisor, &mut progress);
         progress.finish(&outcome);
@@ -387,6 +388,7 @@ fn class_json(outcome: &ClassOutcome) -> Value {
             })
         })
         .collect();
+    let also_instrumented: Vec<Value> = g.also_instrumented.iter().map(also_json).collect();
     let t = &g.timings;
     json!({
         "class": g.class,
@@ -421,7 +423,39 @@ fn class_json(outcome: &ClassOutcome) -> Value {
             "emission": e.time.as_secs_f64(),
             "emission_reserve": g.emission_reserve.as_secs_f64(),
         },
+        "also_instrumented": also_instrumented,
         "warm_start": { "offered": g.warm_start.offered, "kept": g.warm_start.kept },
         "warnings": g.warnings.iter().chain(&outcome.store_warnings).collect::<Vec<_>>(),
+    })
+}
+
+/// One entry of a class's `also_instrumented` (`docs/report.md`): what the class's written tests
+/// cover of another class (`--instrument-also`).
+fn also_json(coverage: &ClassCoverage) -> Value {
+    let goals = |covered: bool| {
+        coverage.decisions.iter().flat_map(move |decision| {
+            decision
+                .outcomes
+                .iter()
+                .filter(move |outcome| outcome.covered_by.is_some() == covered)
+                .map(move |outcome| (decision, format!("{}.{}", decision.key, outcome.outcome)))
+        })
+    };
+    let covered: Vec<String> = goals(true).map(|(_, goal)| goal).collect();
+    let uncovered: Vec<Value> = goals(false)
+        .map(|(decision, goal)| {
+            json!({
+                "goal": goal,
+                "line": decision.line,
+                "condition": decision.condition,
+            })
+        })
+        .collect();
+    json!({
+        "class": coverage.class,
+        "branches": { "covered": coverage.branches.covered, "total": coverage.branches.total },
+        "lines": { "covered": coverage.lines.covered.len(), "total": coverage.lines.total() },
+        "covered_branches": covered,
+        "uncovered_branches": uncovered,
     })
 }

@@ -18,6 +18,9 @@ Options:
   --source-root DIR      a source root; repeatable (default: src/main/java, else src, else DIR)
   --classpath CP         extra classpath entries, separated by the platform's path separator
   --class FQCN           a class to generate tests for; repeatable, at least one
+  --instrument-also FQCN another class to instrument with each class under test: the JSON
+                         report gives its coverage by that class's tests (the search ignores
+                         it); repeatable
   --budget SECONDS       wall-clock budget per class, start-up and verification included
                          (default: 30)
   --seed N               random seed (default: 0); same seed, same subject: same search
@@ -35,6 +38,9 @@ pub struct GenerateArgs {
     pub source_roots: Vec<PathBuf>,
     pub classpath: Vec<PathBuf>,
     pub classes: Vec<String>,
+    /// Classes whose coverage by each class's tests is measured and reported
+    /// (`GenerationRequest::also_instrument`).
+    pub instrument_also: Vec<String>,
     pub budget: Duration,
     pub seed: u64,
     pub algorithm: Algorithm,
@@ -52,6 +58,7 @@ impl Default for GenerateArgs {
             source_roots: Vec::new(),
             classpath: Vec::new(),
             classes: Vec::new(),
+            instrument_also: Vec::new(),
             budget: Duration::from_secs(30),
             seed: 0,
             algorithm: Algorithm::DynaMosa,
@@ -88,14 +95,17 @@ pub fn parse(args: &[&str]) -> Result<GenerateArgs, String> {
             "--classpath" | "-cp" => {
                 parsed.classpath.extend(std::env::split_paths(value()?));
             }
-            "--class" => {
+            "--class" | "--instrument-also" => {
                 let class = value()?;
                 if !is_qualified_name(class) {
                     return Err(format!(
-                        "`--class {class}` is not a class name like com.example.Account"
+                        "`{flag} {class}` is not a class name like com.example.Account"
                     ));
                 }
-                parsed.classes.push(class.to_owned());
+                match flag {
+                    "--class" => parsed.classes.push(class.to_owned()),
+                    _ => parsed.instrument_also.push(class.to_owned()),
+                }
             }
             "--budget" => {
                 let text = value()?;
@@ -207,7 +217,10 @@ mod tests {
             "a.jar:b",
             "--class",
             "p.A",
+            "--instrument-also",
+            "p.Helper",
             "--class=p.B$Inner",
+            "--instrument-also=q.Other$Nested",
             "--budget",
             "2.5",
             "--seed",
@@ -235,6 +248,10 @@ mod tests {
             vec![PathBuf::from("a.jar"), PathBuf::from("b")]
         );
         assert_eq!(args.classes, vec!["p.A".to_owned(), "p.B$Inner".to_owned()]);
+        assert_eq!(
+            args.instrument_also,
+            vec!["p.Helper".to_owned(), "q.Other$Nested".to_owned()]
+        );
         assert_eq!(args.budget, Duration::from_millis(2500));
         assert_eq!(args.seed, 7);
         assert_eq!(args.algorithm, Algorithm::WholeSuite);
@@ -260,6 +277,18 @@ mod tests {
             (
                 &["--class", "not a class"],
                 "`--class not a class` is not a class name like com.example.Account",
+            ),
+            (
+                &["--class", "A", "--instrument-also"],
+                "`--instrument-also` needs a value",
+            ),
+            (
+                &["--class", "A", "--instrument-also", "p.B;"],
+                "`--instrument-also p.B;` is not a class name like com.example.Account",
+            ),
+            (
+                &["--instrument-also", "p.B"],
+                "`generate` needs at least one `--class FQCN`",
             ),
             (
                 &["--class", "A", "--budget", "0"],
