@@ -475,3 +475,68 @@ fn a_constant_is_traced_through_files_whose_text_did_not_change() {
         );
     }
 }
+
+#[test]
+fn a_cache_made_against_another_build_of_the_classpath_is_not_used() {
+    let root = project_root("classpath");
+    let lib = root.join("lib");
+    std::fs::create_dir_all(lib.join("q")).unwrap();
+    std::fs::write(lib.join("q/Thing.class"), b"first build").unwrap();
+    let request = CompileRequest {
+        sources: project("bank"),
+        classpath: vec![lib.clone()],
+        ..CompileRequest::default()
+    };
+    let worker = || {
+        let mut sup = supervisor();
+        sup.use_compile_cache_of(&root);
+        sup
+    };
+    let mut first = worker();
+    assert_eq!(counts(&first.compile(&request).unwrap()), (4, 0, 0));
+    assert!(matches!(
+        first.save_compile_cache().unwrap(),
+        CompileCacheSave::Saved { .. }
+    ));
+    drop(first);
+    assert_eq!(counts(&worker().compile(&request).unwrap()), (0, 4, 4));
+    // The build output was rebuilt: what it holds may differ, so the cache is not used.
+    std::fs::write(lib.join("q/Thing.class"), b"second build, longer").unwrap();
+    assert_eq!(counts(&worker().compile(&request).unwrap()), (4, 0, 0));
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
+fn a_file_that_reaches_a_changed_type_only_by_inference_is_compiled_again() {
+    // U calls B's `helper` on what `A.make()` returns without ever naming B.
+    let sources = |helper: &str| {
+        vec![
+            source(
+                "p/A.java",
+                "package p;\npublic class A {\n    public static B make() { return new B(); }\n}\n",
+            ),
+            source("p/B.java", &format!("package p;\npublic class B {{\n{helper}}}\n")),
+            source(
+                "p/U.java",
+                "package p;\npublic class U {\n    public static long f() { var x = A.make().helper(1); return x; }\n}\n",
+            ),
+        ]
+    };
+    let mut sup = supervisor();
+    let first = sup
+        .compile(&roots(
+            &sources("    public int helper(long x) { return 1; }\n"),
+            "p/U.java",
+        ))
+        .unwrap();
+    assert_eq!(first.files.len(), 3, "{:?}", first.files);
+    assert_eq!(call_int(&mut sup, first.unit.unwrap(), "p.U", "f"), 1);
+    // helper's descriptor changes: U's call must be compiled again, though U names only A.
+    let second = sup
+        .compile(&roots(
+            &sources("    public long helper(long x) { return 2; }\n"),
+            "p/U.java",
+        ))
+        .unwrap();
+    assert_eq!(call_int(&mut sup, second.unit.unwrap(), "p.U", "f"), 2);
+}

@@ -177,6 +177,21 @@ final class Compiler {
             return null;
         }
 
+        /** Whether a variant's classes refer to any of {@code classes} (binary names). */
+        boolean refersToAny(Set<String> classes) {
+            if (classes.isEmpty()) {
+                return false;
+            }
+            for (FileEntry e : variants.values()) {
+                for (String ref : e.refs()) {
+                    if (classes.contains(ref)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
         /** The simple names of its classes' direct supertypes (the same for every variant). */
         Set<String> supertypes() {
             for (FileEntry e : variants.values()) {
@@ -188,6 +203,8 @@ final class Compiler {
 
     private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     private String settingsKey;
+    /** The classpath of {@link #settingsKey}. */
+    private List<String> settingsClasspath = Collections.emptyList();
     private StandardJavaFileManager standard;
     private Map<String, CachedFile> files = new HashMap<>();
     /**
@@ -286,6 +303,7 @@ final class Compiler {
             }
             standard.setLocation(StandardLocation.CLASS_PATH, cp);
             settingsKey = key;
+            settingsClasspath = classpath;
         }
 
         String cacheFile = Json.optStr(req, "cacheFile");
@@ -294,7 +312,8 @@ final class Compiler {
         if (cacheFile != null && files.isEmpty() && !cacheFile.equals(loadedFrom)) {
             loadedFrom = cacheFile;
             try {
-                CompileCache.Contents loaded = CompileCache.read(java.nio.file.Paths.get(cacheFile), settingsKey);
+                CompileCache.Contents loaded =
+                        CompileCache.read(java.nio.file.Paths.get(cacheFile), settingsKey, classpath);
                 if (loaded != null) {
                     files = loaded.files;
                     known = loaded.known;
@@ -348,6 +367,7 @@ final class Compiler {
         // file that mentions one of those names is compiled again.
         Set<String> judged = new LinkedHashSet<>(changed);
         judged.removeAll(sameInterface.keySet());
+        judged.addAll(gone);
         Set<String> changedNames = namesOf(judged, gone);
         Map<String, FileEntry> carried = new LinkedHashMap<>(sameInterface);
         List<Object> carriedDiagnostics = new ArrayList<>();
@@ -358,7 +378,7 @@ final class Compiler {
         // that type), and then the files that mention it must be compiled again too.
         for (int pass = 0; ; pass++) {
             subtypes(changedNames, judged);
-            classify(r, changedNames);
+            classify(r, changedNames, judged);
             for (Map.Entry<String, FileEntry> e : carried.entrySet()) {
                 r.fresh.put(e.getKey(), e.getValue());
             }
@@ -525,15 +545,27 @@ final class Compiler {
 
     /**
      * Sorts the request's files: a cached file still stands for its source (is <em>current</em>)
-     * when its original text is unchanged and it mentions none of {@code changedNames}; it is
+     * when its original text is unchanged, it mentions none of {@code changedNames} and its
+     * classes refer to no class of the files {@code changedPaths}; it is
      * <em>valid</em> when the variant compiled now (original or instrumented) is cached too.
      * Every other file is a source, which javac compiles when the roots need it.
      */
-    private void classify(Request r, Set<String> changedNames) {
+    private void classify(Request r, Set<String> changedNames, Set<String> changedPaths) {
+        // The classes the changed files declared: a cached class that refers to one in its
+        // bytecode (a type it reaches only by inference, never naming it) is not valid either.
+        Set<String> changedClasses = new HashSet<>();
+        for (String path : changedPaths) {
+            CachedFile cf = files.get(path);
+            if (cf != null) {
+                for (FileEntry v : cf.variants.values()) {
+                    changedClasses.addAll(v.classes.keySet());
+                }
+            }
+        }
         for (String path : r.text.keySet()) {
             CachedFile cf = files.get(path);
             if (cf != null && cf.sourceHash.equals(r.sourceHash.get(path))
-                    && !mentionsAny(r.original.get(path), changedNames)) {
+                    && !mentionsAny(r.original.get(path), changedNames) && !cf.refersToAny(changedClasses)) {
                 r.current.put(path, cf);
                 FileEntry fe = cf.variants.get(r.hash.get(path));
                 if (fe != null) {
@@ -585,7 +617,9 @@ final class Compiler {
             return Collections.emptyMap();
         }
         Request trial = r.inputs();
-        classify(trial, namesOf(unchecked, gone));
+        Set<String> notChecked = new LinkedHashSet<>(unchecked);
+        notChecked.addAll(gone);
+        classify(trial, namesOf(unchecked, gone), notChecked);
         Map<String, FileEntry> same = new LinkedHashMap<>();
         try {
             if (!runJavac(trial, before.keySet())) {
@@ -622,12 +656,12 @@ final class Compiler {
             res.put("saved", false);
             return res;
         }
-        CompileCache.Written w = CompileCache.write(java.nio.file.Paths.get(file), settingsKey, files, known);
+        CompileCache.Written w =
+                CompileCache.write(java.nio.file.Paths.get(file), settingsKey, settingsClasspath, files, known);
         unsaved = false;
         res.put("saved", true);
         res.put("files", (long) files.size());
         res.put("bytes", w.bytes);
-        res.put("sha256", w.sha256);
         return res;
     }
 
@@ -816,12 +850,13 @@ final class Compiler {
         return false;
     }
 
-    private static String sha256(String s) {
+    /** The SHA-256 of {@code s}'s UTF-8 bytes, in hex: the worker's one content hash. */
+    static String sha256(String s) {
         try {
             byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-            StringBuilder b = new StringBuilder();
+            StringBuilder b = new StringBuilder(d.length * 2);
             for (byte x : d) {
-                b.append(String.format("%02x", x));
+                b.append(Character.forDigit((x >> 4) & 0xf, 16)).append(Character.forDigit(x & 0xf, 16));
             }
             return b.toString();
         } catch (NoSuchAlgorithmException e) {
