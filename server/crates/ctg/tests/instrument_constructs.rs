@@ -998,26 +998,10 @@ fn assertion_conditions_run_once_when_enabled_and_not_at_all_when_disabled() {
 
 #[test]
 fn outcome_only_instrumentation_of_these_constructs_behaves_like_the_original_too() {
-    use javamodel::instrument::{instrument, InstrumentMode, InstrumentOptions};
     let mut sup = supervisor();
     let original = sup.compile(&request(sources())).unwrap().unit.unwrap();
     let mut instrumented = sources();
-    for s in &mut instrumented {
-        let tree = syntax::parse_java(&s.text, None);
-        let model = javamodel::JavaModel::build(&s.text, &tree);
-        let options = InstrumentOptions {
-            path: Some(s.path.clone()),
-            mode: InstrumentMode::OutcomeOnly,
-            ..InstrumentOptions::default()
-        };
-        let out = instrument(&s.text, &tree, &model, &options);
-        assert!(out
-            .probes
-            .branches
-            .iter()
-            .all(|b| !b.kind.measures_distance()));
-        s.instrumented = Some(out.source);
-    }
+    instrument_outcome_only(&mut instrumented);
     let result = sup.compile(&request(instrumented)).unwrap();
     let unit = result
         .unit

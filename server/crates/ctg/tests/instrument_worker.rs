@@ -880,7 +880,6 @@ fn a_project_that_does_not_compile_fails_with_the_original_diagnostics() {
 fn outcome_only_instrumentation_behaves_like_the_original_too() {
     // The last step before a file is left uninstrumented: every switch gets case probes
     // (with an explicit first `default` for the implicit one), every condition `branch`.
-    use javamodel::instrument::{instrument, InstrumentMode, InstrumentOptions};
     let mut sup = supervisor();
     let original = sup
         .compile(&request(fixture_sources()))
@@ -888,24 +887,7 @@ fn outcome_only_instrumentation_behaves_like_the_original_too() {
         .unit
         .unwrap();
     let mut sources = fixture_sources();
-    let mut tables = Vec::new();
-    for s in &mut sources {
-        let tree = syntax::parse_java(&s.text, None);
-        let model = javamodel::JavaModel::build(&s.text, &tree);
-        let options = InstrumentOptions {
-            path: Some(s.path.clone()),
-            mode: InstrumentMode::OutcomeOnly,
-            ..InstrumentOptions::default()
-        };
-        let out = instrument(&s.text, &tree, &model, &options);
-        assert!(out
-            .probes
-            .branches
-            .iter()
-            .all(|b| !b.kind.measures_distance()));
-        s.instrumented = Some(out.source);
-        tables.push(out.probes);
-    }
+    let tables = instrument_outcome_only(&mut sources);
     let result = sup.compile(&request(sources)).unwrap();
     let unit = result
         .unit

@@ -371,3 +371,172 @@ fn an_edit_that_does_not_compile_is_reported_once() {
     let repaired = compile(&mut sup, &[base("x + 1"), user]);
     assert_eq!((repaired.compiled_files, repaired.reused_files), (1, 1));
 }
+
+fn roots(sources: &[SourceFile], root: &str) -> CompileRequest {
+    CompileRequest {
+        sources: sources.to_vec(),
+        roots: Some(vec![root.to_string()]),
+        ..CompileRequest::default()
+    }
+}
+
+/// `class.method()` of `unit`, an int.
+fn call_int(sup: &mut Supervisor, unit: UnitId, class: &str, method: &str) -> i64 {
+    let t = test(vec![call_static(class, method, &[], &[])]);
+    let r = finished(sup.execute(unit, &[t], &options(2000)).unwrap());
+    int_value(&r[0], 0)
+}
+
+/// `Y` calls `m(1)` on an `X`, which inherits `m` from `Z`; `z_int` gives `Z` an `m(int)` too,
+/// which the same call resolves to from then on.
+fn inherited(z_int: bool) -> Vec<SourceFile> {
+    let extra = if z_int {
+        "    public int m(int x) { return 2; }\n"
+    } else {
+        ""
+    };
+    vec![
+        source(
+            "p/Z.java",
+            &format!("package p;\npublic class Z {{\n    public int m(long x) {{ return 1; }}\n{extra}}}\n"),
+        ),
+        source("p/X.java", "package p;\npublic class X extends Z {}\n"),
+        source(
+            "p/Y.java",
+            "package p;\npublic class Y {\n    public static int g() { return new X().m(1); }\n}\n",
+        ),
+    ]
+}
+
+#[test]
+fn a_change_of_a_supertype_reaches_the_files_that_use_its_subtypes() {
+    let mut sup = supervisor();
+    let first = sup.compile(&roots(&inherited(false), "p/Y.java")).unwrap();
+    assert_eq!(first.files.len(), 3, "{:?}", first.files);
+    assert_eq!(call_int(&mut sup, first.unit.unwrap(), "p.Y", "g"), 1);
+    // Y names X only, but what X inherits changed: Y's call resolves to m(int) now.
+    let second = sup.compile(&roots(&inherited(true), "p/Y.java")).unwrap();
+    assert_eq!(call_int(&mut sup, second.unit.unwrap(), "p.Y", "g"), 2);
+}
+
+#[test]
+fn a_file_the_cache_dropped_counts_as_changed_in_the_next_compile() {
+    let mut sup = supervisor();
+    let first = sup.compile(&roots(&inherited(false), "p/Y.java")).unwrap();
+    assert_eq!(call_int(&mut sup, first.unit.unwrap(), "p.Y", "g"), 1);
+    // A compile of Z alone: X and Y mention what changed, nothing needs them compiled, so the
+    // cache drops them without compiling them.
+    let only_z = sup.compile(&roots(&inherited(true), "p/Z.java")).unwrap();
+    assert_eq!(only_z.files, ["p/Z.java"]);
+    // Their texts did not change, yet their classes would be stale: they are compiled again.
+    let third = sup.compile(&roots(&inherited(true), "p/Y.java")).unwrap();
+    assert_eq!((third.compiled_files, third.reused_files), (2, 1));
+    assert_eq!(call_int(&mut sup, third.unit.unwrap(), "p.Y", "g"), 2);
+}
+
+/// `A.f()` returns `B.X + B.zero()`, `B.X` is the constant `C.K`: javac inlines `K` into `B`
+/// and `B.X` into `A`, so neither `A` nor `B` names the value they hold.
+fn chain(k: i32, a_body_edit: bool) -> Vec<SourceFile> {
+    let a = if a_body_edit {
+        "package p;\npublic class A {\n    public static int f() { return B.X + B.zero() + 0; }\n}\n"
+    } else {
+        "package p;\npublic class A {\n    public static int f() { return B.X + B.zero(); }\n}\n"
+    };
+    vec![
+        source("p/A.java", a),
+        source(
+            "p/B.java",
+            "package p;\npublic class B {\n    public static final int X = C.K;\n    \
+             public static int zero() { return 0; }\n}\n",
+        ),
+        source(
+            "p/C.java",
+            &format!("package p;\npublic class C {{\n    public static final int K = {k};\n}}\n"),
+        ),
+    ]
+}
+
+#[test]
+fn a_constant_is_traced_through_files_whose_text_did_not_change() {
+    for a_body_edit in [false, true] {
+        let mut sup = supervisor();
+        let first = sup.compile(&roots(&chain(2, false), "p/A.java")).unwrap();
+        assert_eq!(call_int(&mut sup, first.unit.unwrap(), "p.A", "f"), 2);
+        // C's constant changes: B is compiled again (it names C) and its constant changes with
+        // it, so A, which names only B, is compiled again too; also when A itself changed
+        // inside a body (it is first compiled against the B it knew).
+        let second = sup
+            .compile(&roots(&chain(3, a_body_edit), "p/A.java"))
+            .unwrap();
+        assert_eq!(
+            call_int(&mut sup, second.unit.unwrap(), "p.A", "f"),
+            3,
+            "A body edited too: {a_body_edit}"
+        );
+    }
+}
+
+#[test]
+fn a_cache_made_against_another_build_of_the_classpath_is_not_used() {
+    let root = project_root("classpath");
+    let lib = root.join("lib");
+    std::fs::create_dir_all(lib.join("q")).unwrap();
+    std::fs::write(lib.join("q/Thing.class"), b"first build").unwrap();
+    let request = CompileRequest {
+        sources: project("bank"),
+        classpath: vec![lib.clone()],
+        ..CompileRequest::default()
+    };
+    let worker = || {
+        let mut sup = supervisor();
+        sup.use_compile_cache_of(&root);
+        sup
+    };
+    let mut first = worker();
+    assert_eq!(counts(&first.compile(&request).unwrap()), (4, 0, 0));
+    assert!(matches!(
+        first.save_compile_cache().unwrap(),
+        CompileCacheSave::Saved { .. }
+    ));
+    drop(first);
+    assert_eq!(counts(&worker().compile(&request).unwrap()), (0, 4, 4));
+    // The build output was rebuilt: what it holds may differ, so the cache is not used.
+    std::fs::write(lib.join("q/Thing.class"), b"second build, longer").unwrap();
+    assert_eq!(counts(&worker().compile(&request).unwrap()), (4, 0, 0));
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
+fn a_file_that_reaches_a_changed_type_only_by_inference_is_compiled_again() {
+    // U calls B's `helper` on what `A.make()` returns without ever naming B.
+    let sources = |helper: &str| {
+        vec![
+            source(
+                "p/A.java",
+                "package p;\npublic class A {\n    public static B make() { return new B(); }\n}\n",
+            ),
+            source("p/B.java", &format!("package p;\npublic class B {{\n{helper}}}\n")),
+            source(
+                "p/U.java",
+                "package p;\npublic class U {\n    public static long f() { var x = A.make().helper(1); return x; }\n}\n",
+            ),
+        ]
+    };
+    let mut sup = supervisor();
+    let first = sup
+        .compile(&roots(
+            &sources("    public int helper(long x) { return 1; }\n"),
+            "p/U.java",
+        ))
+        .unwrap();
+    assert_eq!(first.files.len(), 3, "{:?}", first.files);
+    assert_eq!(call_int(&mut sup, first.unit.unwrap(), "p.U", "f"), 1);
+    // helper's descriptor changes: U's call must be compiled again, though U names only A.
+    let second = sup
+        .compile(&roots(
+            &sources("    public long helper(long x) { return 2; }\n"),
+            "p/U.java",
+        ))
+        .unwrap();
+    assert_eq!(call_int(&mut sup, second.unit.unwrap(), "p.U", "f"), 2);
+}

@@ -47,6 +47,13 @@ fn sandbox_level_on_this_kernel() {
     sup.start().unwrap();
     let report = sup.sandbox().unwrap();
     eprintln!("sandbox: {report}");
+    // Where the kernel has seccomp and the filter knows the architecture, it must be in place:
+    // the tests that check what it stops skip themselves without it.
+    let kernel_seccomp = std::fs::read_to_string("/proc/self/status")
+        .is_ok_and(|status| status.lines().any(|l| l.starts_with("Seccomp:")));
+    if kernel_seccomp && cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+        assert!(report.syscall_filter, "{report}");
+    }
     if let Some(abi) = kernel_landlock_abi() {
         assert_eq!(report.landlock_abi, Some(abi));
         assert!(report.filesystem);
@@ -626,8 +633,11 @@ fn processes_a_test_leaves_running_are_killed_after_it() {
             info.exit_blocking,
             started.elapsed()
         );
+        // Its own and, without the exit guard, at most the one before it (which the worker finds
+        // only once its reaper thread has taken it up); one more on a loaded machine, where a
+        // killed sleeper may still await its reaper. Without the kill they would reach 20.
         assert!(
-            running.iter().all(|&n| (1..=2).contains(&n)),
+            running.iter().all(|&n| (1..=3).contains(&n)),
             "sleepers alive during the batch: {running:?}"
         );
         assert!(none_after, "a sleeper outlived the batch");

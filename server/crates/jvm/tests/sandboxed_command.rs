@@ -287,7 +287,7 @@ fn files_cannot_grow_beyond_the_size_bound() {
         ..ExecutionLimits::default()
     };
     let script = format!(
-        "cd '{}' && head -c 3145728 /dev/zero > big; echo $? > status",
+        "cd '{}' || exit 1; head -c 3145728 /dev/zero > big; echo $? > status",
         dir.0.display()
     );
     let run = |limits: &ExecutionLimits| {

@@ -584,7 +584,8 @@ public final class Probe {
             this.ours = ours(thrown);
         }
 
-        int raisingLine(int forSlot) {
+        /** Synchronized: the same throwable may leave bodies on two threads at once. */
+        synchronized int raisingLine(int forSlot) {
             if (forSlot != slot) {
                 if (frames == null) {
                     frames = thrown.getStackTrace();

@@ -1,8 +1,5 @@
 package ctgls.worker;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +48,7 @@ final class Abi {
             // A class file this reader cannot follow: judged as changed.
             return null;
         }
-        return sha256(out.toString());
+        return Compiler.sha256(out.toString());
     }
 
     private static void describe(ClassFile cf, StringBuilder out) {
@@ -144,18 +141,5 @@ final class Abi {
     private static String signature(ClassFile cf, Map<String, int[]> attributes) {
         int[] s = attributes.get("Signature");
         return s == null ? "-" : cf.utf8(cf.u2(s[0]));
-    }
-
-    private static String sha256(String s) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-            StringBuilder b = new StringBuilder(d.length * 2);
-            for (byte x : d) {
-                b.append(Character.forDigit((x >> 4) & 0xf, 16)).append(Character.forDigit(x & 0xf, 16));
-            }
-            return b.toString();
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -15,10 +15,14 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.DigestOutputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.io.UncheckedIOException;
+import java.nio.file.Paths;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
+import java.util.stream.Stream;
 import java.util.Map;
 
 /**
@@ -26,7 +30,7 @@ import java.util.Map;
  * (docs/protocol.md, {@code saveCompileCache}).
  *
  * <p>The file holds the settings it was made with (the runtime's version, the classpath and
- * options) and, per source file, the hash of its original text and its compiled variants with
+ * options, and a fingerprint of what the classpath holds) and, per source file, the hash of its original text and its compiled variants with
  * their class bytes. A file made with other settings is ignored, never partly used: class bytes
  * depend on the compiler and on the classpath. A damaged file is an error the caller reports and
  * compiles without.
@@ -38,6 +42,8 @@ final class CompileCache {
     private static final int MAX_STRING = 1 << 24;
     private static final int MAX_CLASS = 1 << 26;
     private static final int MAX_COUNT = 1 << 20;
+    /** Files of a classpath directory looked at one by one, at most. */
+    private static final int MAX_FINGERPRINT_FILES = 20_000;
 
     private CompileCache() {
     }
@@ -55,11 +61,9 @@ final class CompileCache {
 
     static final class Written {
         final long bytes;
-        final String sha256;
 
-        Written(long bytes, String sha256) {
+        Written(long bytes) {
             this.bytes = bytes;
-            this.sha256 = sha256;
         }
     }
 
@@ -72,22 +76,21 @@ final class CompileCache {
      * Writes the cache next to {@code file} and moves it into place, so a reader sees a whole
      * file or none.
      */
-    static Written write(Path file, String settingsKey, Map<String, CachedFile> files, Map<String, String> known)
-            throws IOException {
+    static Written write(Path file, String settingsKey, List<String> classpath, Map<String, CachedFile> files,
+            Map<String, String> known) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, ".compile-cache", ".tmp");
-        MessageDigest sha = sha256();
         long bytes;
         try {
             try (OutputStream raw = Files.newOutputStream(tmp);
                     CountingOutputStream counted = new CountingOutputStream(raw);
-                    DataOutputStream out = new DataOutputStream(
-                            new BufferedOutputStream(new DigestOutputStream(counted, sha), 1 << 16))) {
+                    DataOutputStream out = new DataOutputStream(new BufferedOutputStream(counted, 1 << 16))) {
                 string(out, MAGIC);
                 out.writeInt(FORMAT);
                 string(out, runtime());
                 string(out, settingsKey);
+                string(out, classpathFingerprint(classpath));
                 out.writeInt(known.size());
                 for (Map.Entry<String, String> k : known.entrySet()) {
                     string(out, k.getKey());
@@ -115,14 +118,14 @@ final class CompileCache {
         } finally {
             Files.deleteIfExists(tmp);
         }
-        return new Written(bytes, hex(sha.digest()));
+        return new Written(bytes);
     }
 
     /**
      * The cache in {@code file}, or null when there is none or it was made by another format
      * version or with other settings. Throws when the file is damaged.
      */
-    static Contents read(Path file, String settingsKey) throws IOException {
+    static Contents read(Path file, String settingsKey, List<String> classpath) throws IOException {
         InputStream raw;
         try {
             raw = Files.newInputStream(file);
@@ -133,7 +136,8 @@ final class CompileCache {
             if (!MAGIC.equals(string(in))) {
                 throw new IOException("not a compile cache");
             }
-            if (in.readInt() != FORMAT || !runtime().equals(string(in)) || !settingsKey.equals(string(in))) {
+            if (in.readInt() != FORMAT || !runtime().equals(string(in)) || !settingsKey.equals(string(in))
+                    || !classpathFingerprint(classpath).equals(string(in))) {
                 return null;
             }
             int knownCount = count(in);
@@ -197,20 +201,49 @@ final class CompileCache {
         return new String(b, StandardCharsets.UTF_8);
     }
 
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+    /**
+     * What the classpath holds, as far as lengths and times of change tell: of every jar, and of
+     * every file under a directory (a build output). Classes compiled against a jar that was
+     * replaced, or against a build output rebuilt since, may have taken its constants or
+     * resolved overloads differently, so such a cache is not used. A directory of more than
+     * {@link #MAX_FINGERPRINT_FILES} files counts by its own time only.
+     */
+    static String classpathFingerprint(List<String> classpath) {
+        StringBuilder b = new StringBuilder();
+        for (String entry : classpath) {
+            Path root = Paths.get(entry);
+            b.append(entry).append('\n');
+            if (!Files.isDirectory(root)) {
+                file(b, root, root);
+                continue;
+            }
+            List<Path> under = new ArrayList<>();
+            try (Stream<Path> walk = Files.walk(root)) {
+                walk.filter(Files::isRegularFile).limit(MAX_FINGERPRINT_FILES + 1).forEach(under::add);
+            } catch (IOException | UncheckedIOException e) {
+                b.append("unreadable\n");
+                continue;
+            }
+            if (under.size() > MAX_FINGERPRINT_FILES) {
+                file(b, root, root);
+                continue;
+            }
+            Collections.sort(under);
+            for (Path p : under) {
+                file(b, root, p);
+            }
         }
+        return Compiler.sha256(b.toString());
     }
 
-    private static String hex(byte[] d) {
-        StringBuilder b = new StringBuilder(d.length * 2);
-        for (byte x : d) {
-            b.append(Character.forDigit((x >> 4) & 0xf, 16)).append(Character.forDigit(x & 0xf, 16));
+    private static void file(StringBuilder b, Path root, Path p) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+            b.append(root.relativize(p)).append(' ').append(a.size()).append(' ')
+                    .append(a.lastModifiedTime().toMillis()).append('\n');
+        } catch (IOException e) {
+            b.append(root.relativize(p)).append(" missing\n");
         }
-        return b.toString();
     }
 
     private static final class CountingOutputStream extends java.io.FilterOutputStream {

@@ -80,6 +80,8 @@ final class Compiler {
         private Set<String> refs;
         /** {@link Abi#of} of the classes, computed on first use ("" when it has none). */
         private String abi;
+        /** Simple names of the classes' superclasses and interfaces, computed on first use. */
+        private Set<String> supertypes;
 
         FileEntry(String hash) {
             this.hash = hash;
@@ -98,6 +100,29 @@ final class Compiler {
                 abi = a == null ? "" : a;
             }
             return abi.isEmpty() ? null : abi;
+        }
+
+        Set<String> supertypes() {
+            if (supertypes == null) {
+                supertypes = new HashSet<>();
+                for (byte[] bytes : classes.values()) {
+                    try {
+                        ClassFile cf = ClassFile.parse(bytes);
+                        List<String> direct = new ArrayList<>(cf.interfaces);
+                        if (cf.superName != null) {
+                            direct.add(cf.superName);
+                        }
+                        for (String internal : direct) {
+                            String top = internal.substring(internal.lastIndexOf('/') + 1);
+                            int dollar = top.indexOf('$');
+                            supertypes.add(dollar > 0 ? top.substring(0, dollar) : top);
+                        }
+                    } catch (IllegalArgumentException e) {
+                        // javac's own output; a class file it cannot read adds no supertype.
+                    }
+                }
+            }
+            return supertypes;
         }
 
         Set<String> refs() {
@@ -151,10 +176,35 @@ final class Compiler {
             }
             return null;
         }
+
+        /** Whether a variant's classes refer to any of {@code classes} (binary names). */
+        boolean refersToAny(Set<String> classes) {
+            if (classes.isEmpty()) {
+                return false;
+            }
+            for (FileEntry e : variants.values()) {
+                for (String ref : e.refs()) {
+                    if (classes.contains(ref)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        /** The simple names of its classes' direct supertypes (the same for every variant). */
+        Set<String> supertypes() {
+            for (FileEntry e : variants.values()) {
+                return e.supertypes();
+            }
+            return Collections.emptySet();
+        }
     }
 
     private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     private String settingsKey;
+    /** The classpath of {@link #settingsKey}. */
+    private List<String> settingsClasspath = Collections.emptyList();
     private StandardJavaFileManager standard;
     private Map<String, CachedFile> files = new HashMap<>();
     /**
@@ -253,6 +303,7 @@ final class Compiler {
             }
             standard.setLocation(StandardLocation.CLASS_PATH, cp);
             settingsKey = key;
+            settingsClasspath = classpath;
         }
 
         String cacheFile = Json.optStr(req, "cacheFile");
@@ -261,7 +312,8 @@ final class Compiler {
         if (cacheFile != null && files.isEmpty() && !cacheFile.equals(loadedFrom)) {
             loadedFrom = cacheFile;
             try {
-                CompileCache.Contents loaded = CompileCache.read(java.nio.file.Paths.get(cacheFile), settingsKey);
+                CompileCache.Contents loaded =
+                        CompileCache.read(java.nio.file.Paths.get(cacheFile), settingsKey, classpath);
                 if (loaded != null) {
                     files = loaded.files;
                     known = loaded.known;
@@ -311,37 +363,83 @@ final class Compiler {
         // A changed file whose interface stayed the same (an edit inside a body, the usual edit)
         // changes nothing for the files that mention its types.
         Map<String, FileEntry> sameInterface = sameInterface(r, changed, gone);
-        Set<String> differing = new LinkedHashSet<>(changed);
-        differing.removeAll(sameInterface.keySet());
-        Set<String> changedNames = namesOf(differing, gone);
-        classify(r, changedNames);
-        for (Map.Entry<String, FileEntry> e : sameInterface.entrySet()) {
-            // Compiled against the cache as it was; still right unless it mentions a type
-            // whose interface did change.
-            if (!mentionsAny(r.original.get(e.getKey()), changedNames)) {
-                r.fresh.put(e.getKey(), e.getValue());
-            }
-        }
-
-        Set<String> explicit = new LinkedHashSet<>();
-        for (String path : r.text.keySet()) {
-            if (r.roots.contains(path) && !r.valid.containsKey(path) && !r.fresh.containsKey(path)) {
-                explicit.add(path);
-            }
-        }
+        // The files whose interface counts as changed, and the names of their types: a cached
+        // file that mentions one of those names is compiled again.
+        Set<String> judged = new LinkedHashSet<>(changed);
+        judged.removeAll(sameInterface.keySet());
+        judged.addAll(gone);
+        Set<String> changedNames = namesOf(judged, gone);
+        Map<String, FileEntry> carried = new LinkedHashMap<>(sameInterface);
+        List<Object> carriedDiagnostics = new ArrayList<>();
         boolean success = true;
         Set<String> closure = Collections.emptySet();
-        for (int round = 0; ; round++) {
-            if (!explicit.isEmpty() && !runJavac(r, explicit)) {
-                success = false;
+        // Until no file compiled here has an interface other than its cached one: a file compiled
+        // again because it mentions a changed type can change with it (a constant it takes from
+        // that type), and then the files that mention it must be compiled again too.
+        for (int pass = 0; ; pass++) {
+            subtypes(changedNames, judged);
+            classify(r, changedNames, judged);
+            for (Map.Entry<String, FileEntry> e : carried.entrySet()) {
+                r.fresh.put(e.getKey(), e.getValue());
+            }
+            r.diagnostics.addAll(carriedDiagnostics);
+            Set<String> explicit = new LinkedHashSet<>();
+            for (String path : r.text.keySet()) {
+                if (r.roots.contains(path) && !r.valid.containsKey(path) && !r.fresh.containsKey(path)) {
+                    explicit.add(path);
+                }
+            }
+            for (int round = 0; ; round++) {
+                if (!explicit.isEmpty() && !runJavac(r, explicit)) {
+                    success = false;
+                    break;
+                }
+                Set<String> needed = new LinkedHashSet<>();
+                closure = closure(r, needed);
+                if (needed.isEmpty() || round == MAX_REPAIR_ROUNDS) {
+                    break;
+                }
+                explicit = needed;
+            }
+            if (!success) {
                 break;
             }
-            Set<String> needed = new LinkedHashSet<>();
-            closure = closure(r, needed);
-            if (needed.isEmpty() || round == MAX_REPAIR_ROUNDS) {
+            Set<String> differs = new LinkedHashSet<>();
+            for (Map.Entry<String, FileEntry> e : r.fresh.entrySet()) {
+                CachedFile old = files.get(e.getKey());
+                // An interface that cannot be told (null: an annotation type) counts as changed.
+                String before = old == null ? null : old.abi();
+                if (old != null && !judged.contains(e.getKey())
+                        && (before == null || !before.equals(e.getValue().abi()))) {
+                    differs.add(e.getKey());
+                }
+            }
+            if (differs.isEmpty() || pass == files.size()) {
                 break;
             }
-            explicit = needed;
+            judged.addAll(differs);
+            Set<String> added = namesOf(differs, Collections.emptySet());
+            for (String path : differs) {
+                added.addAll(r.fresh.get(path).simpleNames);
+            }
+            changedNames.addAll(added);
+            // What was compiled stays unless it mentions a type whose interface just changed;
+            // the files whose interface changed were compiled from their current text.
+            carried = new LinkedHashMap<>();
+            for (Map.Entry<String, FileEntry> e : r.fresh.entrySet()) {
+                if (differs.contains(e.getKey()) || !mentionsAny(r.original.get(e.getKey()), added)) {
+                    carried.put(e.getKey(), e.getValue());
+                }
+            }
+            carriedDiagnostics = new ArrayList<>();
+            for (Object d : r.diagnostics) {
+                @SuppressWarnings("unchecked")
+                Object file = ((Map<String, Object>) d).get("file");
+                if (carried.containsKey(file)) {
+                    carriedDiagnostics.add(d);
+                }
+            }
+            r = r.inputs();
         }
 
         Map<String, Object> res = new LinkedHashMap<>();
@@ -377,11 +475,20 @@ final class Compiler {
                     next.put(path, cf);
                 }
             }
-            if (next.size() != files.size() || !known.equals(r.sourceHash)) {
+            // A cached file dropped here (it mentions a changed type, and nothing needed it
+            // compiled again) may have a new interface without a new text: it must count as
+            // changed next time, for the files that mention it.
+            Map<String, String> nextKnown = new HashMap<>(r.sourceHash);
+            for (String path : files.keySet()) {
+                if (!next.containsKey(path)) {
+                    nextKnown.remove(path);
+                }
+            }
+            if (next.size() != files.size() || !known.equals(nextKnown)) {
                 unsaved = true;
             }
             files = next;
-            known = new HashMap<>(r.sourceHash);
+            known = nextKnown;
             Map<String, byte[]> all = new HashMap<>();
             for (String path : closure) {
                 all.putAll(r.entry(path).classes);
@@ -394,6 +501,31 @@ final class Compiler {
             units.remove(unitId);
         }
         return res;
+    }
+
+    /**
+     * Adds to {@code changedNames} (and their files to {@code judged}) the names of the cached
+     * files that declare subtypes of a changed type, transitively: what they inherit changed,
+     * and a file that calls an inherited member through them may resolve it differently now.
+     */
+    private void subtypes(Set<String> changedNames, Set<String> judged) {
+        for (boolean grew = true; grew; ) {
+            grew = false;
+            for (Map.Entry<String, CachedFile> e : files.entrySet()) {
+                if (judged.contains(e.getKey())) {
+                    continue;
+                }
+                for (String supertype : e.getValue().supertypes()) {
+                    if (changedNames.contains(supertype)) {
+                        judged.add(e.getKey());
+                        changedNames.add(stem(e.getKey()));
+                        changedNames.addAll(e.getValue().simpleNames());
+                        grew = true;
+                        break;
+                    }
+                }
+            }
+        }
     }
 
     /** The simple names of the types the given files declared (by their cached classes) or are named after. */
@@ -413,15 +545,27 @@ final class Compiler {
 
     /**
      * Sorts the request's files: a cached file still stands for its source (is <em>current</em>)
-     * when its original text is unchanged and it mentions none of {@code changedNames}; it is
+     * when its original text is unchanged, it mentions none of {@code changedNames} and its
+     * classes refer to no class of the files {@code changedPaths}; it is
      * <em>valid</em> when the variant compiled now (original or instrumented) is cached too.
      * Every other file is a source, which javac compiles when the roots need it.
      */
-    private void classify(Request r, Set<String> changedNames) {
+    private void classify(Request r, Set<String> changedNames, Set<String> changedPaths) {
+        // The classes the changed files declared: a cached class that refers to one in its
+        // bytecode (a type it reaches only by inference, never naming it) is not valid either.
+        Set<String> changedClasses = new HashSet<>();
+        for (String path : changedPaths) {
+            CachedFile cf = files.get(path);
+            if (cf != null) {
+                for (FileEntry v : cf.variants.values()) {
+                    changedClasses.addAll(v.classes.keySet());
+                }
+            }
+        }
         for (String path : r.text.keySet()) {
             CachedFile cf = files.get(path);
             if (cf != null && cf.sourceHash.equals(r.sourceHash.get(path))
-                    && !mentionsAny(r.original.get(path), changedNames)) {
+                    && !mentionsAny(r.original.get(path), changedNames) && !cf.refersToAny(changedClasses)) {
                 r.current.put(path, cf);
                 FileEntry fe = cf.variants.get(r.hash.get(path));
                 if (fe != null) {
@@ -473,7 +617,9 @@ final class Compiler {
             return Collections.emptyMap();
         }
         Request trial = r.inputs();
-        classify(trial, namesOf(unchecked, gone));
+        Set<String> notChecked = new LinkedHashSet<>(unchecked);
+        notChecked.addAll(gone);
+        classify(trial, namesOf(unchecked, gone), notChecked);
         Map<String, FileEntry> same = new LinkedHashMap<>();
         try {
             if (!runJavac(trial, before.keySet())) {
@@ -510,12 +656,12 @@ final class Compiler {
             res.put("saved", false);
             return res;
         }
-        CompileCache.Written w = CompileCache.write(java.nio.file.Paths.get(file), settingsKey, files, known);
+        CompileCache.Written w =
+                CompileCache.write(java.nio.file.Paths.get(file), settingsKey, settingsClasspath, files, known);
         unsaved = false;
         res.put("saved", true);
         res.put("files", (long) files.size());
         res.put("bytes", w.bytes);
-        res.put("sha256", w.sha256);
         return res;
     }
 
@@ -704,12 +850,13 @@ final class Compiler {
         return false;
     }
 
-    private static String sha256(String s) {
+    /** The SHA-256 of {@code s}'s UTF-8 bytes, in hex: the worker's one content hash. */
+    static String sha256(String s) {
         try {
             byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-            StringBuilder b = new StringBuilder();
+            StringBuilder b = new StringBuilder(d.length * 2);
             for (byte x : d) {
-                b.append(String.format("%02x", x));
+                b.append(Character.forDigit((x >> 4) & 0xf, 16)).append(Character.forDigit(x & 0xf, 16));
             }
             return b.toString();
         } catch (NoSuchAlgorithmException e) {

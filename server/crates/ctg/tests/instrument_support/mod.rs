@@ -284,3 +284,30 @@ fn observable_text(r: &TestResult) -> String {
         r.status, r.failed_at, r.statements, r.stdout, r.stderr
     )
 }
+
+/// Instruments every source with outcome-only probes (the last rung before a file is left
+/// uninstrumented), checks that no probe measures a distance, and returns the probe tables.
+pub fn instrument_outcome_only(
+    sources: &mut [SourceFile],
+) -> Vec<javamodel::instrument::ProbeTable> {
+    use javamodel::instrument::{instrument, InstrumentMode, InstrumentOptions};
+    let mut tables = Vec::new();
+    for s in sources {
+        let tree = syntax::parse_java(&s.text, None);
+        let model = javamodel::JavaModel::build(&s.text, &tree);
+        let options = InstrumentOptions {
+            path: Some(s.path.clone()),
+            mode: InstrumentMode::OutcomeOnly,
+            ..InstrumentOptions::default()
+        };
+        let out = instrument(&s.text, &tree, &model, &options);
+        assert!(out
+            .probes
+            .branches
+            .iter()
+            .all(|b| !b.kind.measures_distance()));
+        s.instrumented = Some(out.source);
+        tables.push(out.probes);
+    }
+    tables
+}
