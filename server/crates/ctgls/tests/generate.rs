@@ -210,6 +210,19 @@ fn generated_tests_compile_pass_twice_and_cover_what_ctgls_reports() {
                 && e["thrown_explicitly"] == false),
         "{exceptions:?}"
     );
+    // The same exception left interest(int): every exception that leaves a method of the class
+    // is recorded, also one a caller in the class catches.
+    let escapes = account["escaping_exceptions"].as_array().expect("list");
+    assert!(
+        escapes
+            .iter()
+            .any(|e| e["exception"] == "java.lang.ArithmeticException"
+                && e["line"] == 55
+                && e["method"] == "com.example.bank.Account#interest(int)"
+                && e["declared"] == false
+                && e["checked"] == false),
+        "{escapes:?}"
+    );
     let account_tests = std::fs::read_to_string(
         project
             .0

@@ -376,6 +376,20 @@ fn class_json(outcome: &ClassOutcome) -> Value {
             })
         })
         .collect();
+    let escapes: Vec<Value> = g
+        .escapes
+        .iter()
+        .map(|escape| {
+            json!({
+                "method": escape.member,
+                "exception": escape.type_name,
+                "line": escape.line,
+                "declared": escape.declared,
+                "checked": escape.checked,
+                "thrown_explicitly": escape.thrown_explicitly,
+            })
+        })
+        .collect();
     let dropped: Vec<Value> = e
         .suite
         .dropped
@@ -400,6 +414,7 @@ fn class_json(outcome: &ClassOutcome) -> Value {
         "methods": { "covered": g.methods.covered, "total": g.methods.total },
         "uncovered_branches": uncovered,
         "undeclared_exceptions": exceptions,
+        "escaping_exceptions": escapes,
         "tests_written": if e.written.is_some() { e.suite.kept.len() } else { 0 },
         "test_file": e.written.as_ref().map(|_| e.path.display().to_string()),
         "junit": match e.junit { ctg::project::JUnitVersion::Four => 4, ctg::project::JUnitVersion::Five => 5 },
