@@ -178,9 +178,9 @@ fn main() {
         println!(
             "{subject} {simple} (closure of {closure} files), median of {rounds}:\n  \
              cold: start {} + first compile {}\n  \
-             cold, from the compile cache on disk: start {} + first compile {} (0 files compiled)\n  \
-             warm, an edit keeping the interface: {} ({body_files} files compiled)\n  \
-             warm, an edit changing the interface: {} ({interface_files} files compiled)",
+             cold, from the compile cache on disk: start {} + first compile {} (files compiled: 0)\n  \
+             warm, an edit keeping the interface: {} (files compiled: {body_files})\n  \
+             warm, an edit changing the interface: {} (files compiled: {interface_files})",
             secs(median(starts)),
             secs(median(firsts)),
             secs(median(cached_starts)),
