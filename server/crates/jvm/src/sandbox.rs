@@ -291,21 +291,6 @@ mod tests {
     }
 
     #[test]
-    fn this_build_knows_its_platform() {
-        let expected = if cfg!(target_os = "linux") {
-            SandboxPlatform::Linux
-        } else if cfg!(target_os = "macos") {
-            SandboxPlatform::MacOs
-        } else if cfg!(windows) {
-            SandboxPlatform::Windows
-        } else {
-            SandboxPlatform::OtherUnix
-        };
-        assert_eq!(SandboxPlatform::CURRENT, expected);
-        assert_eq!(SandboxReport::OFF.platform, expected);
-    }
-
-    #[test]
     fn without_landlock_seccomp_or_a_namespace_the_level_is_none_outside_linux() {
         for platform in ELSEWHERE {
             assert_eq!(unsandboxed_on(platform).level(), SandboxLevel::None);
