@@ -305,6 +305,27 @@ fn bad_arguments_print_the_generate_usage() {
     assert!(stderr.contains("Usage: ctgls generate"), "{stderr}");
 }
 
+/// `ctgls generate --project <project> <args> --report <file>` on a machine without JUnit (quick:
+/// no verification runs): the process's output and the report. The run must succeed.
+fn generate_without_junit(project: &Scratch, args: &[&str]) -> (std::process::Output, Value) {
+    let report = project.0.join("report.json");
+    let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
+        .arg("generate")
+        .arg("--project")
+        .arg(&project.0)
+        .args(args)
+        .arg("--report")
+        .arg(&report)
+        .env("CTGLS_JUNIT_CLASSPATH", "/nonexistent/junit.jar")
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let report =
+        serde_json::from_str(&std::fs::read_to_string(report).expect("report")).expect("JSON");
+    (output, report)
+}
+
 /// A machine with a JDK but no JUnit still gets its tests: written, marked as not verified
 /// with JUnit, with a warning that says how to fix it.
 #[test]
@@ -314,18 +335,9 @@ fn without_junit_the_tests_are_written_and_marked_unverified() {
         "src/main/java/p/Sign.java",
         "package p;\npublic class Sign {\n    public static int of(int x) {\n        if (x > 0) { return 1; }\n        if (x < 0) { return -1; }\n        return 0;\n    }\n}\n",
     );
-    let report = project.0.join("report.json");
-    let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
-        .arg("generate")
-        .arg("--project")
-        .arg(&project.0)
-        .args(["--class", "p.Sign", "--budget", "6", "--report"])
-        .arg(&report)
-        .env("CTGLS_JUNIT_CLASSPATH", "/nonexistent/junit.jar")
-        .output()
-        .expect("runs");
+    let (output, report) =
+        generate_without_junit(&project, &["--class", "p.Sign", "--budget", "6"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
     assert!(
         stderr.contains("the tests were not run with JUnit"),
         "{stderr}"
@@ -336,8 +348,6 @@ fn without_junit_the_tests_are_written_and_marked_unverified() {
     let second_line = written.lines().nth(1).unwrap_or_default();
     assert_eq!(second_line, ctg::pipeline::UNVERIFIED_NOTE);
     assert!(written.contains("@Test"), "{written}");
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(report).expect("report")).expect("JSON");
     assert_eq!(report["classes"][0]["verified_with_junit"], false);
     assert_eq!(
         report["classes"][0]["branches"]["covered"],
@@ -359,25 +369,21 @@ fn instrument_also_puts_the_other_class_coverage_in_the_report() {
         "src/main/java/p/Magnitude.java",
         "package p;\npublic class Magnitude {\n    public static int of(int x) {\n        if (x == 0) { return 0; }\n        return x;\n    }\n    public static int twice(int x) {\n        if (x > 100) { return x; }\n        return 2 * x;\n    }\n}\n",
     );
-    let report = project.0.join("report.json");
-    let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
-        .arg("generate")
-        .arg("--project")
-        .arg(&project.0)
-        .args(["--class", "p.Sign", "--instrument-also", "p.Magnitude"])
-        .args(["--budget", "6", "--report"])
-        .arg(&report)
-        .env("CTGLS_JUNIT_CLASSPATH", "/nonexistent/junit.jar")
-        .output()
-        .expect("runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    let (output, report) = generate_without_junit(
+        &project,
+        &[
+            "--class",
+            "p.Sign",
+            "--instrument-also",
+            "p.Magnitude",
+            "--budget",
+            "6",
+        ],
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(stdout.lines().count(), 2, "{stdout}");
     assert!(!stdout.contains("Magnitude"), "{stdout}");
 
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(report).expect("report")).expect("JSON");
     let sign = &report["classes"][0];
     assert_eq!(sign["branches"]["covered"], sign["branches"]["total"]);
     let also = sign["also_instrumented"]
