@@ -273,6 +273,18 @@ impl fmt::Display for SandboxReport {
     }
 }
 
+/// A Linux report with every part of the sandbox in place, for the tests of the level rules.
+#[cfg(test)]
+pub(crate) const EVERY_PART: SandboxReport = SandboxReport {
+    platform: SandboxPlatform::Linux,
+    landlock_abi: Some(7),
+    filesystem: true,
+    tcp: true,
+    scoped: true,
+    network_namespace: NetworkNamespace::Private,
+    syscall_filter: true,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -299,15 +311,7 @@ mod tests {
 
     #[test]
     fn full_is_a_linux_level_only() {
-        let every_part = SandboxReport {
-            platform: SandboxPlatform::Linux,
-            landlock_abi: Some(7),
-            filesystem: true,
-            tcp: true,
-            scoped: true,
-            network_namespace: NetworkNamespace::Private,
-            syscall_filter: true,
-        };
+        let every_part = EVERY_PART;
         assert_eq!(every_part.level(), SandboxLevel::Full);
         for platform in ELSEWHERE {
             let claimed = SandboxReport {

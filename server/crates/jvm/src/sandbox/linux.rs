@@ -223,15 +223,7 @@ fn landlock_ruleset(writable: &[&Path]) -> Result<RulesetCreated, landlock::Rule
 mod tests {
     use super::*;
 
-    const FULL: SandboxReport = SandboxReport {
-        platform: SandboxPlatform::Linux,
-        landlock_abi: Some(7),
-        filesystem: true,
-        tcp: true,
-        scoped: true,
-        network_namespace: NetworkNamespace::Private,
-        syscall_filter: true,
-    };
+    const FULL: SandboxReport = crate::sandbox::EVERY_PART;
 
     fn partial_naming(report: SandboxReport, gap: &str) {
         assert_eq!(report.level(), SandboxLevel::Partial, "{report}");
