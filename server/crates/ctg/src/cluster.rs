@@ -9,7 +9,7 @@ use jvm::{
     Supervisor, TestResult, UnitId,
 };
 use testcase::{
-    Cluster, ClusterError, ConstantPool, ConstructorDescription, FieldDescription,
+    Access, Cluster, ClusterError, ConstantPool, ConstructorDescription, FieldDescription,
     MethodDescription, MissingType, ParamDescription, PrimitiveValue, Statement, TestCase,
     TypeDescription, TypeKind,
 };
@@ -109,6 +109,12 @@ pub fn type_description(c: &ClassInfo) -> TypeDescription {
         name: c.name.clone(),
         kind,
         is_public: c.is_public,
+        access: match c.access.as_str() {
+            "public" => Access::Public,
+            "protected" => Access::Protected,
+            "private" => Access::Private,
+            _ => Access::Package,
+        },
         project: c.project,
         inner_class: c.inner_class,
         superclass: c
@@ -125,6 +131,7 @@ pub fn type_description(c: &ClassInfo) -> TypeDescription {
             .constructors
             .iter()
             .map(|k| ConstructorDescription {
+                access: Access::from_modifiers(&k.modifiers),
                 params: params(&k.params),
                 exceptions: k.exceptions.clone(),
                 varargs: k.varargs,
@@ -135,6 +142,7 @@ pub fn type_description(c: &ClassInfo) -> TypeDescription {
             .methods
             .iter()
             .map(|m| MethodDescription {
+                access: Access::from_modifiers(&m.modifiers),
                 name: m.name.clone(),
                 declaring_class: m.declaring_class.clone(),
                 is_static: m.is_static,
@@ -150,6 +158,7 @@ pub fn type_description(c: &ClassInfo) -> TypeDescription {
             .fields
             .iter()
             .map(|f| FieldDescription {
+                access: Access::from_modifiers(&f.modifiers),
                 name: f.name.clone(),
                 declaring_class: f.declaring_class.clone(),
                 type_name: f.type_name.clone(),

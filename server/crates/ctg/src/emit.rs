@@ -290,8 +290,10 @@ fn value(v: &jvm::ObservedValue) -> Value {
     }
 }
 
-/// What the printer may know about the described types (getters, overloads, enums).
-pub fn type_facts(described: &jvm::DescribeResult) -> TypeFacts {
+/// What the printer may know about the described types (getters, overloads, enums), as a test
+/// of `class` sees them: only the members a test in its package can use
+/// (`testcase::visible_from`), so that no observed getter it could not call is asserted.
+pub fn type_facts(described: &jvm::DescribeResult, class: &str) -> TypeFacts {
     let types: Vec<_> = described.classes.iter().map(type_description).collect();
-    TypeFacts::from_descriptions(&types)
+    TypeFacts::from_descriptions(&testcase::visible_from(&types, class))
 }

@@ -336,12 +336,13 @@ fn emit_verified(
     let described = supervisor
         .describe(unit, std::slice::from_ref(class), DEFAULT_DESCRIBE_DEPTH)
         .map_err(jvm_error)?;
-    let mut facts = emit::type_facts(&described);
+    let mut facts = emit::type_facts(&described, class);
     facts.add_parameter_names(model);
 
     let tests: Vec<_> = generation.tests.iter().map(|t| t.test.clone()).collect();
     let execute = ExecuteOptions {
         timeout_per_test: request.test_timeout,
+        test_package: Some(testcase::package_of(class).to_string()),
         ..ExecuteOptions::default()
     };
     let observed = emit::observe(supervisor, unit, &tests, &execute).map_err(jvm_error)?;

@@ -48,12 +48,14 @@ impl<'a> SubtypeIndex<'a> {
         }
     }
 
-    /// Indexes of the files declaring a public class or interface that extends or implements
+    /// Indexes of the files declaring a class or interface a test in `test_package` can name
+    /// (a public one, or any of that package: the test sits there) that extends or implements
     /// one of `types` (binary names), directly or through other types of the sources (public
     /// or not), in index order.
     pub fn files_with_subtypes_of<'t>(
         &mut self,
         types: impl IntoIterator<Item = &'t str>,
+        test_package: &str,
     ) -> BTreeSet<usize> {
         let mut wanted: BTreeSet<String> = types.into_iter().map(str::to_string).collect();
         let mut found = BTreeSet::new();
@@ -77,7 +79,7 @@ impl<'a> SubtypeIndex<'a> {
                     });
                     if extends_wanted {
                         next.push(ty.binary_name.clone());
-                        if ty.public {
+                        if ty.public || testcase::package_of(&ty.binary_name) == test_package {
                             found.insert(index);
                         }
                     }
@@ -320,7 +322,7 @@ mod tests {
 
     fn paths(sources: &[SourceFile], types: &[&str]) -> Vec<String> {
         SubtypeIndex::new(sources)
-            .files_with_subtypes_of(types.iter().copied())
+            .files_with_subtypes_of(types.iter().copied(), "elsewhere")
             .into_iter()
             .map(|i| sources[i].path.clone())
             .collect()

@@ -120,7 +120,8 @@ pub enum TypeKind {
     Annotation,
 }
 
-/// Public surface of one type. Type names use `Class.getTypeName()` form: `int`, `int[]`,
+/// The non-private members of one type, with the facts that decide which of them a test in a
+/// given package can use (`modifiers`, `declaring_class`, `package`, `access`). Type names use `Class.getTypeName()` form: `int`, `int[]`,
 /// `java.util.List`, `com.acme.Outer$Inner`; generic forms like `java.util.List<java.lang.String>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClassInfo {
@@ -130,6 +131,11 @@ pub struct ClassInfo {
     /// Compiled from the project's sources (as opposed to the classpath or the JDK).
     pub project: bool,
     pub is_public: bool,
+    /// The package (`""` for the unnamed one).
+    pub package: String,
+    /// Effective access: the most restrictive of the class's own and its enclosing classes'
+    /// (`public`, `protected`, `package`, `private`; local and anonymous classes are `private`).
+    pub access: String,
     pub is_abstract: bool,
     /// A non-static member class: its constructors take the outer instance first.
     pub inner_class: bool,
@@ -141,15 +147,18 @@ pub struct ClassInfo {
     /// raw names where reflection could not resolve them, empty from a worker that predates them.
     pub generic_interfaces: Vec<String>,
     pub type_parameters: Vec<String>,
-    /// Public constructors (none for abstract classes, interfaces and enums).
+    /// Non-private constructors (none for abstract classes, interfaces and enums).
     pub constructors: Vec<ConstructorInfo>,
-    /// Public methods including inherited ones, except those declared by `java.lang.Object`.
+    /// Non-private methods that are members of the class (JLS 8.4.8: inherited ones included,
+    /// a package-private one only along a chain of classes of its package), except those
+    /// declared by `java.lang.Object`.
     pub methods: Vec<MethodInfo>,
+    /// Non-private fields that are members of the class, by the same rules.
     pub fields: Vec<FieldInfo>,
     pub enum_constants: Vec<String>,
     pub record_components: Vec<RecordComponent>,
     pub permitted_subclasses: Vec<String>,
-    /// Public project classes assignable to this type.
+    /// Project classes assignable to this type whose effective access is not `private`.
     pub subclasses: Vec<String>,
 }
 
@@ -192,6 +201,7 @@ pub struct FieldInfo {
     pub generic_type: Option<String>,
     pub is_static: bool,
     pub is_final: bool,
+    pub modifiers: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -280,8 +290,12 @@ pub struct TestCase {
 pub struct ExecuteOptions {
     /// Deadline of one test; the probes throw after it, the worker escalates after that.
     pub timeout_per_test: Duration,
-    /// Also observe public no-arg getters of produced objects (for assertion generation).
+    /// Also observe no-arg getters of produced objects (for assertion generation): the public
+    /// ones, and the package-private and protected ones declared in `test_package`.
     pub observe_getters: bool,
+    /// The package the emitted tests are in (that of the class under test), whose
+    /// package-private and protected getters a test can call; `None` observes public ones only.
+    pub test_package: Option<String>,
     pub max_getters: u32,
     /// Bytes of stdout and of stderr kept per test.
     pub output_limit: u32,
@@ -299,6 +313,7 @@ impl Default for ExecuteOptions {
         ExecuteOptions {
             timeout_per_test: Duration::from_secs(1),
             observe_getters: false,
+            test_package: None,
             max_getters: 16,
             output_limit: 16 * 1024,
             classes_under_test: Vec::new(),

@@ -122,6 +122,10 @@ pub(crate) fn execute(id: u64, unit: UnitId, tests: &[TestCase], opts: &ExecuteO
     w.num(timeout);
     w.raw(",\"observe\":");
     w.bool(opts.observe_getters);
+    if let Some(package) = &opts.test_package {
+        w.raw(",\"testPackage\":");
+        w.str(package);
+    }
     w.raw(",\"maxGetters\":");
     w.num(opts.max_getters);
     w.raw(",\"outputLimit\":");
@@ -617,6 +621,7 @@ fn class_info(v: &Value) -> Res<ClassInfo> {
                 generic_type: f.opt_str("genericType"),
                 is_static: f.bool("static"),
                 is_final: f.bool("final"),
+                modifiers: f.strings("modifiers"),
             })
         })
         .collect::<Res<Vec<_>>>()?;
@@ -632,8 +637,16 @@ fn class_info(v: &Value) -> Res<ClassInfo> {
             })
         })
         .collect::<Res<Vec<_>>>()?;
+    let name = o.str("name")?;
+    let is_public = o.bool("public");
     Ok(ClassInfo {
-        name: o.str("name")?,
+        package: o
+            .opt_str("package")
+            .unwrap_or_else(|| name.rsplit_once('.').map_or("", |(p, _)| p).to_string()),
+        access: o
+            .opt_str("access")
+            .unwrap_or_else(|| if is_public { "public" } else { "package" }.to_string()),
+        name,
         kind: match o.str("kind")?.as_str() {
             "interface" => TypeKind::Interface,
             "enum" => TypeKind::Enum,
@@ -643,7 +656,7 @@ fn class_info(v: &Value) -> Res<ClassInfo> {
         },
         modifiers: o.strings("modifiers"),
         project: o.bool("project"),
-        is_public: o.bool("public"),
+        is_public,
         is_abstract: o.bool("abstract"),
         inner_class: o.bool("innerClass"),
         declaring_class: o.opt_str("declaringClass"),

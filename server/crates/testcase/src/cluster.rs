@@ -1,5 +1,6 @@
-//! The test cluster (seed 001, section III-B): the class under test's public constructors,
-//! methods and fields (the test targets), and for every type they need, the ways to obtain a
+//! The test cluster (seed 001, section III-B): the class under test's constructors, methods
+//! and fields a test in its package can use (the test targets; `access` decides), and for
+//! every type they need, the ways to obtain a
 //! value of it (generators), built from reflection descriptions plus JDK built-ins. Types that
 //! cannot be obtained are reported with a reason.
 
@@ -32,7 +33,7 @@ pub struct Unreachable {
     pub reason: String,
 }
 
-/// A public member of the class under test that cannot be called, with the reason.
+/// A member of the class under test a test could use but cannot call, with the reason.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkippedTarget {
     pub member: String,
@@ -97,6 +98,9 @@ impl Cluster {
         missing: &[MissingType],
         constants: ConstantPool,
     ) -> Result<Cluster, ClusterError> {
+        // Members a test in the class's package cannot reach are neither targets nor generators.
+        let visible = crate::access::visible_from(types, under_test);
+        let types = visible.as_slice();
         let Some(cut) = types.iter().find(|t| t.name == under_test) else {
             let reason = missing
                 .iter()
@@ -183,7 +187,7 @@ impl Cluster {
             let reason = if unusable_instance || cut_kind != TypeKind::Class {
                 cluster.why_unreachable(under_test, missing)
             } else {
-                "no public constructor, method or field".to_string()
+                "no constructor, method or field a test in its package can use".to_string()
             };
             return Err(ClusterError::NothingInstantiable {
                 class: under_test.to_string(),
@@ -230,6 +234,16 @@ impl Cluster {
         i
     }
 
+    /// Whether a test in the class under test's package can name the described type `class`.
+    fn nameable(&self, class: &str) -> bool {
+        self.table.get(class).is_some_and(|t| {
+            t.access == crate::description::Access::Public
+                || (t.access != crate::description::Access::Private
+                    && crate::access::package_of(class)
+                        == crate::access::package_of(&self.under_test))
+        })
+    }
+
     fn is_project(&self, class: &str) -> bool {
         self.table.get(class).is_some_and(|t| t.project)
     }
@@ -252,7 +266,9 @@ impl Cluster {
         if c.needs_receiver() && own_member {
             self.modifiers.entry(c.owner.clone()).or_default().push(i);
         }
-        let accessible = owner.project || owner.is_public;
+        // `build` removed the members of types the test cannot name; a described JDK type the
+        // test can name is as good a source of values as a project type.
+        let accessible = crate::access::nameable_from(owner, &self.under_test);
         let generator = match &c.kind {
             CallableKind::Constructor => accessible && owner.kind.is_instantiable(),
             CallableKind::Method { is_static, .. } | CallableKind::FieldRead { is_static, .. } => {
@@ -376,15 +392,16 @@ impl Cluster {
                 format!("{name} is an interface with no implementation in the project")
             }
             TypeKind::AbstractClass => {
-                format!("{name} is an abstract class with no public subclass in the project")
+                format!("{name} is an abstract class with no accessible subclass in the project")
             }
             TypeKind::Enum => format!("{name} is an enum without constants"),
             TypeKind::Annotation => format!("{name} is an annotation type"),
-            TypeKind::Class | TypeKind::Record if !info.is_public && !info.project => {
-                format!("{name} is not public")
-            }
+            TypeKind::Class | TypeKind::Record if !self.nameable(name) => format!(
+                "{name} is not accessible from package {}",
+                display_package(crate::access::package_of(&self.under_test))
+            ),
             TypeKind::Class | TypeKind::Record => format!(
-                "{name} has no public constructor, static factory or static field of its type"
+                "{name} has no accessible constructor, static factory or static field of its type"
             ),
         }
     }
@@ -395,8 +412,8 @@ impl Cluster {
         &self.under_test
     }
 
-    /// The callable test targets: public constructors, methods and fields of the class under
-    /// test that can be called (instance members only when an instance can be obtained).
+    /// The callable test targets: the constructors, methods and fields of the class under test
+    /// that a test in its package can use and that can be called (instance members only when an instance can be obtained).
     pub fn targets(&self) -> impl Iterator<Item = &Arc<Callable>> {
         self.targets.iter().map(|&i| &self.callables[i])
     }
@@ -415,7 +432,7 @@ impl Cluster {
         &self.unreachable
     }
 
-    /// Public members of the class under test left out of the targets, with reasons.
+    /// Usable members of the class under test left out of the targets, with reasons.
     pub fn skipped_targets(&self) -> &[SkippedTarget] {
         &self.skipped_targets
     }
@@ -610,6 +627,7 @@ fn type_info(d: &TypeDescription) -> Option<TypeInfo> {
         kind: d.kind,
         project: d.project,
         is_public: d.is_public,
+        access: d.access,
         inner_class: d.inner_class,
         type_params,
         supertypes,
@@ -662,4 +680,13 @@ fn callables_of(d: &TypeDescription, table: &TypeTable) -> Vec<Callable> {
         }
     }
     out
+}
+
+/// A package for messages: `the unnamed package` for `""`.
+fn display_package(package: &str) -> &str {
+    if package.is_empty() {
+        "the unnamed package"
+    } else {
+        package
+    }
 }

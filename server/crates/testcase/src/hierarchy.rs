@@ -14,6 +14,8 @@ pub struct TypeInfo {
     pub kind: TypeKind,
     pub project: bool,
     pub is_public: bool,
+    /// Effective access of the type (`description::Access`).
+    pub access: crate::description::Access,
     pub inner_class: bool,
     pub type_params: Vec<TypeParameter>,
     /// Direct supertypes in terms of this type's own variables; raw where reflection gave no

@@ -61,6 +61,7 @@ fn info(name: &str, kind: TypeKind, params: &[&str], supertypes: Vec<JavaType>) 
         kind,
         project: false,
         is_public: true,
+        access: crate::description::Access::Public,
         inner_class: false,
         type_params: params.iter().map(|p| tp(p)).collect(),
         supertypes,

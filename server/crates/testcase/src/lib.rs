@@ -6,7 +6,7 @@
 //! Pure: no IO, no serialisation; randomness only through a caller's seeded `StdRng`.
 //! Conversions to and from the worker's types live in `ctg::cluster`.
 //!
-//! Module map: `types` (Java types, parsing, unification), `description` (reflection input),
+//! Module map: `types` (Java types, parsing, unification), `description` (reflection input), `access` (what a test in the class's package can reach),
 //! `hierarchy` (subtyping, assignability), `jdk` (built-in JDK knowledge), `callable`,
 //! `signature` (resolution at a call site), `cluster` (targets, generators, reachability),
 //! `value`, `pool` and `source_literals` (constant and observed pools), `random_value`,
@@ -18,6 +18,7 @@
 //! API boundary: the search uses [`Variation::random_test`], [`Variation::mutate`],
 //! [`Variation::crossover`] and [`TestCase::len`]; `ctg` builds the [`Cluster`].
 
+mod access;
 mod callable;
 mod cluster;
 mod config;
@@ -43,12 +44,13 @@ mod validate;
 mod value;
 mod variation;
 
+pub use access::{package_of, visible_from};
 pub use callable::{Callable, CallableKind};
 pub use cluster::{Cluster, ClusterError, SkippedTarget, Unreachable};
 pub use config::Config;
 pub use description::{
-    ConstructorDescription, FieldDescription, MethodDescription, MissingType, ParamDescription,
-    TypeDescription, TypeKind,
+    Access, ConstructorDescription, FieldDescription, MethodDescription, MissingType,
+    ParamDescription, TypeDescription, TypeKind,
 };
 pub use hierarchy::TypeInfo;
 pub use jdk::TOO_GENERAL;

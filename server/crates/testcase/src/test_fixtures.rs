@@ -20,6 +20,7 @@ fn p(t: &str) -> ParamDescription {
 /// `b.Account(String, long)` with `deposit(long)`, `b.Bank()` with `open(String, long)`.
 pub fn bank_cluster() -> Cluster {
     let method = |owner: &str, name: &str, params, ret: &str| MethodDescription {
+        access: Access::Public,
         name: name.into(),
         declaring_class: owner.into(),
         is_static: false,
@@ -31,6 +32,7 @@ pub fn bank_cluster() -> Cluster {
         type_parameters: vec![],
     };
     let ty = |name: &str, params: Vec<ParamDescription>, methods| TypeDescription {
+        access: Access::Public,
         name: name.into(),
         kind: TypeKind::Class,
         is_public: true,
@@ -40,6 +42,7 @@ pub fn bank_cluster() -> Cluster {
         interfaces: vec![],
         type_parameters: vec![],
         constructors: vec![ConstructorDescription {
+            access: Access::Public,
             params,
             exceptions: vec![],
             varargs: false,
@@ -72,6 +75,7 @@ pub fn bank_cluster() -> Cluster {
 /// general types arrays and other concrete types fit.
 pub fn general_cluster() -> Cluster {
     let method = |name: &str, param: &str| MethodDescription {
+        access: Access::Public,
         name: name.into(),
         declaring_class: "g.Holder".into(),
         is_static: false,
@@ -83,6 +87,7 @@ pub fn general_cluster() -> Cluster {
         type_parameters: vec![],
     };
     let holder = TypeDescription {
+        access: Access::Public,
         name: "g.Holder".into(),
         kind: TypeKind::Class,
         is_public: true,
@@ -92,6 +97,7 @@ pub fn general_cluster() -> Cluster {
         interfaces: vec![],
         type_parameters: vec![],
         constructors: vec![ConstructorDescription {
+            access: Access::Public,
             params: vec![p("java.lang.Object")],
             exceptions: vec![],
             varargs: false,

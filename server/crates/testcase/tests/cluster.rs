@@ -61,7 +61,7 @@ fn a_class_nothing_can_instantiate_is_reported_with_the_reason() {
     assert_eq!(
         err.to_string(),
         "nothing instantiable in shapes.AbstractShape (shapes.AbstractShape is an abstract class \
-         with no public subclass in the project)"
+         with no accessible subclass in the project)"
     );
     let err = Cluster::build("shapes.Shape", &types, &[], ConstantPool::new()).unwrap_err();
     assert!(
@@ -74,7 +74,7 @@ fn a_class_nothing_can_instantiate_is_reported_with_the_reason() {
     let err = Cluster::build("p.Hidden", &[private], &[], ConstantPool::new()).unwrap_err();
     assert!(
         err.to_string()
-            .contains("no public constructor, static factory or static field"),
+            .contains("no accessible constructor, static factory or static field"),
         "{err}"
     );
 }
@@ -269,4 +269,141 @@ fn members_with_unresolvable_type_variables_are_skipped_with_a_reason() {
             reason: "its signature mentions type variables reflection did not resolve".into()
         }]
     );
+}
+
+/// `text.Parser` (package-private constructor and methods, a protected method, a package-private
+/// static nested class and a private one), a package-private helper `text.Token`, and what it
+/// inherits from `base.Scanner` of another package (a protected and a package-private method,
+/// a protected field, and a public method taking `base.Hidden`, a package-private class there).
+fn parser_types() -> Vec<TypeDescription> {
+    let with = |mut m: MethodDescription, access| {
+        m.access = access;
+        m
+    };
+    let parser = "text.Parser";
+    let mut t = ty(parser, TypeKind::Class);
+    t.superclass = Some("base.Scanner".into());
+    t.constructors = vec![ConstructorDescription {
+        access: Access::Package,
+        ..ctor(vec![p("java.lang.String")])
+    }];
+    t.methods = vec![
+        with(
+            method(parser, "number", vec![], "int", "int"),
+            Access::Package,
+        ),
+        with(
+            method(parser, "atEnd", vec![], "boolean", "boolean"),
+            Access::Protected,
+        ),
+        with(
+            method(
+                parser,
+                "matches",
+                vec![p("text.Token")],
+                "boolean",
+                "boolean",
+            ),
+            Access::Package,
+        ),
+        with(
+            method(
+                parser,
+                "covers",
+                vec![p("text.Parser$Span")],
+                "boolean",
+                "boolean",
+            ),
+            Access::Package,
+        ),
+        with(
+            method(
+                parser,
+                "remember",
+                vec![p("text.Parser$Cache")],
+                "void",
+                "void",
+            ),
+            Access::Package,
+        ),
+        with(
+            method("base.Scanner", "reset", vec![], "void", "void"),
+            Access::Protected,
+        ),
+        with(
+            method("base.Scanner", "mark", vec![], "void", "void"),
+            Access::Package,
+        ),
+        method(
+            "base.Scanner",
+            "accepts",
+            vec![p("base.Hidden")],
+            "boolean",
+            "boolean",
+        ),
+        method("base.Scanner", "limit", vec![], "int", "int"),
+    ];
+    t.fields = vec![FieldDescription {
+        access: Access::Protected,
+        ..field("base.Scanner", "limit", "int", false, false)
+    }];
+    let mut token = ty("text.Token", TypeKind::Class);
+    token.access = Access::Package;
+    token.is_public = false;
+    token.constructors = vec![ConstructorDescription {
+        access: Access::Package,
+        ..ctor(vec![p("java.lang.String")])
+    }];
+    let mut span = ty("text.Parser$Span", TypeKind::Class);
+    span.access = Access::Package;
+    span.constructors = vec![ConstructorDescription {
+        access: Access::Package,
+        ..ctor(vec![p("int"), p("int")])
+    }];
+    let mut cache = ty("text.Parser$Cache", TypeKind::Class);
+    cache.access = Access::Private;
+    cache.constructors = vec![ctor(vec![])];
+    let mut hidden = ty("base.Hidden", TypeKind::Class);
+    hidden.access = Access::Package;
+    hidden.constructors = vec![ctor(vec![])];
+    let mut scanner = ty("base.Scanner", TypeKind::Class);
+    scanner.constructors = vec![ctor(vec![])];
+    vec![t, token, span, cache, hidden, scanner]
+}
+
+#[test]
+fn a_test_in_the_package_reaches_its_package_private_and_protected_members_only() {
+    let c = cluster(&parser_types(), "text.Parser");
+    expect_test::expect![[r#"
+        [
+            "text.Parser.<init>(java.lang.String)",
+            "text.Parser.atEnd()",
+            "text.Parser.covers(text.Parser$Span)",
+            "text.Parser.limit()",
+            "text.Parser.matches(text.Token)",
+            "text.Parser.number()",
+        ]
+    "#]]
+    .assert_debug_eq(&{
+        let mut t = targets(&c);
+        t.sort();
+        t
+    });
+    // Package-private classes of the package and its nested ones can be built for parameters;
+    // a private nested class and a package-private class of another package cannot.
+    assert!(c.can_build(&JavaType::class("text.Token")));
+    assert!(c.can_build(&JavaType::class("text.Parser$Span")));
+    assert!(!c.can_build(&JavaType::class("text.Parser$Cache")));
+    assert!(!c.can_build(&JavaType::class("base.Hidden")));
+}
+
+#[test]
+fn the_same_members_are_out_of_reach_of_a_test_in_another_package() {
+    // `base.Scanner` under test: its own protected and package-private members are in reach of
+    // a test in `base`, and `base.Hidden` can be built there.
+    let c = cluster(&parser_types(), "base.Scanner");
+    assert!(c.can_build(&JavaType::class("base.Hidden")));
+    // Nothing of package `text` is: the parser's constructor is package-private.
+    assert!(!c.can_build(&JavaType::class("text.Parser")));
+    assert!(!c.can_build(&JavaType::class("text.Token")));
 }

@@ -12,9 +12,9 @@ use testcase::junit::{
     JUnit, Observed, Suppressions, TestClassSpec, Thrown, TypeFacts, Value,
 };
 use testcase::{
-    Callable, CallableKind, ConstructorDescription, JavaType, MethodDescription, ParamDescription,
-    PrimitiveKind, PrimitiveValue, Statement, TestCase, TypeDescription, TypeKind, TypeParameter,
-    VarRef, WildcardBound,
+    Access, Callable, CallableKind, ConstructorDescription, JavaType, MethodDescription,
+    ParamDescription, PrimitiveKind, PrimitiveValue, Statement, TestCase, TypeDescription,
+    TypeKind, TypeParameter, VarRef, WildcardBound,
 };
 
 const INVENTORY: &str = "shop.Inventory";
@@ -158,6 +158,7 @@ fn throwing(
 
 fn inventory_description() -> TypeDescription {
     let m = |name: &str, params: &[&str], ret: &str, is_static: bool| MethodDescription {
+        access: Access::Public,
         name: name.into(),
         declaring_class: INVENTORY.into(),
         is_static,
@@ -175,6 +176,7 @@ fn inventory_description() -> TypeDescription {
         type_parameters: vec![],
     };
     let ctor = |params: &[&str]| ConstructorDescription {
+        access: Access::Public,
         params: params
             .iter()
             .map(|p| ParamDescription {
@@ -187,6 +189,7 @@ fn inventory_description() -> TypeDescription {
         type_parameters: vec![],
     };
     TypeDescription {
+        access: Access::Public,
         name: INVENTORY.into(),
         kind: TypeKind::Class,
         is_public: true,
@@ -201,6 +204,7 @@ fn inventory_description() -> TypeDescription {
             m("add", &["java.lang.String", "int"], "int", false),
             m("count", &["java.lang.String"], "int", false),
             MethodDescription {
+                access: Access::Public,
                 generic_return_type: Some("java.util.List<java.lang.String>".into()),
                 ..m("items", &[], "java.util.List", false)
             },
@@ -226,6 +230,7 @@ fn inventory_description() -> TypeDescription {
             m("refuse", &["java.lang.String"], "int", true),
             m("counts", &[], "int[]", false),
             MethodDescription {
+                access: Access::Public,
                 generic_return_type: Some("shop.Box<java.lang.String>".into()),
                 ..m("boxedName", &[], BOX, false)
             },
@@ -238,6 +243,7 @@ fn inventory_description() -> TypeDescription {
 
 fn category_description() -> TypeDescription {
     TypeDescription {
+        access: Access::Public,
         name: CATEGORY.into(),
         kind: TypeKind::Enum,
         enum_constants: vec!["FOOD".into(), "DARK_TOOLS".into()],
@@ -261,6 +267,7 @@ fn param(erased: &str, generic: &str) -> ParamDescription {
 fn shelf_description() -> TypeDescription {
     let m = |name: &str, params: Vec<ParamDescription>, ret: &str, generic_ret: Option<&str>| {
         MethodDescription {
+            access: Access::Public,
             name: name.into(),
             declaring_class: SHELF.into(),
             is_static: false,
@@ -273,17 +280,20 @@ fn shelf_description() -> TypeDescription {
         }
     };
     let static_generic = |method: MethodDescription| MethodDescription {
+        access: Access::Public,
         is_static: true,
         type_parameters: vec!["E".into()],
         ..method
     };
     let ctor = |params: Vec<ParamDescription>, varargs: bool| ConstructorDescription {
+        access: Access::Public,
         params,
         exceptions: vec![],
         varargs,
         type_parameters: vec![],
     };
     TypeDescription {
+        access: Access::Public,
         name: SHELF.into(),
         kind: TypeKind::Class,
         is_public: true,
@@ -339,6 +349,7 @@ fn shelf_description() -> TypeDescription {
                 None,
             )),
             MethodDescription {
+                access: Access::Public,
                 varargs: true,
                 ..static_generic(m(
                     "of",
@@ -364,6 +375,7 @@ fn shelf_description() -> TypeDescription {
 fn crate_description() -> TypeDescription {
     let shelf = shelf_description();
     TypeDescription {
+        access: Access::Public,
         name: CRATE.into(),
         superclass: Some("shop.Shelf<X>".into()),
         type_parameters: vec!["X".into()],
@@ -1266,6 +1278,7 @@ fn removing_a_statement_removes_its_dependents() {
 fn record_component_accessors_are_asserted_like_getters() {
     const SPOT: &str = "shop.Spot";
     let accessor = |name: &str, ret: &str| MethodDescription {
+        access: Access::Public,
         name: name.into(),
         declaring_class: SPOT.into(),
         is_static: false,
@@ -1277,10 +1290,12 @@ fn record_component_accessors_are_asserted_like_getters() {
         type_parameters: vec![],
     };
     let spot = TypeDescription {
+        access: Access::Public,
         name: SPOT.into(),
         kind: TypeKind::Record,
         superclass: Some("java.lang.Record".into()),
         constructors: vec![ConstructorDescription {
+            access: Access::Public,
             params: vec![
                 param("int", "int"),
                 param("java.lang.String", "java.lang.String"),

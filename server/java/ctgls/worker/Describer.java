@@ -21,11 +21,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The test cluster by reflection: public members of the requested classes and, to a bounded
+ * The test cluster by reflection: the members of the requested classes a class of another
+ * top-level class could ever use (every one but the private ones) and, to a bounded
  * depth, of the types those members mention: their raw types, and the project types their
  * generic forms name (type arguments, bounds, generic array components) and the project
  * interfaces a class implements. Classes are loaded without initialisation, so no user code runs
- * here.
+ * here. Whether a test can reach a member depends on the test's package, which the client
+ * knows: the worker reports each member's modifiers and declaring class, each class's package
+ * and effective access, and leaves the decision to it (docs/protocol.md, "describe").
  */
 final class Describer {
     private static final Set<String> LEAVES = new HashSet<>(Arrays.asList(
@@ -112,6 +115,8 @@ final class Describer {
         m.put("modifiers", modifiers(c.getModifiers() & ~Modifier.INTERFACE));
         m.put("project", unit.classes.containsKey(c.getName()));
         m.put("public", Modifier.isPublic(c.getModifiers()));
+        m.put("package", packageOf(c));
+        m.put("access", access(c));
         m.put("abstract", Modifier.isAbstract(c.getModifiers()));
         m.put("innerClass", c.isMemberClass() && !Modifier.isStatic(c.getModifiers()));
         m.put("declaringClass", c.getDeclaringClass() == null ? null : c.getDeclaringClass().getName());
@@ -139,7 +144,7 @@ final class Describer {
         List<Object> ctors = new ArrayList<>();
         Constructor<?>[] cs;
         try {
-            cs = c.getConstructors();
+            cs = c.getDeclaredConstructors();
         } catch (LinkageError e) {
             // A constructor mentions a class missing at run time (an optional dependency):
             // reflection lists all constructors or none, so none.
@@ -149,7 +154,7 @@ final class Describer {
         boolean instantiable = !Modifier.isAbstract(c.getModifiers()) && !c.isInterface() && !c.isEnum();
         if (instantiable) {
             for (Constructor<?> k : cs) {
-                if (!k.isSynthetic()) {
+                if (!k.isSynthetic() && !Modifier.isPrivate(k.getModifiers())) {
                     ctors.add(executable(k, mentioned, variables));
                 }
             }
@@ -157,12 +162,7 @@ final class Describer {
         m.put("constructors", ctors);
 
         List<Object> methods = new ArrayList<>();
-        Method[] ms;
-        try {
-            ms = c.getMethods();
-        } catch (LinkageError e) {
-            ms = new Method[0];
-        }
+        Method[] ms = memberMethods(c);
         Arrays.sort(ms, Comparator.comparing(Method::getName).thenComparing(Method::toString));
         for (Method x : ms) {
             if (x.isBridge() || x.isSynthetic() || x.getDeclaringClass() == Object.class) {
@@ -183,16 +183,11 @@ final class Describer {
 
         List<Object> fields = new ArrayList<>();
         List<Object> constants = new ArrayList<>();
-        Field[] fs;
-        try {
-            fs = c.getFields();
-        } catch (LinkageError e) {
-            fs = new Field[0];
-        }
+        Field[] fs = memberFields(c);
         Arrays.sort(fs, Comparator.comparing(Field::getName));
         Field[] constantFields;
         try {
-            constantFields = c.isEnum() ? c.getDeclaredFields() : fs;
+            constantFields = c.isEnum() ? c.getDeclaredFields() : c.getFields();
         } catch (LinkageError e) {
             constantFields = new Field[0];
         }
@@ -212,6 +207,7 @@ final class Describer {
             e.put("genericType", safe(() -> f.getGenericType().getTypeName()));
             e.put("static", Modifier.isStatic(f.getModifiers()));
             e.put("final", Modifier.isFinal(f.getModifiers()));
+            e.put("modifiers", modifiers(f.getModifiers()));
             mentioned.add(f.getType());
             mentionGeneric(() -> new Type[] {f.getGenericType()}, mentioned, variables);
             fields.add(e);
@@ -223,12 +219,127 @@ final class Describer {
 
         List<Object> subs = new ArrayList<>();
         for (Class<?> p : projectClasses()) {
-            if (p != c && c.isAssignableFrom(p) && Modifier.isPublic(p.getModifiers())) {
+            if (p != c && c.isAssignableFrom(p) && !"private".equals(access(p))) {
                 subs.add(p.getName());
             }
         }
         m.put("subclasses", subs);
         return m;
+    }
+
+    /**
+     * The methods that are members of {@code c} (JLS 8.2, 8.4.8) and not private: the public
+     * ones as {@link Class#getMethods} lists them, and the protected and package-private ones
+     * declared by {@code c} or inherited from a superclass. A package-private method is
+     * inherited only along a chain of classes of its own package; a method a nearer class
+     * declares with the same signature overrides or hides the farther one.
+     */
+    static Method[] memberMethods(Class<?> c) {
+        List<Method> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        try {
+            for (Method x : c.getMethods()) {
+                out.add(x);
+                seen.add(signature(x));
+            }
+        } catch (LinkageError e) {
+            // A public method mentions a class missing at run time: reflection lists none.
+        }
+        boolean samePackage = true;
+        String pkg = packageOf(c);
+        for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+            samePackage &= packageOf(k).equals(pkg);
+            Method[] declared;
+            try {
+                declared = k.getDeclaredMethods();
+            } catch (LinkageError e) {
+                continue;
+            }
+            Arrays.sort(declared, Comparator.comparing(Method::toString));
+            for (Method x : declared) {
+                int mod = x.getModifiers();
+                if (x.isBridge() || x.isSynthetic() || Modifier.isPublic(mod) || Modifier.isPrivate(mod)) {
+                    continue;
+                }
+                boolean member = Modifier.isProtected(mod) || samePackage;
+                if (seen.add(signature(x)) && member) {
+                    out.add(x);
+                }
+            }
+        }
+        return out.toArray(new Method[0]);
+    }
+
+    /** The fields that are members of {@code c} and not private, by the rules of {@link #memberMethods}. */
+    private static Field[] memberFields(Class<?> c) {
+        List<Field> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        try {
+            for (Field f : c.getFields()) {
+                out.add(f);
+                seen.add(f.getName());
+            }
+        } catch (LinkageError e) {
+            // A public field's type is missing at run time: reflection lists none.
+        }
+        boolean samePackage = true;
+        String pkg = packageOf(c);
+        for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+            samePackage &= packageOf(k).equals(pkg);
+            Field[] declared;
+            try {
+                declared = k.getDeclaredFields();
+            } catch (LinkageError e) {
+                continue;
+            }
+            for (Field f : declared) {
+                int mod = f.getModifiers();
+                if (f.isSynthetic() || Modifier.isPublic(mod) || Modifier.isPrivate(mod)) {
+                    continue;
+                }
+                boolean member = Modifier.isProtected(mod) || samePackage;
+                if (seen.add(f.getName()) && member) {
+                    out.add(f);
+                }
+            }
+        }
+        return out.toArray(new Field[0]);
+    }
+
+    private static String signature(Method m) {
+        StringBuilder b = new StringBuilder(m.getName()).append('(');
+        for (Class<?> p : m.getParameterTypes()) {
+            b.append(p.getName()).append(',');
+        }
+        return b.append(')').toString();
+    }
+
+    /** The package of a class, {@code ""} for the unnamed package, from its binary name. */
+    static String packageOf(Class<?> c) {
+        while (c.isArray()) {
+            c = c.getComponentType();
+        }
+        String n = c.getName();
+        int dot = n.lastIndexOf('.');
+        return dot < 0 ? "" : n.substring(0, dot);
+    }
+
+    /**
+     * The class's effective access: the most restrictive of its own and of every class that
+     * encloses it ({@code public}, {@code protected}, {@code package} or {@code private}).
+     * Local and anonymous classes have no name a test could write: {@code private}.
+     */
+    static String access(Class<?> c) {
+        int level = 0;
+        for (Class<?> k = c; k != null; k = k.getDeclaringClass()) {
+            if (k.isAnonymousClass() || k.isLocalClass()) {
+                return "private";
+            }
+            int mod = k.getModifiers();
+            int own = Modifier.isPublic(mod) ? 0 : Modifier.isProtected(mod) ? 1 : Modifier.isPrivate(mod) ? 3 : 2;
+            level = Math.max(level, own);
+        }
+        return new String[] {"public", "protected", "package", "private"}[level];
     }
 
     private Map<String, Object> executable(Executable x, Set<Class<?>> mentioned, Set<TypeVariable<?>> variables) {

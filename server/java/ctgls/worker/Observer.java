@@ -18,18 +18,54 @@ import java.util.Set;
 
 /**
  * Summaries of statement values that later become regression assertions: the value of primitives,
- * Strings and enums, null-ness and runtime type of objects and, when asked, the values of public
- * no-arg getters and record component accessors. Getters run in the test thread with recording
- * paused but the deadline active.
+ * Strings and enums, null-ness and runtime type of objects and, when asked, the values of no-arg
+ * getters and record component accessors: public ones, and the package-private and protected
+ * ones declared in the test's package, which a test there can call too. Getters run in the test
+ * thread with recording paused but the deadline active.
  */
 final class Observer {
     private static final int MAX_STRING = 1000;
     private final boolean getters;
     private final int maxGetters;
+    /** The emitted test's package; {@code null} observes public getters only. */
+    private final String testPackage;
+    private final Map<Class<?>, Method[]> methods = new java.util.HashMap<>();
 
-    Observer(boolean getters, int maxGetters) {
+    Observer(boolean getters, int maxGetters, String testPackage) {
         this.getters = getters;
         this.maxGetters = maxGetters;
+        this.testPackage = testPackage;
+    }
+
+    /**
+     * The no-arg getter candidates of {@code c}: its public methods and, with a test package, the
+     * package-private and protected members declared in that package (JLS 6.6; a test is not a
+     * subclass, so a protected member of another package is out).
+     */
+    private Method[] candidateMethods(Class<?> c) {
+        Method[] cached = methods.get(c);
+        if (cached != null) {
+            return cached;
+        }
+        boolean inPackage = false;
+        for (Class<?> k = c; testPackage != null && k != null; k = k.getSuperclass()) {
+            inPackage |= Describer.packageOf(k).equals(testPackage);
+        }
+        Method[] all;
+        if (!inPackage) {
+            all = c.getMethods();
+        } else {
+            List<Method> keep = new ArrayList<>();
+            for (Method x : Describer.memberMethods(c)) {
+                if (Modifier.isPublic(x.getModifiers())
+                        || Describer.packageOf(x.getDeclaringClass()).equals(testPackage)) {
+                    keep.add(x);
+                }
+            }
+            all = keep.toArray(new Method[0]);
+        }
+        methods.put(c, all);
+        return all;
     }
 
     Map<String, Object> summarize(Object v, Class<?> declared) {
@@ -79,7 +115,7 @@ final class Observer {
     private List<Object> getters(Object v) {
         List<Method> candidates = new ArrayList<>();
         Set<String> accessors = recordAccessors(v.getClass());
-        for (Method x : v.getClass().getMethods()) {
+        for (Method x : candidateMethods(v.getClass())) {
             if (x.getParameterCount() != 0 || Modifier.isStatic(x.getModifiers()) || x.isSynthetic()
                     || x.getDeclaringClass() == Object.class || !Types.isSimple(x.getReturnType())
                     || !(isGetterName(x.getName(), x.getReturnType()) || accessors.contains(x.getName()))
@@ -175,9 +211,12 @@ final class Observer {
         return Arrays.asList("size", "length", "isEmpty").contains(n);
     }
 
-    /** A public method of a non-public class is invoked through a public supertype's declaration. */
+    /**
+     * A package-private or protected method is made accessible; a public method of a non-public
+     * class is too, or else invoked through a public supertype's declaration.
+     */
     static Method accessible(Method m) {
-        if (Modifier.isPublic(m.getDeclaringClass().getModifiers())) {
+        if (Modifier.isPublic(m.getDeclaringClass().getModifiers()) && Modifier.isPublic(m.getModifiers())) {
             return m;
         }
         try {

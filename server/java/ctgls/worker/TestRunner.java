@@ -168,7 +168,8 @@ final class TestRunner {
                 underTest.add(String.valueOf(o));
             }
             project = new HashSet<>(unit.classNames);
-            observer = new Observer(observe, maxGetters);
+            Object testPackage = req.get("testPackage");
+            observer = new Observer(observe, maxGetters, testPackage instanceof String ? (String) testPackage : null);
             for (int k = 0; k < tests.size(); k++) {
                 Json.arr(Json.obj(tests.get(k), "test " + k).get("statements"), "statements");
             }

@@ -304,6 +304,7 @@ fn run_compiled(
     let options = ExecuteOptions {
         timeout_per_test: request.test_timeout,
         classes_under_test: vec![class.to_string()],
+        test_package: Some(testcase::package_of(class).to_string()),
         ..ExecuteOptions::default()
     };
     let mut executor = JvmExecutor::new(supervisor, context.unit, options, &mapper);

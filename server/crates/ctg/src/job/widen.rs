@@ -95,7 +95,7 @@ pub(super) fn describe_widening(
             Vec::new()
         } else {
             index
-                .files_with_subtypes_of(targets)
+                .files_with_subtypes_of(targets, testcase::package_of(class))
                 .into_iter()
                 .map(|i| originals[i].path.clone())
                 .filter(|p| !in_unit.contains(p) && !left_out.contains(p))

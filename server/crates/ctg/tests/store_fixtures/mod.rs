@@ -28,6 +28,7 @@ pub fn param(erased: &str, generic: &str) -> ParamDescription {
 
 pub fn ty(name: &str, kind: TypeKind) -> TypeDescription {
     TypeDescription {
+        access: Access::Public,
         name: name.into(),
         kind,
         is_public: true,
@@ -46,6 +47,7 @@ pub fn ty(name: &str, kind: TypeKind) -> TypeDescription {
 
 pub fn ctor(params: Vec<ParamDescription>) -> ConstructorDescription {
     ConstructorDescription {
+        access: Access::Public,
         params,
         exceptions: vec![],
         varargs: false,
@@ -60,6 +62,7 @@ pub fn method(
     ret: &str,
 ) -> MethodDescription {
     MethodDescription {
+        access: Access::Public,
         name: name.into(),
         declaring_class: declaring.into(),
         is_static: false,
@@ -120,6 +123,7 @@ pub fn account_types() -> Vec<TypeDescription> {
         pick,
     ];
     a.fields = vec![FieldDescription {
+        access: Access::Public,
         name: "label".into(),
         declaring_class: ACCOUNT.into(),
         type_name: "java.lang.String".into(),
@@ -136,6 +140,7 @@ pub fn account_types() -> Vec<TypeDescription> {
     boxed.type_parameters = vec!["T".into()];
     boxed.constructors = vec![ctor(vec![param("java.lang.Object", "T")])];
     boxed.methods = vec![MethodDescription {
+        access: Access::Public,
         generic_return_type: Some("T".into()),
         ..method(BOX, "get", vec![], "java.lang.Object")
     }];

@@ -129,7 +129,7 @@ impl Subject {
         let model = javamodel::JavaModel::build(&file.text, &tree);
         let decl = model.type_by_binary_name(class).unwrap();
         let constants = ConstantPool::from_type(&file.text, &tree, decl);
-        let described_facts = type_facts(&described);
+        let described_facts = type_facts(&described, class);
         let mut facts = described_facts;
         for file in &self.sources {
             let tree = syntax::parse_java(&file.text, None);

@@ -18,6 +18,7 @@ pub fn p(t: &str) -> ParamDescription {
 
 pub fn ty(name: &str, kind: TypeKind) -> TypeDescription {
     TypeDescription {
+        access: Access::Public,
         name: name.into(),
         kind,
         is_public: true,
@@ -36,6 +37,7 @@ pub fn ty(name: &str, kind: TypeKind) -> TypeDescription {
 
 pub fn ctor(params: Vec<ParamDescription>) -> ConstructorDescription {
     ConstructorDescription {
+        access: Access::Public,
         params,
         exceptions: vec![],
         varargs: false,
@@ -51,6 +53,7 @@ pub fn method(
     generic_ret: &str,
 ) -> MethodDescription {
     MethodDescription {
+        access: Access::Public,
         name: name.into(),
         declaring_class: declaring.into(),
         is_static: false,
@@ -71,6 +74,7 @@ pub fn static_method(
     generic_ret: &str,
 ) -> MethodDescription {
     MethodDescription {
+        access: Access::Public,
         is_static: true,
         ..method(declaring, name, params, ret, generic_ret)
     }
@@ -84,6 +88,7 @@ pub fn field(
     is_final: bool,
 ) -> FieldDescription {
     FieldDescription {
+        access: Access::Public,
         name: name.into(),
         declaring_class: declaring.into(),
         type_name: t.into(),
