@@ -379,7 +379,7 @@ fn describe_results_become_clusters_with_reasons() {
     assert_eq!(
         err.to_string(),
         "nothing instantiable in cluster.Orphan (cluster.Orphan is an abstract class with no \
-         public subclass in the project)"
+         accessible subclass in the project)"
     );
 }
 
@@ -457,4 +457,55 @@ fn a_list_of_a_project_type_is_filled_with_values_of_that_type() {
     );
     let summary = run(&mut sup, unit, &cluster, &tests);
     assert_checked("basket.Basket", &cluster, &summary);
+}
+
+/// The parser fixture (`tests/fixtures/job/access`): the class under test's package-private and
+/// protected members, its package's package-private classes and its package-private static
+/// nested class are in the cluster, as reflection in the real worker reports them; what its
+/// superclass in another package declares protected or package-private, the private nested
+/// class, the package-private class of the other package, and the members naming them are not.
+#[test]
+fn package_private_and_protected_members_of_the_package_are_in_the_cluster() {
+    let root = repo_root().join("server/crates/ctg/tests/fixtures/job/access/src");
+    let sources = sources(&root);
+    let mut sup = supervisor();
+    let unit = compile(&mut sup, &sources);
+    let cluster = cluster_of(&mut sup, unit, &sources, "text.Parser");
+    let mut targets: Vec<String> = cluster.targets().map(|t| t.to_string()).collect();
+    targets.sort();
+    expect_test::expect![[r#"
+        [
+            "text.Parser.<init>(java.lang.String)",
+            "text.Parser.accept(char)",
+            "text.Parser.atEnd()",
+            "text.Parser.count(text.Rule)",
+            "text.Parser.covers(text.Parser$Span)",
+            "text.Parser.getPosition()",
+            "text.Parser.limit()",
+            "text.Parser.matches(text.Token)",
+            "text.Parser.number()",
+            "text.Parser.of(java.lang.String)",
+            "text.Parser.parseSum(java.lang.String)",
+            "text.Parser.sum()",
+        ]
+    "#]]
+    .assert_debug_eq(&targets);
+    for reachable in ["text.Token", "text.Parser$Span", "text.Rule"] {
+        assert!(
+            cluster.can_build(&JavaType::class(reachable)),
+            "{reachable} can be built"
+        );
+    }
+    for unreachable in ["text.Parser$Cache", "text.base.Hidden"] {
+        assert!(
+            !cluster.can_build(&JavaType::class(unreachable)),
+            "{unreachable} cannot be built"
+        );
+    }
+
+    // Random tests of this cluster are well typed in the worker, which calls the package-private
+    // members by reflection.
+    let tests = generate(&cluster, 11, 60);
+    let summary = run(&mut sup, unit, &cluster, &tests);
+    assert_checked("text.Parser", &cluster, &summary);
 }
