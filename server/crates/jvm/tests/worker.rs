@@ -1559,3 +1559,139 @@ fn free_text_never_carries_a_lone_surrogate() {
         ]
     );
 }
+
+/// Sources for the access tests: `p.Sub` (package-private) extends `p.Mid`, which extends
+/// `q.Base` of another package.
+fn access_unit(sup: &mut Supervisor) -> UnitId {
+    let result = sup
+        .compile(&CompileRequest {
+            sources: vec![
+                source(
+                    "q/Base.java",
+                    "package q;\npublic class Base {\n    protected int f;\n    int g;\n    \
+                     private int h;\n    protected int p() { return 1; }\n    \
+                     int hiddenInQ() { return 2; }\n    public int pub() { return 3; }\n    \
+                     protected int getShared() { return 4; }\n}\n",
+                ),
+                source(
+                    "p/Mid.java",
+                    "package p;\npublic class Mid extends q.Base {\n    int own() { return 5; }\n    \
+                     int getCount() { return 7; }\n    private int secret() { return 0; }\n    \
+                     protected int getShared() { return 6; }\n    static class Nested {}\n    \
+                     private static class Private {}\n}\n",
+                ),
+                source("p/Sub.java", "package p;\nclass Sub extends Mid {\n    Sub() {}\n}\n"),
+            ],
+            ..CompileRequest::default()
+        })
+        .unwrap();
+    result
+        .unit
+        .unwrap_or_else(|| panic!("{:#?}", result.diagnostics))
+}
+
+/// `describe` reports the non-private members of a class (JLS 8.4.8: a package-private method
+/// of another package is not inherited) with their modifiers, and each class's package and
+/// effective access; which of them a test can use is the client's decision.
+#[test]
+fn describe_reports_non_private_members_with_modifiers_package_and_access() {
+    let mut sup = supervisor();
+    let unit = access_unit(&mut sup);
+    let d = sup
+        .describe(
+            unit,
+            &[
+                "p.Sub".into(),
+                "p.Mid$Nested".into(),
+                "p.Mid$Private".into(),
+            ],
+            0,
+        )
+        .unwrap();
+    let sub = &d.classes[0];
+    assert_eq!(
+        (sub.package.as_str(), sub.access.as_str()),
+        ("p", "package")
+    );
+    assert!(!sub.is_public);
+    let methods: Vec<(String, String, String)> = sub
+        .methods
+        .iter()
+        .map(|m| {
+            (
+                m.name.clone(),
+                m.declaring_class.clone(),
+                m.modifiers.join(" "),
+            )
+        })
+        .collect();
+    let expected = [
+        ("getCount", "p.Mid", ""),
+        ("getShared", "p.Mid", "protected"),
+        ("own", "p.Mid", ""),
+        ("p", "q.Base", "protected"),
+        ("pub", "q.Base", "public"),
+    ];
+    assert_eq!(
+        methods,
+        expected.map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string())),
+    );
+    let fields: Vec<(&str, &str, String)> = sub
+        .fields
+        .iter()
+        .map(|f| {
+            (
+                f.name.as_str(),
+                f.declaring_class.as_str(),
+                f.modifiers.join(" "),
+            )
+        })
+        .collect();
+    assert_eq!(fields, [("f", "q.Base", "protected".to_string())]);
+    assert_eq!(sub.constructors.len(), 1);
+    assert!(sub.constructors[0].modifiers.is_empty());
+    assert_eq!(d.classes[1].access, "package");
+    assert_eq!(d.classes[2].access, "private");
+
+    // Mid's subclasses list the package-private Sub.
+    let d = sup.describe(unit, &["p.Mid".into()], 0).unwrap();
+    assert_eq!(d.classes[0].subclasses, ["p.Sub"]);
+}
+
+/// Getters declared package-private or protected in the test's package are observed (a test
+/// there can call them); without a test package, or for another one, only public ones are.
+#[test]
+fn package_private_getters_are_observed_for_a_test_in_their_package() {
+    let mut sup = supervisor();
+    let unit = access_unit(&mut sup);
+    let t = test(vec![new("p.Sub", &[], &[])]);
+    let observed = |sup: &mut Supervisor, package: Option<&str>| {
+        let opts = ExecuteOptions {
+            observe_getters: true,
+            test_package: package.map(str::to_string),
+            ..options(2000)
+        };
+        let r = finished(sup.execute(unit, std::slice::from_ref(&t), &opts).unwrap());
+        assert_eq!(r[0].status, TestStatus::Ok, "{:#?}", r[0]);
+        value(&r[0], 0)
+            .getters
+            .iter()
+            .map(|g| (g.name.clone(), g.outcome.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        observed(&mut sup, Some("p")),
+        [
+            (
+                "getCount".to_string(),
+                GetterOutcome::Value(ObservedValue::Integer(7))
+            ),
+            (
+                "getShared".to_string(),
+                GetterOutcome::Value(ObservedValue::Integer(6))
+            ),
+        ]
+    );
+    assert!(observed(&mut sup, None).is_empty());
+    assert!(observed(&mut sup, Some("q")).is_empty());
+}
