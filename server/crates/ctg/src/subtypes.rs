@@ -351,6 +351,13 @@ mod tests {
         );
         assert_eq!(paths(&sources, &["q.Circle"]), ["q/Circle.java"]);
         assert!(paths(&sources, &["p.Square"]).is_empty());
+        // A test in package p can name Base, so its file is listed for it.
+        let in_p: Vec<String> = SubtypeIndex::new(&sources)
+            .files_with_subtypes_of(["p.Shape"], "p")
+            .into_iter()
+            .map(|i| sources[i].path.clone())
+            .collect();
+        assert_eq!(in_p, ["p/Base.java", "p/Square.java", "q/Circle.java"]);
     }
 
     #[test]

@@ -92,13 +92,14 @@ pub(crate) fn nameable_from(ty: &TypeDescription, under_test: &str) -> bool {
     allows(ty.access, package_of(&ty.name), package_of(under_test))
 }
 
-/// The qualified class names a type text mentions (`java.util.Map<p.K, p.V[]>` → `java.util.Map`,
-/// `p.K`, `p.V`); type variables and keywords have no dot and are left out, except that a
-/// class of the unnamed package cannot be told from a variable and is also left out.
+/// The names a type text mentions (`java.util.Map<K, ? extends p.V[]>...` → `java.util.Map`,
+/// `K`, `extends`, `p.V`): class names, and type variables and keywords, which are never the
+/// binary name of a described type (a class of the unnamed package has no dot either, so
+/// names are not told apart by their form).
 fn class_names(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '.'))
-        .map(|n| n.trim_end_matches('.'))
-        .filter(|n| n.contains('.'))
+        .map(|n| n.trim_matches('.'))
+        .filter(|n| !n.is_empty())
 }
 
 #[cfg(test)]
@@ -112,9 +113,9 @@ mod tests {
     }
 
     #[test]
-    fn class_names_skip_variables_and_keep_nested_names() {
+    fn class_names_are_the_words_of_a_type() {
         let names: Vec<&str> = class_names("java.util.Map<K, ? extends p.Outer$In[]>...").collect();
-        assert_eq!(names, ["java.util.Map", "p.Outer$In"]);
+        assert_eq!(names, ["java.util.Map", "K", "extends", "p.Outer$In"]);
     }
 
     #[test]

@@ -407,3 +407,33 @@ fn the_same_members_are_out_of_reach_of_a_test_in_another_package() {
     assert!(!c.can_build(&JavaType::class("text.Parser")));
     assert!(!c.can_build(&JavaType::class("text.Token")));
 }
+
+#[test]
+fn a_private_nested_class_of_the_unnamed_package_is_out_of_reach_too() {
+    let mut parser = ty("Parser", TypeKind::Class);
+    parser.constructors = vec![ConstructorDescription {
+        access: Access::Package,
+        ..ctor(vec![])
+    }];
+    parser.methods = vec![
+        MethodDescription {
+            access: Access::Package,
+            ..method(
+                "Parser",
+                "remember",
+                vec![p("Parser$Cache")],
+                "void",
+                "void",
+            )
+        },
+        MethodDescription {
+            access: Access::Package,
+            ..method("Parser", "size", vec![], "int", "int")
+        },
+    ];
+    let mut cache = ty("Parser$Cache", TypeKind::Class);
+    cache.access = Access::Private;
+    cache.constructors = vec![ctor(vec![])];
+    let c = cluster(&[parser, cache], "Parser");
+    assert_eq!(targets(&c), ["Parser.<init>()", "Parser.size()"]);
+}
