@@ -3,7 +3,8 @@
 //! reaches a fraction of the branches; with the members a test in the parser's package can
 //! call (package-private and protected ones, the package-private `Token`, the nested `Span`
 //! and `DigitRule`, the only subclass of the abstract package-private `Rule`, in a file the
-//! parser never names) the search covers them all, but for the method no test can call.
+//! parser never names) the search covers them all but the method no test can call (asserted
+//! up to one goal the public method reaches too, which a loaded machine's budget may miss).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -31,7 +32,7 @@ fn a_package_private_api_is_covered_through_a_test_in_its_package() {
     let mut sup = supervisor();
     let layout = ProjectLayout::discover(&fixture(), &LayoutOverrides::default());
     let mut request = GenerationRequest::new(layout, "text.Parser");
-    request.budget = Duration::from_secs(15);
+    request.budget = Duration::from_secs(20);
     request.seed = 1;
     request.criteria.exception = false;
     let result = generate(&request, &mut sup, &mut ()).expect("the parser has a cluster");
@@ -49,11 +50,29 @@ fn a_package_private_api_is_covered_through_a_test_in_its_package() {
         "text.Parser: {}/{} branches",
         result.branches.covered, result.branches.total
     );
-    // All but the entry of `remember(Cache)`, which no test outside the parser can call.
-    assert_eq!(
-        uncovered,
-        ["text.Parser#remember(Cache)/B0.E `remember`"],
-        "{}/{} covered",
+    // The entry of `remember(Cache)` stays uncovered: no test outside the parser can call it.
+    // Every goal of the members only a test in the package can use is covered; of the rest
+    // (reached through the public `parseSum` too) a loaded machine's time budget may miss one.
+    assert!(
+        uncovered.contains(&"text.Parser#remember(Cache)/B0.E `remember`".to_string()),
+        "{uncovered:#?}"
+    );
+    for package_only in [
+        "#matches(",
+        "#count(",
+        "#covers(",
+        "$Span#",
+        "#of(",
+        "#getPosition(",
+    ] {
+        assert!(
+            !uncovered.iter().any(|goal| goal.contains(package_only)),
+            "{package_only}: uncovered {uncovered:#?}"
+        );
+    }
+    assert!(
+        result.branches.covered + 2 >= result.branches.total,
+        "{}/{} covered; uncovered {uncovered:#?}",
         result.branches.covered,
         result.branches.total
     );

@@ -5,7 +5,7 @@
 //! package-private members of its superclass in another package, a package-private class of
 //! that package, a private nested class). The written files are checked apart from ctgls's own
 //! verification with the real javac and the JUnit launcher, for JUnit 5 and 4. Gated by
-//! `CTGLS_E2E=1` (about a minute).
+//! `CTGLS_E2E=1` (about two minutes).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
