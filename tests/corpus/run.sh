@@ -79,7 +79,11 @@ maven_check() {
   if (cd "$dir" && timeout 300 mvn -o -B dependency:build-classpath -Dmdep.outputFile="$log.cp" >"$log" 2>&1); then
     echo ok
   else
-    grep -m1 -E '^\[ERROR\] .+' "$log" | sed -E 's/^\[ERROR\] +//; s/\[ERROR\] //g' | cut -c1-300
+    # The first error that says something: Maven's headers ("Some problems were encountered
+    # while processing the POMs:") and blank error lines carry nothing.
+    grep -E '^\[ERROR\] ' "$log" | sed -E 's/^(\[ERROR\] *)+//' \
+      | grep -v -E '^$|^Some problems were encountered|^The build could not read|^The project .* has [0-9]+ error' \
+      | head -n 1 | cut -c1-300
   fi
 }
 
