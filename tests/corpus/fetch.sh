@@ -18,7 +18,8 @@
 # Debian's source package is the upstream tarball plus Debian's packaging (debian/, patches
 # applied by dpkg-source). Some mirrors serve only part of a source package; when the packaging
 # tarball is missing but the upstream one is there, the upstream tarball is unpacked alone and
-# `origin` says so: the project exactly as upstream released it, still unedited.
+# $CTGLS_CORPUS/src/<source>.origin says so: the project exactly as upstream released it, still
+# unedited.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -57,11 +58,13 @@ ensure_deb_src() {
 # fetch SOURCE: unpacks the source package SOURCE into $corpus/src/SOURCE (once).
 fetch() {
   local source=$1 dest="$corpus/src/$1" dl="$corpus/download/$1"
-  if [ -f "$dest/.corpus-origin" ]; then
+  # What was unpacked is recorded beside the tree, not in it: the tree holds the package's files
+  # and nothing else.
+  if [ -f "$dest.origin" ] && [ -d "$dest" ]; then
     return 0
   fi
   ensure_deb_src "$source"
-  rm -rf "$dest" "$dl"
+  rm -rf "$dest" "$dest.origin" "$dl"
   mkdir -p "$dl"
   # `apt-get source --download-only` keeps the files it could fetch when one is missing.
   local status=0
@@ -108,7 +111,7 @@ fetch() {
     origin="upstream tarball $(basename "$main") of debian source package $(basename "$dsc" .dsc) (the mirror does not serve the rest)"
   fi
   mv "$unpacked" "$dest"
-  echo "$origin" >"$dest/.corpus-origin"
+  echo "$origin" >"$dest.origin"
   rm -rf "$dl"
   echo "fetch.sh: $source: $origin" >&2
 }

@@ -206,7 +206,7 @@ grep -v '^\s*#' tests/corpus/projects.tsv | grep -v '^\s*$' | while read -r proj
       record "$project" "$module" "$class" ok yes "$tests" "$junit" "$branches" "$first" "$rest" ""
     fi
   done
-  printf '%s\t%s\t%s\t%s\n' "$project" "$module" "$maven" "$(cat "$corpus/src/$source/.corpus-origin")" >>"$results/maven.tsv"
+  printf '%s\t%s\t%s\t%s\n' "$project" "$module" "$maven" "$(cat "$corpus/src/$source.origin")" >>"$results/maven.tsv"
 done
 
 # summary.json: per class from classes.tsv, per project the counts and means. A class's JaCoCo
