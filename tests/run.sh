@@ -7,6 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+export CTGLS_E2E="${CTGLS_E2E:-0}"
+
 need_deb_who=tests/run.sh
 source tests/lib/need-deb.sh
 
@@ -16,8 +18,14 @@ if ! command -v javac >/dev/null 2>&1; then
 fi
 # JUnit 5 and 4 verify emitted tests; JaCoCo measures them (ctg's emit and verify tests).
 need_deb junit5 junit4 libjacoco-java
+# The real-project case (ctgls/tests/real_project.rs, CTGLS_E2E=1) runs tests/corpus/run.sh on
+# java-diff-utils: apt-get source needs dpkg-dev, the summary jq, the record of Maven's answer
+# mvn, and the project's local Maven repository its test dependencies (tests/corpus/fetch.sh
+# installs the same, idempotently, when run alone).
+if [ "$CTGLS_E2E" = 1 ]; then
+  need_deb dpkg-dev maven jq libassertj-core-java
+fi
 
-export CTGLS_E2E="${CTGLS_E2E:-0}"
 export RUST_BACKTRACE=1
 
 cargo fmt --all -- --check
