@@ -16,6 +16,9 @@ if ! command -v javac >/dev/null 2>&1; then
 fi
 # JUnit 5 and 4 verify emitted tests; JaCoCo measures them (ctg's emit and verify tests).
 need_deb junit5 junit4 libjacoco-java
+# The build tool's classpath (ctg's buildtool tests, ctgls's Maven project end to end): Maven with
+# its dependency plugin, commons-lang3 in Debian's Maven repository, and Gradle.
+need_deb maven libmaven-dependency-plugin-java libcommons-lang3-java gradle
 
 export CTGLS_E2E="${CTGLS_E2E:-0}"
 export RUST_BACKTRACE=1

@@ -16,6 +16,8 @@ pub struct Pom {
     pub parent: Option<Parent>,
     /// `<modules>`, as written (directories relative to the POM's).
     pub modules: Vec<String>,
+    /// The `<modules>` element's span: a copy elsewhere leaves it out.
+    pub modules_span: Option<Range<usize>>,
     pub dependencies: Vec<Dependency>,
     pub properties: BTreeMap<String, String>,
     /// `<build><sourceDirectory>` and `<testSourceDirectory>`, as written.
@@ -66,6 +68,7 @@ impl Pom {
             .child("modules")
             .map(|m| m.children_named("module").map(|m| m.text(&text)).collect())
             .unwrap_or_default();
+        let modules_span = root.child("modules").map(|m| m.span.clone());
         let dependencies = root
             .child("dependencies")
             .map(|deps| {
@@ -98,6 +101,7 @@ impl Pom {
             artifact_id: t(&root, "artifactId").unwrap_or_default(),
             parent,
             modules,
+            modules_span,
             dependencies,
             properties,
             source_directory,
@@ -131,8 +135,9 @@ impl Pom {
         path.is_file().then(|| normalise(&path))
     }
 
-    /// The POM's text without the dependencies `drop` selects, its parent's `<relativePath>`
-    /// rewritten to `parent_relative` (so that the copy, elsewhere, finds the same parent).
+    /// The POM's text without the dependencies `drop` selects and without its modules, its
+    /// parent's `<relativePath>` rewritten to `parent_relative` (so that the copy, elsewhere,
+    /// finds the same parent).
     pub fn copy_without(
         &self,
         drop: impl Fn(&Dependency) -> bool,
@@ -145,6 +150,9 @@ impl Pom {
             .filter(|d| drop(d))
             .map(|d| (d.span.clone(), String::new()))
             .collect();
+        if let Some(span) = &self.modules_span {
+            edits.push((span.clone(), String::new()));
+        }
         if let (Some(parent), Some(relative)) = (&self.parent, parent_relative) {
             let element = format!("<relativePath>{relative}</relativePath>");
             match &parent.relative_path_span {
