@@ -249,6 +249,39 @@ impl BuildKind {
     }
 }
 
+/// The key the answer for `layout`'s build is cached under, or `None` when no build tool would
+/// be asked. Callers that remember failures (which are not cached) key them with it, so that
+/// an edited build file is asked again at once.
+pub fn build_key(layout: &ProjectLayout, settings: &BuildToolSettings) -> Option<String> {
+    if !settings.enabled {
+        return None;
+    }
+    let module = std::fs::canonicalize(&layout.root).unwrap_or_else(|_| layout.root.clone());
+    let (tool, build) = match layout.build_system {
+        BuildSystem::Maven => (Tool::Maven, BuildKind::Maven(maven::Build::find(&module))),
+        BuildSystem::Gradle => (
+            Tool::Gradle,
+            BuildKind::Gradle(gradle::Build::find(&module)),
+        ),
+        BuildSystem::Plain => return None,
+    };
+    Some(format!(
+        "{}:{}",
+        module.display(),
+        cache::cache_key(tool, build.root(), &build.files(), settings)
+    ))
+}
+
+impl Tool {
+    /// The phase a caller reports while the tool runs.
+    pub fn phase(self) -> crate::job::Phase {
+        match self {
+            Tool::Maven => crate::job::Phase::ResolvingMaven,
+            Tool::Gradle => crate::job::Phase::ResolvingGradle,
+        }
+    }
+}
+
 /// Replaces the guessed classpath of `layout` with the build tool's: the first `explicit`
 /// entries (the user's) stay first, then the build output directories discovery found under
 /// the project (`target/classes`: classes loaded by name at run time come from there), then

@@ -34,7 +34,8 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         test_root: args.out.clone(),
         classpath: args.classpath.clone(),
     };
-    let layout = ProjectLayout::discover(&args.project, &overrides);
+    let mut layout = ProjectLayout::discover(&args.project, &overrides);
+    resolve_classpath(&mut layout, &args);
     let mut supervisor = match Supervisor::new(WorkerConfig {
         java_home: args.java_home.clone(),
         ..WorkerConfig::default()
@@ -101,6 +102,39 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// Asks the build tool for the classpath (a line on stderr while it runs) and says on stderr
+/// when it could not, so that a "cannot find symbol" later has its explanation.
+fn resolve_classpath(layout: &mut ProjectLayout, args: &GenerateArgs) {
+    let settings = &args.build_tool;
+    let mode = if settings.offline {
+        "offline"
+    } else {
+        "online"
+    };
+    let resolution =
+        ctg::buildtool::resolve_into(layout, args.classpath.len(), settings, &mut |tool| {
+            eprintln!("ctgls: resolving the {} classpath ({mode})...", tool.name());
+        });
+    let Some(resolution) = resolution else {
+        return;
+    };
+    match &resolution.outcome {
+        Ok(module) => {
+            let origin = if resolution.cached { ", cached" } else { "" };
+            eprintln!(
+                "ctgls: classpath from {}{origin}: {} entries, {} source roots of other modules",
+                resolution.tool.name(),
+                module.classpath.len(),
+                module.sibling_sources.len()
+            );
+            for note in &module.notes {
+                eprintln!("ctgls: {note}");
+            }
+        }
+        Err(error) => eprintln!("ctgls: {error}"),
     }
 }
 
