@@ -132,7 +132,18 @@ impl Build {
         };
         let mut poms = Vec::new();
         for dir in &self.modules {
-            poms.push(read_pom(dir).map_err(|e| error(e, "Fix the POM."))?);
+            let pom = read_pom(dir).map_err(|e| error(e, "Fix the POM."))?;
+            // Maven rejects such a POM after seconds of start-up: say so at once.
+            if pom.artifact_id.is_empty() {
+                return Err(error(
+                    format!(
+                        "{} has no <artifactId>, so Maven cannot read it",
+                        dir.join("pom.xml").display()
+                    ),
+                    "Fix the POM.",
+                ));
+            }
+            poms.push(pom);
         }
         let siblings = sibling_dependencies(&self.modules, &poms);
 
