@@ -173,7 +173,7 @@ fn a_module_depending_on_a_sibling_never_built_gets_its_sources_and_dependencies
         &pom(
             "<groupId>com.acme</groupId><artifactId>parent</artifactId><version>1.0</version>\
              <packaging>pom</packaging>",
-            "<modules><module>a</module><module>b</module></modules>\
+            "<modules><module>a</module><module>b</module><module>c</module></modules>\
              <properties><lang.version>3.12.0</lang.version></properties>",
         ),
     );
@@ -207,6 +207,15 @@ fn a_module_depending_on_a_sibling_never_built_gets_its_sources_and_dependencies
     dir.write(
         "shop/b/src/main/java/com/acme/b/Uses.java",
         "package com.acme.b; class Uses {}",
+    );
+    // c lacks a dependency: the build fails at its end, the other modules are answered.
+    dir.write(
+        "shop/c/pom.xml",
+        &pom(
+            &format!("{parent}<artifactId>c</artifactId>"),
+            "<dependencies><dependency><groupId>org.example.absent</groupId>\
+             <artifactId>nowhere</artifactId><version>2.1</version></dependency></dependencies>",
+        ),
     );
     let settings = maven_settings(&dir);
     let b = dir.0.join("shop/b");
@@ -242,6 +251,20 @@ fn a_module_depending_on_a_sibling_never_built_gets_its_sources_and_dependencies
     );
     assert_eq!(runs(&dir), 1);
     assert!(!dir.0.join("shop/a/target").exists(), "nothing was built");
+    // c is not in the cache: asked again, it fails again, naming what is missing.
+    let c = ProjectLayout::discover(&dir.0.join("shop/c"), &LayoutOverrides::default());
+    let error = buildtool::resolve(&c, &settings, &mut |_| {})
+        .unwrap()
+        .outcome
+        .unwrap_err();
+    assert!(
+        error
+            .detail
+            .contains("lacks org.example.absent:nowhere:jar:2.1"),
+        "{}",
+        error.detail
+    );
+    assert_eq!(runs(&dir), 2);
 }
 
 #[test]

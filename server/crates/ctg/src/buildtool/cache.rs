@@ -2,7 +2,8 @@
 //! that decides them: the build files' contents, the settings used, and the Maven settings
 //! files and options the tool reads. The cache lives in the user's cache directory, not in the
 //! project's `.ctgls/`, because its paths are this machine's (`~/.m2/...`). An answer is used
-//! only while every path it names still exists, so a cleaned local repository means a new run.
+//! only while every path it names still exists, so a cleaned local repository means a new run;
+//! modules the tool failed on are not in it, so they are asked again.
 
 use std::path::{Path, PathBuf};
 

@@ -93,7 +93,7 @@ pub struct ModuleClasspath {
 pub struct BuildClasspath {
     /// By module directory.
     pub modules: BTreeMap<PathBuf, ModuleClasspath>,
-    /// Modules the tool could not resolve, with why. An answer with failures is not cached.
+    /// Modules the tool could not resolve, with why. They are left out of the cache.
     #[serde(skip)]
     pub failed: BTreeMap<PathBuf, String>,
 }
@@ -187,7 +187,9 @@ pub fn resolve(
     };
     let outcome = match answer {
         Ok(answer) => {
-            if answer.failed.is_empty() {
+            // The modules that failed are not stored, so asking for one of them runs the tool
+            // again; the others are answered from the cache.
+            if !answer.modules.is_empty() {
                 if let Err(error) = cache::save(&settings.cache_dir, &key, &answer) {
                     tracing::warn!("could not cache the {} classpath: {error}", tool.name());
                 }
