@@ -387,6 +387,8 @@ fn a_junit5_project_gets_an_engine_and_a_launcher_for_verification() {
 fn a_gradle_build_with_a_sibling_project() {
     let dir = Scratch::new("gradle");
     dir.write("g/settings.gradle", "include 'a', 'b'\n");
+    // No daemon left running after the test (users keep Gradle's default).
+    dir.write("g/gradle.properties", "org.gradle.daemon=false\n");
     dir.write(
         "g/a/build.gradle",
         &format!(
