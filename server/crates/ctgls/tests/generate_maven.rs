@@ -137,6 +137,9 @@ fn a_maven_project_using_commons_lang_gets_verified_tests_run_with_its_junit() {
     let report: Value =
         serde_json::from_str(&std::fs::read_to_string(&report_path).expect("report written"))
             .expect("the report is JSON");
+    assert_eq!(report["classpath"]["tool"], "Maven", "{report}");
+    assert_eq!(report["classpath"]["state"], "resolved", "{report}");
+    assert_eq!(report["classpath"]["entries"], 3, "{report}");
     let entry = &report["classes"][0];
     assert_eq!(entry["status"], "ok", "{entry}");
     // The project's JUnit 4 (junit:junit from the local repository), found through Maven.
