@@ -240,3 +240,85 @@ fn without_the_build_tool_the_classpath_is_guessed() {
     assert!(!stderr.contains("Maven"), "{stderr}");
     assert!(stderr.contains("does not compile"), "{stderr}");
 }
+
+#[test]
+fn a_module_of_a_multi_module_build_gets_verified_tests_with_its_sibling_never_built() {
+    if !e2e_enabled() {
+        eprintln!("skipped: the Maven end-to-end generate test runs with CTGLS_E2E=1");
+        return;
+    }
+    let project = Scratch::new("shop");
+    let settings = project.settings();
+    project.write(
+        "shop/pom.xml",
+        "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>\
+         <groupId>com.acme</groupId><artifactId>shop</artifactId><version>1.0</version>\
+         <packaging>pom</packaging><modules><module>text</module><module>greet</module>\
+         </modules></project>\n",
+    );
+    let parent = "<parent><groupId>com.acme</groupId><artifactId>shop</artifactId>\
+                  <version>1.0</version></parent>";
+    project.write(
+        "shop/text/pom.xml",
+        &format!(
+            "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>\
+             {parent}<artifactId>text</artifactId><dependencies>\n{LANG}</dependencies></project>\n"
+        ),
+    );
+    project.write(
+        "shop/text/src/main/java/com/acme/text/Text.java",
+        "package com.acme.text;\n\nimport org.apache.commons.lang3.StringUtils;\n\n\
+         public final class Text {\n    private Text() {}\n\n    \
+         public static String clean(String s) {\n        return StringUtils.normalizeSpace(s);\n    }\n}\n",
+    );
+    project.write(
+        "shop/greet/pom.xml",
+        &format!(
+            "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>\
+             {parent}<artifactId>greet</artifactId><dependencies>\n\
+             <dependency><groupId>com.acme</groupId><artifactId>text</artifactId>\
+             <version>${{project.version}}</version></dependency>\n{JUNIT4}</dependencies></project>\n"
+        ),
+    );
+    project.write(
+        "shop/greet/src/main/java/com/acme/greet/Greeter.java",
+        "package com.acme.greet;\n\nimport com.acme.text.Text;\n\n\
+         public class Greeter {\n    public String greet(String name) {\n        \
+         String clean = Text.clean(name);\n        if (clean == null || clean.isEmpty()) {\n            \
+         return \"Hello!\";\n        }\n        return \"Hello, \" + clean + \"!\";\n    }\n}\n",
+    );
+    let root = project.0.join("shop/greet");
+    let report_path = project.0.join("report.json");
+    let output = generate(
+        &root,
+        &[
+            "--class",
+            "com.acme.greet.Greeter",
+            "--budget",
+            "15",
+            "--maven-settings",
+            settings.to_str().expect("utf-8"),
+            "--report",
+            report_path.to_str().expect("utf-8"),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report_path).expect("report written"))
+            .expect("the report is JSON");
+    assert_eq!(report["classpath"]["state"], "resolved", "{report}");
+    assert_eq!(report["classpath"]["sibling_sources"], 1, "{report}");
+    let entry = &report["classes"][0];
+    assert_eq!(entry["status"], "ok", "{entry}");
+    assert_eq!(entry["junit"], 4, "{entry}");
+    assert_eq!(entry["verified_with_junit"], true, "{entry}");
+    assert_eq!(
+        entry["branches"]["covered"], entry["branches"]["total"],
+        "{entry}"
+    );
+    assert!(
+        !project.0.join("shop/text/target").exists(),
+        "the sibling was not built"
+    );
+}
