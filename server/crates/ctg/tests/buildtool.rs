@@ -316,6 +316,29 @@ fn a_dependency_missing_offline_is_named_with_what_to_do_and_not_cached() {
 }
 
 #[test]
+fn the_builds_maven_config_applies() {
+    let dir = Scratch::new("maven-config");
+    dir.write(
+        "p/pom.xml",
+        &pom(
+            "<groupId>com.acme</groupId><artifactId>p</artifactId><version>1.0</version>",
+            "<dependencies><dependency><groupId>org.apache.commons</groupId>\
+             <artifactId>commons-lang3</artifactId><version>${lang.version}</version>\
+             </dependency></dependencies>",
+        ),
+    );
+    // The version comes from `.mvn/maven.config` only, as in builds that set it for CI.
+    dir.write("p/.mvn/maven.config", "-Dlang.version=3.12.0\n");
+    let settings = maven_settings(&dir);
+    let layout = ProjectLayout::discover(&dir.0.join("p"), &LayoutOverrides::default());
+    let module = buildtool::resolve(&layout, &settings, &mut |_| {})
+        .unwrap()
+        .outcome
+        .expect("resolved with the build's maven.config");
+    assert_eq!(names(&module.classpath), ["commons-lang3-3.12.0.jar"]);
+}
+
+#[test]
 fn a_missing_maven_is_named() {
     let dir = Scratch::new("no-mvn");
     dir.write(

@@ -108,7 +108,7 @@ impl Build {
     }
 
     /// The files whose contents decide the answer: every module's POM and the root's `.mvn`
-    /// configuration.
+    /// configuration (copied next to the scratch build, so that Maven reads it there too).
     pub fn files(&self) -> Vec<PathBuf> {
         let mut files: Vec<PathBuf> = self.modules.iter().map(|m| m.join("pom.xml")).collect();
         for extra in [
@@ -165,6 +165,9 @@ impl Build {
             names.push(name);
         }
         write(&scratch.0.join("pom.xml"), &aggregator("reactor", &names))
+            .map_err(|e| error(e, "Check the temporary directory."))?;
+        // Maven reads `.mvn/` (maven.config, jvm.config, extensions) next to the top POM.
+        copy_mvn_config(&self.root.join(".mvn"), &scratch.0.join(".mvn"))
             .map_err(|e| error(e, "Check the temporary directory."))?;
         let output = run_list(&scratch.0, settings)?;
 
@@ -269,6 +272,27 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
         std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
     }
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Copies the build's `.mvn` directory (without the wrapper's jar and downloads), so that the
+/// scratch build runs with the options the project gives Maven.
+fn copy_mvn_config(from: &Path, to: &Path) -> Result<(), String> {
+    let Ok(entries) = std::fs::read_dir(from) else {
+        return Ok(());
+    };
+    for entry in entries.filter_map(|e| e.ok()) {
+        let path = entry.path();
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            if entry.file_name() != "wrapper" {
+                copy_mvn_config(&path, &target)?;
+            }
+        } else {
+            std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+            std::fs::copy(&path, &target).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
 }
 
 fn aggregator(name: &str, modules: &[String]) -> String {
