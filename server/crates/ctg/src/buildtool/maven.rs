@@ -169,7 +169,7 @@ impl Build {
         // Maven reads `.mvn/` (maven.config, jvm.config, extensions) next to the top POM.
         copy_mvn_config(&self.root.join(".mvn"), &scratch.0.join(".mvn"))
             .map_err(|e| error(e, "Check the temporary directory."))?;
-        let output = run_list(&scratch.0, settings)?;
+        let output = run_list(&scratch.0, &self.root, settings)?;
 
         let mut resolved: Vec<Option<Vec<Artifact>>> = Vec::new();
         for name in &names {
@@ -208,19 +208,12 @@ impl Build {
                 classpath: artifacts.iter().map(|a| a.path.clone()).collect(),
                 ..ModuleClasspath::default()
             };
-            add_sources_and_resources(
-                &mut module,
-                dir,
-                &poms[index],
-                &closure,
-                &self.modules,
-                &poms,
-            );
+            add_sources_and_resources(&mut module, dir, &closure, &self.modules, &poms);
             answer.modules.insert(dir.clone(), module);
         }
 
         if !junit_wanted.is_empty() {
-            let runtimes = junit5_runtimes(&junit_wanted, &answer, settings);
+            let runtimes = junit5_runtimes(&junit_wanted, &answer, &self.root, settings);
             for (dir, outcome) in runtimes {
                 let Some(module) = answer.modules.get_mut(&dir) else {
                     continue;
@@ -325,11 +318,15 @@ fn maven_executable(settings: &BuildToolSettings, root: &Path) -> PathBuf {
     }
 }
 
-/// Runs `dependency:list` on the scratch aggregator in `dir`; every module writes its list.
-/// Returns the tool's output; failing modules are found by their missing lists.
-fn run_list(dir: &Path, settings: &BuildToolSettings) -> Result<String, BuildToolError> {
-    let root = dir.to_path_buf();
-    let mut command = Command::new(maven_executable(settings, &root));
+/// Runs `dependency:list` on the scratch aggregator in `dir` for the build at `root`; every
+/// module writes its list. Returns the tool's output; failing modules are found by their
+/// missing lists.
+fn run_list(
+    dir: &Path,
+    root: &Path,
+    settings: &BuildToolSettings,
+) -> Result<String, BuildToolError> {
+    let mut command = Command::new(maven_executable(settings, root));
     command
         .current_dir(dir)
         .args(["-B", "-q", "-fae", "-f"])
@@ -506,12 +503,10 @@ fn push_artifact(artifacts: &mut Vec<Artifact>, artifact: Artifact) {
 fn add_sources_and_resources(
     module: &mut ModuleClasspath,
     dir: &Path,
-    pom: &Pom,
     closure: &[(usize, bool)],
     modules: &[PathBuf],
     poms: &[Pom],
 ) {
-    let _ = pom;
     let mut classpath_dirs = vec![
         dir.join("src/main/resources"),
         dir.join("src/test/resources"),
@@ -622,13 +617,14 @@ fn platform_version(jupiter: &str) -> String {
 fn junit5_runtimes(
     wanted: &BTreeMap<PathBuf, String>,
     answer: &BuildClasspath,
+    root: &Path,
     settings: &BuildToolSettings,
 ) -> BTreeMap<PathBuf, Result<Vec<PathBuf>, String>> {
     let versions: BTreeSet<&String> = wanted.values().collect();
     let mut runtimes: BTreeMap<String, Result<Vec<PathBuf>, String>> = BTreeMap::new();
     for version in versions {
         let launcher = platform_version(version);
-        let mut outcome = resolve_runtime(version, &launcher, settings);
+        let mut outcome = resolve_runtime(version, &launcher, root, settings);
         if outcome.is_err() {
             // The local repository may hold another launcher (Debian's pairs engine 5.9.2
             // with launcher 1.9.1): take the closest one it has.
@@ -640,7 +636,7 @@ fn junit5_runtimes(
                 .and_then(|repo| closest_launcher(&repo, &launcher))
                 .filter(|other| *other != launcher)
             {
-                outcome = resolve_runtime(version, &other, settings);
+                outcome = resolve_runtime(version, &other, root, settings);
             }
         }
         runtimes.insert(version.clone(), outcome);
@@ -654,6 +650,7 @@ fn junit5_runtimes(
 fn resolve_runtime(
     jupiter: &str,
     launcher: &str,
+    root: &Path,
     settings: &BuildToolSettings,
 ) -> Result<Vec<PathBuf>, String> {
     let scratch = Scratch::new()?;
@@ -666,7 +663,7 @@ fn resolve_runtime(
          <version>{launcher}</version></dependency>\n  </dependencies>\n</project>\n"
     );
     write(&scratch.0.join("pom.xml"), &pom)?;
-    let output = run_list(&scratch.0, settings).map_err(|e| e.to_string())?;
+    let output = run_list(&scratch.0, root, settings).map_err(|e| e.to_string())?;
     match std::fs::read_to_string(scratch.0.join(LIST_FILE)) {
         Ok(text) => Ok(parse_list(&text).into_iter().map(|a| a.path).collect()),
         Err(_) => Err(format!(
