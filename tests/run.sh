@@ -18,6 +18,10 @@ if ! command -v javac >/dev/null 2>&1; then
 fi
 # JUnit 5 and 4 verify emitted tests; JaCoCo measures them (ctg's emit and verify tests).
 need_deb junit5 junit4 libjacoco-java
+# The build tool's classpath (ctg's buildtool tests, ctgls's Maven project end to end): Maven with
+# its dependency plugin, commons-lang3 in Debian's Maven repository, and Gradle.
+need_deb maven libmaven-dependency-plugin-java libcommons-lang3-java gradle
+
 # The real-project case (ctgls/tests/real_project.rs, CTGLS_E2E=1) runs tests/corpus/run.sh on
 # java-diff-utils: apt-get source needs dpkg-dev, the summary jq, the record of Maven's answer
 # mvn, and the project's local Maven repository its test dependencies (tests/corpus/fetch.sh

@@ -12,6 +12,11 @@ export const SERVER_KEYS = [
   'executionEnabled',
   'idleDelayMs',
   'logLevel',
+  'buildToolEnabled',
+  'buildToolOffline',
+  'mavenExecutable',
+  'mavenSettings',
+  'gradleExecutable',
 ] as const;
 
 export type ServerKey = (typeof SERVER_KEYS)[number];

@@ -36,6 +36,11 @@ describe('package.json', () => {
       executionEnabled: true,
       idleDelayMs: 1000,
       logLevel: 'info',
+      buildToolEnabled: true,
+      buildToolOffline: true,
+      mavenExecutable: null,
+      mavenSettings: null,
+      gradleExecutable: null,
     };
     assert.deepEqual(Object.keys(defaults).sort(), [...SERVER_KEYS].sort());
     for (const key of SERVER_KEYS) {
@@ -64,6 +69,9 @@ describe('package.json', () => {
       'ctgls.server.path',
       'ctgls.javaHome',
       'ctgls.classpath',
+      'ctgls.mavenExecutable',
+      'ctgls.mavenSettings',
+      'ctgls.gradleExecutable',
     ]);
   });
 

@@ -2,6 +2,7 @@
 //! cluster, the search) meet the JVM worker. Used by both the language server and the CLI.
 
 pub mod budget;
+pub mod buildtool;
 pub mod cluster;
 pub mod compile;
 pub mod emit;

@@ -8,6 +8,10 @@ use search::{GoalId, Progress, SearchObserver};
 /// The phases of a job, in order. Cancellation may skip the later ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Phase {
+    /// Asking Maven for the project's classpath (before the job; callers report it).
+    ResolvingMaven,
+    /// Asking Gradle for the project's classpath.
+    ResolvingGradle,
     /// Reading and parsing the project's sources.
     Reading,
     /// Starting the JVM worker (when it was not running).
@@ -25,6 +29,8 @@ pub enum Phase {
 impl Phase {
     pub fn as_str(self) -> &'static str {
         match self {
+            Phase::ResolvingMaven => "resolving the Maven classpath",
+            Phase::ResolvingGradle => "resolving the Gradle classpath",
             Phase::Reading => "reading sources",
             Phase::Starting => "starting the JVM",
             Phase::Compiling => "compiling",

@@ -34,7 +34,8 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         test_root: args.out.clone(),
         classpath: args.classpath.clone(),
     };
-    let layout = ProjectLayout::discover(&args.project, &overrides);
+    let mut layout = ProjectLayout::discover(&args.project, &overrides);
+    let classpath = resolve_classpath(&mut layout, &args);
     let mut supervisor = match Supervisor::new(WorkerConfig {
         java_home: args.java_home.clone(),
         ..WorkerConfig::default()
@@ -90,7 +91,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     }
     supervisor.shutdown();
     if let Some(path) = &args.report {
-        let report = report_json(&args, &rows);
+        let report = report_json(&args, &rows, classpath);
         let text = serde_json::to_string_pretty(&report).expect("a JSON value serialises");
         if let Err(error) = std::fs::write(path, text + "\n") {
             eprintln!("ctgls: cannot write the report {}: {error}", path.display());
@@ -101,6 +102,63 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// Asks the build tool for the classpath (a line on stderr while it runs) and says on stderr
+/// when it could not, so that a "cannot find symbol" later has its explanation. Returns the
+/// report's `classpath` object.
+fn resolve_classpath(layout: &mut ProjectLayout, args: &GenerateArgs) -> Value {
+    let settings = &args.build_tool;
+    let mode = if settings.offline {
+        "offline"
+    } else {
+        "online"
+    };
+    let resolution =
+        ctg::buildtool::resolve_into(layout, args.classpath.len(), settings, &mut |tool| {
+            eprintln!("ctgls: resolving the {} classpath ({mode})...", tool.name());
+        });
+    let Some(resolution) = resolution else {
+        return json!({
+            "tool": null,
+            "state": "guessed",
+            "entries": layout.classpath.len(),
+            "sibling_sources": 0,
+            "message": null,
+        });
+    };
+    let tool = resolution.tool.name();
+    match &resolution.outcome {
+        Ok(module) => {
+            let origin = if resolution.cached { ", cached" } else { "" };
+            eprintln!(
+                "ctgls: classpath from {}{origin}: {} entries, {} source roots of other modules",
+                resolution.tool.name(),
+                module.classpath.len(),
+                module.sibling_sources.len()
+            );
+            for note in &module.notes {
+                eprintln!("ctgls: {note}");
+            }
+            json!({
+                "tool": tool,
+                "state": if resolution.cached { "cached" } else { "resolved" },
+                "entries": module.classpath.len(),
+                "sibling_sources": module.sibling_sources.len(),
+                "message": (!module.notes.is_empty()).then(|| module.notes.join("; ")),
+            })
+        }
+        Err(error) => {
+            eprintln!("ctgls: {error}");
+            json!({
+                "tool": tool,
+                "state": "failed",
+                "entries": layout.classpath.len(),
+                "sibling_sources": 0,
+                "message": error.to_string(),
+            })
+        }
     }
 }
 
@@ -320,6 +378,7 @@ fn summary_table(rows: &[(String, Result<ClassOutcome, PipelineError>)]) -> Stri
 fn report_json(
     args: &GenerateArgs,
     rows: &[(String, Result<ClassOutcome, PipelineError>)],
+    classpath: Value,
 ) -> Value {
     let classes: Vec<Value> = rows
         .iter()
@@ -338,6 +397,7 @@ fn report_json(
         "budget_seconds": args.budget.as_secs_f64(),
         "seed": args.seed,
         "algorithm": pipeline::algorithm_name(args.algorithm),
+        "classpath": classpath,
         "classes": classes,
     })
 }

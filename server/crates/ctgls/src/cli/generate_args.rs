@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use ctg::buildtool::BuildToolSettings;
 use ctg::project::JUnitVersion;
 use search::{Algorithm, Criteria};
 
@@ -30,7 +31,17 @@ Options:
   --junit 5|4            JUnit version of the emitted tests (default: what the project uses)
   --out DIR              where test files go (default: the project's test root)
   --report FILE          also write a JSON report (schema: docs/report.md)
-  --java-home DIR        the JDK to use (default: JAVA_HOME, then javac on PATH)";
+  --java-home DIR        the JDK to use (default: JAVA_HOME, then javac on PATH)
+
+The classpath comes from the project's build tool, asked offline and cached by the build
+files' contents (--classpath entries come first):
+  --online               let Maven or Gradle download what the local repository lacks
+  --maven FILE           the Maven executable (default: mvn, else the project's mvnw)
+  --maven-settings FILE  a Maven settings.xml, passed as `mvn -s` (default: mvn's own,
+                         ~/.m2/settings.xml)
+  --gradle FILE          the Gradle executable (default: the project's gradlew, else gradle)
+  --no-build-tool        do not ask the build tool: guess the classpath from build outputs and
+                         lib/ jars";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct GenerateArgs {
@@ -49,6 +60,8 @@ pub struct GenerateArgs {
     pub out: Option<PathBuf>,
     pub report: Option<PathBuf>,
     pub java_home: Option<PathBuf>,
+    /// How the build tool is asked for the classpath.
+    pub build_tool: BuildToolSettings,
 }
 
 impl Default for GenerateArgs {
@@ -67,6 +80,7 @@ impl Default for GenerateArgs {
             out: None,
             report: None,
             java_home: None,
+            build_tool: BuildToolSettings::default(),
         }
     }
 }
@@ -136,6 +150,14 @@ pub fn parse(args: &[&str]) -> Result<GenerateArgs, String> {
             "--out" => parsed.out = Some(PathBuf::from(value()?)),
             "--report" => parsed.report = Some(PathBuf::from(value()?)),
             "--java-home" => parsed.java_home = Some(PathBuf::from(value()?)),
+            "--maven" => parsed.build_tool.maven_executable = Some(PathBuf::from(value()?)),
+            "--maven-settings" => parsed.build_tool.maven_settings = Some(PathBuf::from(value()?)),
+            "--gradle" => parsed.build_tool.gradle_executable = Some(PathBuf::from(value()?)),
+            "--online" | "--no-build-tool" if inline_value.is_some() => {
+                return Err(format!("`{flag}` takes no value"))
+            }
+            "--online" => parsed.build_tool.offline = false,
+            "--no-build-tool" => parsed.build_tool.enabled = false,
             other => return Err(format!("unexpected argument `{other}` for `generate`")),
         }
     }
@@ -236,6 +258,13 @@ mod tests {
             "--report=r.json",
             "--java-home",
             "/jdk",
+            "--online",
+            "--maven",
+            "/opt/mvn",
+            "--maven-settings=/w/settings.xml",
+            "--gradle",
+            "./gradlew",
+            "--no-build-tool",
         ])
         .expect("valid");
         assert_eq!(args.project, PathBuf::from("proj"));
@@ -267,6 +296,17 @@ mod tests {
         assert_eq!(args.out, Some(PathBuf::from("tests")));
         assert_eq!(args.report, Some(PathBuf::from("r.json")));
         assert_eq!(args.java_home, Some(PathBuf::from("/jdk")));
+        assert_eq!(
+            args.build_tool,
+            BuildToolSettings {
+                enabled: false,
+                maven_executable: Some(PathBuf::from("/opt/mvn")),
+                gradle_executable: Some(PathBuf::from("./gradlew")),
+                offline: false,
+                maven_settings: Some(PathBuf::from("/w/settings.xml")),
+                ..BuildToolSettings::default()
+            }
+        );
     }
 
     #[test]
@@ -313,6 +353,10 @@ mod tests {
             (
                 &["--class", "A", "--junit", "3"],
                 "`--junit` must be 4 or 5, got `3`",
+            ),
+            (
+                &["--class", "A", "--online=yes"],
+                "`--online` takes no value",
             ),
             (
                 &["--class", "A", "--verbose"],

@@ -33,6 +33,16 @@ pub struct Config {
     pub idle_delay_ms: u64,
     /// Log level on stderr, unless the `CTGLS_LOG` environment variable overrides it.
     pub log_level: LogLevel,
+    /// Ask Maven or Gradle for the classpath; when false it is guessed from directories.
+    pub build_tool_enabled: bool,
+    /// Never let the build tool download (it resolves from the local repository only).
+    pub build_tool_offline: bool,
+    /// The Maven executable; `mvn`, else the project's `mvnw`, when unset.
+    pub maven_executable: Option<PathBuf>,
+    /// A Maven `settings.xml` passed as `-s`; mvn reads `~/.m2/settings.xml` itself otherwise.
+    pub maven_settings: Option<PathBuf>,
+    /// The Gradle executable; the project's `gradlew`, else `gradle`, when unset.
+    pub gradle_executable: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -46,6 +56,25 @@ impl Default for Config {
             execution_enabled: true,
             idle_delay_ms: 1000,
             log_level: LogLevel::default(),
+            build_tool_enabled: true,
+            build_tool_offline: true,
+            maven_executable: None,
+            maven_settings: None,
+            gradle_executable: None,
+        }
+    }
+}
+
+impl Config {
+    /// How the build tool is asked, in `ctg`'s terms.
+    pub fn build_tool(&self) -> ctg::buildtool::BuildToolSettings {
+        ctg::buildtool::BuildToolSettings {
+            enabled: self.build_tool_enabled,
+            maven_executable: self.maven_executable.clone(),
+            gradle_executable: self.gradle_executable.clone(),
+            offline: self.build_tool_offline,
+            maven_settings: self.maven_settings.clone(),
+            ..ctg::buildtool::BuildToolSettings::default()
         }
     }
 }
@@ -144,6 +173,11 @@ pub fn parse(settings: &Value) -> Result<ParsedConfig, InvalidConfig> {
             "executionEnabled" => field(key, value).map(|v| config.execution_enabled = v),
             "idleDelayMs" => field(key, value).map(|v| config.idle_delay_ms = v),
             "logLevel" => field(key, value).map(|v| config.log_level = v),
+            "buildToolEnabled" => field(key, value).map(|v| config.build_tool_enabled = v),
+            "buildToolOffline" => field(key, value).map(|v| config.build_tool_offline = v),
+            "mavenExecutable" => field(key, value).map(|v| config.maven_executable = v),
+            "mavenSettings" => field(key, value).map(|v| config.maven_settings = v),
+            "gradleExecutable" => field(key, value).map(|v| config.gradle_executable = v),
             _ => {
                 unknown_keys.push(key.clone());
                 Ok(())
@@ -184,7 +218,7 @@ mod tests {
         let parsed = parse(&json!({})).unwrap();
         assert_eq!(parsed.config, Config::default());
         assert!(parsed.unknown_keys.is_empty());
-        expect![[r#"{"javaHome":null,"classpath":[],"budgetSeconds":10.0,"algorithm":"dynamosa","junit":null,"executionEnabled":true,"idleDelayMs":1000,"logLevel":"info"}"#]]
+        expect![[r#"{"javaHome":null,"classpath":[],"budgetSeconds":10.0,"algorithm":"dynamosa","junit":null,"executionEnabled":true,"idleDelayMs":1000,"logLevel":"info","buildToolEnabled":true,"buildToolOffline":true,"mavenExecutable":null,"mavenSettings":null,"gradleExecutable":null}"#]]
             .assert_eq(&serde_json::to_string(&parsed.config).unwrap());
     }
 
@@ -199,6 +233,11 @@ mod tests {
             "executionEnabled": false,
             "idleDelayMs": 250,
             "logLevel": "debug",
+            "buildToolEnabled": false,
+            "buildToolOffline": false,
+            "mavenExecutable": "/opt/maven/bin/mvn",
+            "mavenSettings": "/w/settings.xml",
+            "gradleExecutable": "/opt/gradle/bin/gradle",
             "colour": "blue",
             "budget_seconds": 3,
         }))
@@ -214,6 +253,11 @@ mod tests {
                 execution_enabled: false,
                 idle_delay_ms: 250,
                 log_level: LogLevel::Debug,
+                build_tool_enabled: false,
+                build_tool_offline: false,
+                maven_executable: Some(PathBuf::from("/opt/maven/bin/mvn")),
+                maven_settings: Some(PathBuf::from("/w/settings.xml")),
+                gradle_executable: Some(PathBuf::from("/opt/gradle/bin/gradle")),
             }
         );
         assert_eq!(parsed.unknown_keys, ["budget_seconds", "colour"]);

@@ -365,6 +365,8 @@ impl State {
             }),
             java_home: self.config.java_home.clone(),
             cancel,
+            build_tool: self.config.build_tool(),
+            explicit_classpath: self.config.classpath.len(),
         };
         self.runner
             .get_or_insert_with(|| Runner::spawn(self.events.clone()))
@@ -477,6 +479,18 @@ impl State {
                 if let Some(tracked) = self.tracked.get_mut(&uri) {
                     tracked.results = Some(shown);
                     self.results_changed(&uri).await;
+                }
+            }
+            RunUpdate::Classpath { root, status } => {
+                if status.state == "failed" {
+                    if let Some(message) = &status.message {
+                        self.show_once(MessageType::WARNING, &format!("ctgls: {message}"))
+                            .await;
+                    }
+                }
+                if self.classpaths.get(&root) != Some(&status) {
+                    self.classpaths.insert(root, status);
+                    self.send_status();
                 }
             }
             RunUpdate::Finished { run, outcome, wall } => {

@@ -3,6 +3,12 @@
 //! JVM workers (one per project, started on the first run and kept warm) and reports back to
 //! the owner task as `Event::Run` messages: phases, interim coverage while the search runs,
 //! and the final results or the reason there are none.
+//!
+//! Before a run, the project's build tool is asked for its classpath (`ctg::buildtool`): from
+//! the on-disk cache when the build files are unchanged, else by running Maven or Gradle here,
+//! on the generation thread, with the run's progress saying so; never on the owner task, so
+//! edits are never kept waiting. A failure is remembered for `FAILURE_RETRY` (the build files
+//! unchanged) rather than retried on every run.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
@@ -11,6 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use ctg::budget::CostLedger;
+use ctg::buildtool::{self, BuildToolSettings, Resolution};
 use ctg::job::{GenerationError, GenerationObserver, GenerationRequest, Phase, SourceDiagnostic};
 use ctg::pipeline::{self, PipelineError, PipelineOptions};
 use ctg::project::{JUnitVersion, ProjectLayout, SourceOverlays};
@@ -23,6 +30,11 @@ use tower_lsp_server::ls_types::Uri;
 
 use crate::lsp::results::ClassResults;
 use crate::lsp::state::{Event, WeakEventSender};
+
+/// How long a build tool's failure stands before the tool is asked again (with the same build
+/// files; an edited build file is asked at once). The user may have fixed the local
+/// repository in the meantime, but starting Maven before every run would cost seconds each.
+const FAILURE_RETRY: Duration = Duration::from_secs(300);
 
 /// How often interim coverage is sent while the search runs.
 const INTERIM_EVERY: Duration = Duration::from_millis(700);
@@ -44,6 +56,22 @@ pub struct RunJob {
     pub cancel: CancelToken,
     /// The project's `.ctgls/` store: warm start and history.
     pub store: Option<Store>,
+    /// How the build tool is asked for the classpath.
+    pub build_tool: BuildToolSettings,
+    /// How many of the layout's classpath entries the user gave (they stay first).
+    pub explicit_classpath: usize,
+}
+
+/// Where a project's classpath came from, for `ctgls/status`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClasspathStatus {
+    pub tool: &'static str,
+    /// `resolved` (the tool ran), `cached`, or `failed` (the classpath is guessed).
+    pub state: &'static str,
+    pub entries: usize,
+    pub sibling_sources: usize,
+    /// The tool's error with what to do, or its notes.
+    pub message: Option<String>,
 }
 
 /// What the runner tells the owner.
@@ -63,6 +91,11 @@ pub enum RunUpdate {
         run: u64,
         outcome: Result<Arc<ClassResults>, RunFailure>,
         wall: Duration,
+    },
+    /// The build tool answered (or failed) for the project at `root`.
+    Classpath {
+        root: PathBuf,
+        status: ClasspathStatus,
     },
 }
 
@@ -153,11 +186,25 @@ impl Drop for Runner {
 /// Per project (root, JDK): its warm worker and what emission costs there.
 type Workers = HashMap<(PathBuf, Option<PathBuf>), (Supervisor, CostLedger)>;
 
+/// Build tool failures by build key, with when they happened.
+type Failures = HashMap<String, (Instant, Resolution)>;
+
 fn run_loop(jobs: mpsc::Receiver<RunJob>, events: WeakEventSender) {
     let mut workers: Workers = HashMap::new();
-    while let Ok(job) = jobs.recv() {
+    let mut failures: Failures = HashMap::new();
+    while let Ok(mut job) = jobs.recv() {
         let started = Instant::now();
         let run = job.run;
+        let resolution = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            resolve_classpath(&mut job, &mut failures, &events)
+        }))
+        .unwrap_or_else(|panic| {
+            tracing::error!(
+                "resolving the classpath panicked: {}",
+                super::panic_message(panic.as_ref())
+            );
+            None
+        });
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             run_one(&job, &mut workers, &events)
         }))
@@ -175,6 +222,15 @@ fn run_loop(jobs: mpsc::Receiver<RunJob>, events: WeakEventSender) {
                 diagnostics: Vec::new(),
             })
         });
+        // A run that failed on a guessed classpath says why the classpath is a guess.
+        let outcome = outcome.map_err(|mut failure| {
+            if let Some(Err(error)) = resolution.as_ref().map(|r| &r.outcome) {
+                if !matches!(failure.kind, FailureKind::Cancelled) && !failure.kind.is_global() {
+                    failure.message = format!("{} ({error})", failure.message);
+                }
+            }
+            failure
+        });
         let update = RunUpdate::Finished {
             run,
             outcome,
@@ -188,6 +244,65 @@ fn run_loop(jobs: mpsc::Receiver<RunJob>, events: WeakEventSender) {
     for (_, (mut worker, _)) in workers {
         worker.shutdown();
     }
+}
+
+/// Asks the build tool for the job's classpath and puts it into the job's layout (the guess
+/// stays when the tool fails), telling the owner where the classpath came from.
+fn resolve_classpath(
+    job: &mut RunJob,
+    failures: &mut Failures,
+    events: &WeakEventSender,
+) -> Option<Resolution> {
+    let key = buildtool::build_key(&job.layout, &job.build_tool)?;
+    failures.retain(|_, (when, _)| when.elapsed() < FAILURE_RETRY);
+    let resolution = match failures.get(&key) {
+        Some((_, remembered)) => remembered.clone(),
+        None => {
+            let run = job.run;
+            let resolution = buildtool::resolve(&job.layout, &job.build_tool, &mut |tool| {
+                events.send(Event::Run(RunUpdate::Phase {
+                    run,
+                    phase: tool.phase(),
+                    branches: None,
+                }));
+            })?;
+            if resolution.outcome.is_err() {
+                failures.insert(key, (Instant::now(), resolution.clone()));
+            }
+            resolution
+        }
+    };
+    let status = match &resolution.outcome {
+        Ok(module) => {
+            buildtool::apply(&mut job.layout, job.explicit_classpath, module);
+            ClasspathStatus {
+                tool: resolution.tool.name(),
+                state: if resolution.cached {
+                    "cached"
+                } else {
+                    "resolved"
+                },
+                entries: module.classpath.len(),
+                sibling_sources: module.sibling_sources.len(),
+                message: (!module.notes.is_empty()).then(|| module.notes.join("; ")),
+            }
+        }
+        Err(error) => {
+            tracing::warn!("{error}");
+            ClasspathStatus {
+                tool: resolution.tool.name(),
+                state: "failed",
+                entries: job.layout.classpath.len(),
+                sibling_sources: 0,
+                message: Some(error.to_string()),
+            }
+        }
+    };
+    events.send(Event::Run(RunUpdate::Classpath {
+        root: job.layout.root.clone(),
+        status,
+    }));
+    Some(resolution)
 }
 
 fn run_one(

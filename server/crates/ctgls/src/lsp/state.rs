@@ -24,7 +24,7 @@ use crate::logging::LogLevelControl;
 use crate::lsp::actions::{self, ActionData, EditSupport, TestFileNow};
 use crate::lsp::config::{self, Config, SECTION};
 use crate::lsp::engine::{Running, Tracked};
-use crate::lsp::runner::{RunFailure, RunUpdate, Runner};
+use crate::lsp::runner::{ClasspathStatus, RunFailure, RunUpdate, Runner};
 use crate::lsp::view::View;
 use crate::lsp::workspace::{uri_path, Workspace};
 use crate::lsp::{coverage, hover, lens};
@@ -223,6 +223,8 @@ pub struct State {
     pub(super) global_problem: Option<RunFailure>,
     /// `window/showMessage` texts already shown.
     pub(super) shown_messages: HashSet<String>,
+    /// Per project root, where its classpath came from (the build tool, its cache, a guess).
+    pub(super) classpaths: std::collections::BTreeMap<std::path::PathBuf, ClasspathStatus>,
 }
 
 impl State {
@@ -244,6 +246,7 @@ impl State {
             next_run: 0,
             global_problem: None,
             shown_messages: HashSet::new(),
+            classpaths: std::collections::BTreeMap::new(),
         }
     }
 

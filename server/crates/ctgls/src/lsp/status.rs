@@ -80,6 +80,20 @@ pub fn compute(state: &State) -> Value {
         }
         (None, None) => ("idle", format!("{} classes open", classes.len())),
     };
+    let classpaths: Vec<Value> = state
+        .classpaths
+        .iter()
+        .map(|(root, c)| {
+            json!({
+                "root": root,
+                "tool": c.tool,
+                "state": c.state,
+                "entries": c.entries,
+                "siblingSources": c.sibling_sources,
+                "message": c.message,
+            })
+        })
+        .collect();
     json!({
         "state": state_name,
         "message": message,
@@ -87,6 +101,7 @@ pub fn compute(state: &State) -> Value {
         "queued": queued,
         "classes": classes,
         "workspaceFolders": state.workspace.folders,
+        "classpaths": classpaths,
         "version": env!("CARGO_PKG_VERSION"),
     })
 }

@@ -1,0 +1,324 @@
+//! `ctgls generate` on Maven projects: the classpath comes from the real `mvn` (Debian's, with
+//! Debian's Maven repository as local repository through a `settings.xml` the way a user's
+//! reaches mvn), the JUnit that verifies from the project's own dependencies, and a dependency
+//! Maven cannot resolve offline is reported with what to do.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// The slow end-to-end test runs when `CTGLS_E2E=1` (`.ci/run` sets it).
+fn e2e_enabled() -> bool {
+    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
+}
+
+/// A scratch directory removed on drop.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("ctgls-maven-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        Scratch(dir)
+    }
+
+    fn write(&self, relative: &str, text: &str) -> PathBuf {
+        let path = self.0.join(relative);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
+        std::fs::write(&path, text).expect("write");
+        path
+    }
+
+    /// A Maven `settings.xml`: offline, Debian's repository as the local repository.
+    fn settings(&self) -> PathBuf {
+        self.write(
+            "m2/settings.xml",
+            "<settings><offline>true</offline>\
+             <localRepository>/usr/share/maven-repo</localRepository></settings>\n",
+        )
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn generate(project: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ctgls"))
+        .arg("generate")
+        .arg("--project")
+        .arg(project)
+        .args(args)
+        .env_remove("CTGLS_LOG")
+        .env_remove("CTGLS_JUNIT_CLASSPATH")
+        .output()
+        .expect("the ctgls binary runs")
+}
+
+fn pom(dependencies: &str) -> String {
+    format!(
+        "<?xml version=\"1.0\"?>\n<project xmlns=\"http://maven.apache.org/POM/4.0.0\">\n  \
+         <modelVersion>4.0.0</modelVersion>\n  <groupId>com.acme</groupId>\n  \
+         <artifactId>names</artifactId>\n  <version>1.0</version>\n  <dependencies>\n\
+         {dependencies}  </dependencies>\n</project>\n"
+    )
+}
+
+const LANG: &str = "    <dependency><groupId>org.apache.commons</groupId>\
+    <artifactId>commons-lang3</artifactId><version>3.12.0</version></dependency>\n";
+const JUNIT4: &str = "    <dependency><groupId>junit</groupId><artifactId>junit</artifactId>\
+    <version>4.13.2</version><scope>test</scope></dependency>\n";
+
+const NAMES: &str = "package com.acme;\n\nimport org.apache.commons.lang3.StringUtils;\n\n\
+public class Names {\n\
+    public static String initials(String name) {\n\
+        if (StringUtils.isBlank(name)) {\n\
+            return \"\";\n\
+        }\n\
+        StringBuilder out = new StringBuilder();\n\
+        for (String part : StringUtils.split(name)) {\n\
+            out.append(Character.toUpperCase(part.charAt(0)));\n\
+        }\n\
+        return out.toString();\n\
+    }\n\n\
+    public static String shout(String text) {\n\
+        String trimmed = StringUtils.trimToEmpty(text);\n\
+        if (trimmed.length() > 10) {\n\
+            return StringUtils.abbreviate(trimmed, 10).toUpperCase(java.util.Locale.ROOT);\n\
+        }\n\
+        return trimmed.toUpperCase(java.util.Locale.ROOT) + \"!\";\n\
+    }\n\
+}\n";
+
+#[test]
+fn a_maven_project_using_commons_lang_gets_verified_tests_run_with_its_junit() {
+    if !e2e_enabled() {
+        eprintln!("skipped: the Maven end-to-end generate test runs with CTGLS_E2E=1");
+        return;
+    }
+    let project = Scratch::new("names");
+    let settings = project.settings();
+    let root = project.0.join("names");
+    project.write("names/pom.xml", &pom(&format!("{LANG}{JUNIT4}")));
+    project.write("names/src/main/java/com/acme/Names.java", NAMES);
+    let report_path = project.0.join("report.json");
+    let args = [
+        "--class",
+        "com.acme.Names",
+        "--budget",
+        "15",
+        "--seed",
+        "1",
+        "--maven-settings",
+        settings.to_str().expect("utf-8"),
+        "--report",
+        report_path.to_str().expect("utf-8"),
+    ];
+    let output = generate(&root, &args);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("ctgls: resolving the Maven classpath (offline)..."),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("ctgls: classpath from Maven: 3 entries"),
+        "{stderr}"
+    );
+
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report_path).expect("report written"))
+            .expect("the report is JSON");
+    assert_eq!(report["classpath"]["tool"], "Maven", "{report}");
+    assert_eq!(report["classpath"]["state"], "resolved", "{report}");
+    assert_eq!(report["classpath"]["entries"], 3, "{report}");
+    let entry = &report["classes"][0];
+    assert_eq!(entry["status"], "ok", "{entry}");
+    // The project's JUnit 4 (junit:junit from the local repository), found through Maven.
+    assert_eq!(entry["junit"], 4, "{entry}");
+    assert_eq!(entry["verified_with_junit"], true, "{entry}");
+    assert!(
+        entry["tests_written"].as_u64().expect("count") > 0,
+        "{entry}"
+    );
+    let test_file = PathBuf::from(entry["test_file"].as_str().expect("written"));
+    assert_eq!(
+        test_file,
+        root.join("src/test/java/com/acme/NamesGeneratedTest.java")
+    );
+    let source = std::fs::read_to_string(&test_file).expect("the test file exists");
+    assert!(source.contains("import org.junit.Test;"), "{source}");
+
+    // A second run: the build files are unchanged, so Maven is not started.
+    let output = generate(&root, &args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        !stderr.contains("resolving the Maven classpath"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("ctgls: classpath from Maven, cached: 3 entries"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_dependency_missing_offline_is_explained_and_the_guess_is_used() {
+    let project = Scratch::new("missing");
+    let settings = project.settings();
+    let root = project.0.join("p");
+    project.write(
+        "p/pom.xml",
+        &pom(&format!(
+            "{LANG}    <dependency><groupId>org.example.absent</groupId>\
+             <artifactId>nowhere</artifactId><version>2.1</version></dependency>\n"
+        )),
+    );
+    project.write("p/src/main/java/com/acme/Names.java", NAMES);
+    let output = generate(
+        &root,
+        &[
+            "--class",
+            "com.acme.Names",
+            "--budget",
+            "5",
+            "--maven-settings",
+            settings.to_str().expect("utf-8"),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "ctgls: Maven could not give the classpath: the local repository lacks \
+             org.example.absent:nowhere:jar:2.1"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("Run `mvn dependency:resolve` once online in"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("`--online` on the command line"),
+        "{stderr}"
+    );
+    // The guessed classpath has no commons-lang3: javac says so.
+    assert!(stderr.contains("does not compile"), "{stderr}");
+    assert!(stderr.contains("org.apache.commons.lang3"), "{stderr}");
+}
+
+#[test]
+fn without_the_build_tool_the_classpath_is_guessed() {
+    let project = Scratch::new("off");
+    let root = project.0.join("p");
+    project.write("p/pom.xml", &pom(LANG));
+    project.write("p/src/main/java/com/acme/Names.java", NAMES);
+    let output = generate(
+        &root,
+        &[
+            "--class",
+            "com.acme.Names",
+            "--budget",
+            "5",
+            "--no-build-tool",
+            "--maven",
+            "/nonexistent/mvn",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("Maven"), "{stderr}");
+    assert!(stderr.contains("does not compile"), "{stderr}");
+}
+
+#[test]
+fn a_module_of_a_multi_module_build_gets_verified_tests_with_its_sibling_never_built() {
+    if !e2e_enabled() {
+        eprintln!("skipped: the Maven end-to-end generate test runs with CTGLS_E2E=1");
+        return;
+    }
+    let project = Scratch::new("shop");
+    let settings = project.settings();
+    project.write(
+        "shop/pom.xml",
+        "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>\
+         <groupId>com.acme</groupId><artifactId>shop</artifactId><version>1.0</version>\
+         <packaging>pom</packaging><modules><module>text</module><module>greet</module>\
+         </modules></project>\n",
+    );
+    let parent = "<parent><groupId>com.acme</groupId><artifactId>shop</artifactId>\
+                  <version>1.0</version></parent>";
+    project.write(
+        "shop/text/pom.xml",
+        &format!(
+            "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>\
+             {parent}<artifactId>text</artifactId><dependencies>\n{LANG}</dependencies></project>\n"
+        ),
+    );
+    project.write(
+        "shop/text/src/main/java/com/acme/text/Text.java",
+        "package com.acme.text;\n\nimport org.apache.commons.lang3.StringUtils;\n\n\
+         public final class Text {\n    private Text() {}\n\n    \
+         public static String clean(String s) {\n        return StringUtils.normalizeSpace(s);\n    }\n}\n",
+    );
+    project.write(
+        "shop/greet/pom.xml",
+        &format!(
+            "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>\
+             {parent}<artifactId>greet</artifactId><dependencies>\n\
+             <dependency><groupId>com.acme</groupId><artifactId>text</artifactId>\
+             <version>${{project.version}}</version></dependency>\n{JUNIT4}</dependencies></project>\n"
+        ),
+    );
+    project.write(
+        "shop/greet/src/main/java/com/acme/greet/Greeter.java",
+        "package com.acme.greet;\n\nimport com.acme.text.Text;\n\n\
+         public class Greeter {\n    public String greet(String name) {\n        \
+         String clean = Text.clean(name);\n        if (clean == null || clean.isEmpty()) {\n            \
+         return \"Hello!\";\n        }\n        return \"Hello, \" + clean + \"!\";\n    }\n}\n",
+    );
+    let root = project.0.join("shop/greet");
+    let report_path = project.0.join("report.json");
+    let output = generate(
+        &root,
+        &[
+            "--class",
+            "com.acme.greet.Greeter",
+            "--budget",
+            "15",
+            "--maven-settings",
+            settings.to_str().expect("utf-8"),
+            "--report",
+            report_path.to_str().expect("utf-8"),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report_path).expect("report written"))
+            .expect("the report is JSON");
+    assert_eq!(report["classpath"]["state"], "resolved", "{report}");
+    assert_eq!(report["classpath"]["sibling_sources"], 1, "{report}");
+    let entry = &report["classes"][0];
+    assert_eq!(entry["status"], "ok", "{entry}");
+    assert_eq!(entry["junit"], 4, "{entry}");
+    assert_eq!(entry["verified_with_junit"], true, "{entry}");
+    assert_eq!(
+        entry["branches"]["covered"], entry["branches"]["total"],
+        "{entry}"
+    );
+    assert!(
+        !project.0.join("shop/text/target").exists(),
+        "the sibling was not built"
+    );
+}
