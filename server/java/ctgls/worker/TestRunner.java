@@ -1,5 +1,6 @@
 package ctgls.worker;
 
+import ctgls.rt.Environment;
 import ctgls.rt.Probe;
 import ctgls.worker.Unit.TestLoader;
 import java.util.ArrayList;
@@ -320,6 +321,7 @@ final class TestRunner {
             m.put("exitStatus", end == TestCase.End.SYSTEM_EXIT ? (Object) (long) tc.exitStatus : null);
             m.put("exitAttempted", ExitGuard.attempted == null ? null : (Object) (long) ExitGuard.attempted);
             m.put("trace", trace);
+            m.put("environment", Environment.snapshot());
             m.put("stdout", main.out.text());
             m.put("stderr", main.err.text());
             m.put("outputTruncated", main.out.truncated() || main.err.truncated());
