@@ -51,7 +51,10 @@ impl Drop for Outside {
 }
 
 fn described(r: &TestResult) -> Vec<String> {
-    r.environment.iter().map(EnvironmentNeed::describe).collect()
+    r.environment
+        .iter()
+        .map(EnvironmentNeed::describe)
+        .collect()
 }
 
 fn need<'r>(r: &'r TestResult, text: &str) -> &'r EnvironmentNeed {
@@ -82,7 +85,11 @@ fn with_the_security_manager_every_attempt_is_seen_caught_or_not() {
         call("mkdir", STRING, vec![string(&outside.path("d"))]),
         call("write", STRING, vec![string("relative.txt")]),
         call("connect", HOST_PORT, vec![string("127.0.0.1"), int(9)]),
-        call("connectCaught", HOST_PORT, vec![string("10.1.2.3"), int(80)]),
+        call(
+            "connectCaught",
+            HOST_PORT,
+            vec![string("10.1.2.3"), int(80)],
+        ),
         call("listen", &[], vec![]),
         call("startCaught", STRING, vec![string("true")]),
         call("temp", &[], vec![]),
@@ -96,13 +103,14 @@ fn with_the_security_manager_every_attempt_is_seen_caught_or_not() {
     }
     let a = need(&r[0], &format!("writes {}", outside.path("a.txt")));
     assert_eq!(a.kind, EnvironmentKind::File);
-    // The exception the test ends with names the refusal; the line is Env.java's.
+    // The exception the test ends with names the refusal.
     assert_eq!(a.refused, sandboxed, "{a:?}");
     if sandboxed {
         let detail = a.detail.as_deref().unwrap();
         assert!(detail.contains("Permission denied"), "{detail}");
     }
-    assert_eq!(a.line, Some(15), "{a:?}");
+    // Env.java is not instrumented here, so no line is known (ctg/tests/environment.rs).
+    assert_eq!(a.line, None, "{a:?}");
     // Swallowed by code that is not instrumented: the check saw it all the same.
     need(&r[1], &format!("writes {}", outside.path("b.txt")));
     need(&r[2], &format!("writes {}", outside.path("c.txt")));
@@ -118,6 +126,12 @@ fn with_the_security_manager_every_attempt_is_seen_caught_or_not() {
     let connect = need(&r[5], "connects to 127.0.0.1:9");
     assert_eq!(connect.kind, EnvironmentKind::Network);
     assert_eq!(connect.refused, isolated, "{connect:?}");
+    assert_eq!(
+        r[5].environment.len(),
+        1,
+        "one need: {:?}",
+        described(&r[5])
+    );
     need(&r[6], "connects to 10.1.2.3:80");
     need(&r[7], "listens on a free port");
     let start = need(&r[8], "starts true");
@@ -127,7 +141,10 @@ fn with_the_security_manager_every_attempt_is_seen_caught_or_not() {
     assert!(r[10].environment.is_empty(), "{:?}", described(&r[10]));
     drop(sup);
     if sandboxed {
-        assert!(outside.is_empty(), "nothing is written outside the scratch dir");
+        assert!(
+            outside.is_empty(),
+            "nothing is written outside the scratch dir"
+        );
     }
 }
 
@@ -146,11 +163,7 @@ fn without_the_security_manager_refusals_are_seen_by_their_exceptions() {
         call("writeNio", STRING, vec![string(&outside.path("c.txt"))]),
         call("connect", HOST_PORT, vec![string("127.0.0.1"), int(9)]),
         call("connect", HOST_PORT, vec![string("example.com"), int(443)]),
-        call(
-            "start",
-            STRING,
-            vec![string("/nonexistent/ctgls-program")],
-        ),
+        call("start", STRING, vec![string("/nonexistent/ctgls-program")]),
         call("temp", &[], vec![]),
         call("writeCaught", STRING, vec![string(&outside.path("b.txt"))]),
     ];
@@ -159,12 +172,16 @@ fn without_the_security_manager_refusals_are_seen_by_their_exceptions() {
     if sandboxed(&sup) {
         let a = need(&r[0], &format!("writes {}", outside.path("a.txt")));
         assert!(a.refused);
-        assert_eq!(a.line, Some(15), "{a:?}");
         let c = need(&r[1], &format!("accesses {}", outside.path("c.txt")));
-        assert!(c.detail.as_deref().unwrap().contains("AccessDeniedException"));
+        assert!(c
+            .detail
+            .as_deref()
+            .unwrap()
+            .contains("AccessDeniedException"));
     }
     if network_isolated(&sup) {
-        let connect = r[2].environment.first().expect("a refused connection");
+        // The exception does not name the address.
+        let connect = need(&r[2], "connects to a network address");
         assert_eq!(connect.kind, EnvironmentKind::Network, "{connect:?}");
         assert!(connect.refused);
         let lookup = need(&r[3], "resolves example.com");

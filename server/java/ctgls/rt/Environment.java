@@ -232,10 +232,13 @@ public final class Environment {
         } else if (e instanceof UnknownHostException) {
             String host = message == null ? "a host" : message.split(":", 2)[0];
             add("network", "resolves", host, true, detail, frames);
-        } else if (e instanceof BindException) {
-            add("network", "listens on", "a port", true, detail, frames);
-        } else if (e instanceof SocketException && message != null && isNetworkRefusal(message)) {
-            add("network", "connects to", "a network address", true, detail, frames);
+        } else if (e instanceof BindException || e instanceof SocketException && message != null && isNetworkRefusal(message)) {
+            // Landlock's refusal of a TCP connect (EACCES) surfaces as a BindException too.
+            if (jdkCalled(frames, "connect")) {
+                add("network", "connects to", "a network address", true, detail, frames);
+            } else {
+                add("network", "listens on", "a port", true, detail, frames);
+            }
         } else if (message != null && message.startsWith("Cannot run program \"")) {
             int end = message.indexOf('"', 20);
             add("process", "starts", end > 20 ? message.substring(20, end) : "a program", true, detail, frames);
@@ -276,6 +279,20 @@ public final class Environment {
         return "opens";
     }
 
+    /** Whether a JDK frame on top of the stack, before the caller's own code, is a {@code method}. */
+    private static boolean jdkCalled(StackTraceElement[] frames, String method) {
+        for (StackTraceElement f : frames) {
+            String c = f.getClassName();
+            if (!c.startsWith("java.") && !c.startsWith("sun.") && !c.startsWith("jdk.")) {
+                return false;
+            }
+            if (f.getMethodName().equals(method)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The last JDK method before the caller's own code, e.g. {@code java.io.File.createNewFile}. */
     private static String jdkCaller(StackTraceElement[] frames) {
         String last = "a JDK method";
@@ -307,9 +324,12 @@ public final class Environment {
     private static void add(String kind, String action, String target, boolean refused, String detail,
             StackTraceElement[] frames) {
         long at = Probe.locate(frames);
+        // A refusal whose exception does not name its target ("a network address", "a file")
+        // is the refusal of the attempt the security manager saw with one, when it saw one.
+        boolean unnamed = refused && target.startsWith("a ");
         synchronized (LOCK) {
             for (Need n : needs) {
-                if (n.action.equals(action) && n.target.equals(target)) {
+                if (n.action.equals(action) && (n.target.equals(target) || unnamed && n.kind.equals(kind))) {
                     if (refused && !n.refused) {
                         n.refused = true;
                         n.detail = detail;

@@ -275,6 +275,8 @@ final class TestRunner {
             // The test may have interrupted its thread; the waits below must still wait.
             Thread.interrupted();
             Map<String, Object> trace = Probe.snapshot();
+            // Before anything below records a class initialisation, which clears the records.
+            List<Object> environment = Environment.snapshot();
             Probe.endTest();
             boolean stuck = state == TAKEN_OVER && tt.running();
             int leaked = stopLeakedThreads(tt);
@@ -321,7 +323,7 @@ final class TestRunner {
             m.put("exitStatus", end == TestCase.End.SYSTEM_EXIT ? (Object) (long) tc.exitStatus : null);
             m.put("exitAttempted", ExitGuard.attempted == null ? null : (Object) (long) ExitGuard.attempted);
             m.put("trace", trace);
-            m.put("environment", Environment.snapshot());
+            m.put("environment", environment);
             m.put("stdout", main.out.text());
             m.put("stderr", main.err.text());
             m.put("outputTruncated", main.out.truncated() || main.err.truncated());
