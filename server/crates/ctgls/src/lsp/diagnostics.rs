@@ -21,6 +21,7 @@ pub const SOURCE: &str = "ctgls";
 pub const UNCOVERED_BRANCH: &str = "uncovered-branch";
 pub const UNDECLARED_EXCEPTION: &str = "undeclared-exception";
 pub const GENERATION_UNAVAILABLE: &str = "generation-unavailable";
+pub const NEEDS_ENVIRONMENT: &str = "needs-environment";
 
 pub fn compute(
     uri: &Uri,
@@ -66,8 +67,44 @@ pub fn compute(
         let view = View::new(file, results, encoding);
         uncovered_branches(uri, &view, &mut out);
         undeclared_exceptions(uri, &view, &mut out);
+        needs_environment(uri, &view, &mut out);
     }
     out
+}
+
+/// On the line that needed the environment, while its member is unchanged: why the goals
+/// there have no test (docs/lsp-extensions.md, `needs-environment`).
+fn needs_environment(uri: &Uri, view: &View, out: &mut Vec<Diagnostic>) {
+    let results = view.results;
+    for need in &results.environment {
+        let Some((member, offset)) = &need.at else {
+            continue;
+        };
+        let Some(row) = view.row(member, *offset) else {
+            continue;
+        };
+        let Some(range) = view.line_range(row) else {
+            continue;
+        };
+        let goals = need.goals.len();
+        out.push(diagnostic(
+            range,
+            DiagnosticSeverity::INFORMATION,
+            NEEDS_ENVIRONMENT,
+            format!(
+                "{}; no test is written for the {goals} goal{} only such runs reach",
+                need.message,
+                if goals == 1 { "" } else { "s" }
+            ),
+            json!({
+                "uri": uri.as_str(),
+                "class": results.class,
+                "target": need.target,
+                "goals": need.goals,
+                "run": results.run,
+            }),
+        ));
+    }
 }
 
 fn uncovered_branches(uri: &Uri, view: &View, out: &mut Vec<Diagnostic>) {
