@@ -287,6 +287,65 @@ mod tests {
     }
 
     #[test]
+    fn a_need_of_the_environment_is_information_on_its_line_while_its_member_is_unchanged() {
+        let file = OpenFile::open(ACCOUNT, 1);
+        let all = [
+            "p.Account#withdraw(long)/B0.T",
+            "p.Account#withdraw(long)/B0.F",
+            "p.Account#interest(int)/B0.T",
+            "p.Account#interest(int)/B0.F",
+        ];
+        let mut tracked = tracked_with(&file, &all);
+        let mut results = (**tracked.results.as_ref().unwrap()).clone();
+        // `balance -= amount;`: line 10, offset 4 in withdraw (which starts on row 5).
+        results.environment = vec![crate::lsp::results::EnvironmentResult {
+            at: Some(("p.Account#withdraw(long)".into(), 4)),
+            message: "needs the environment: writes /home/x/out.txt (refused by the sandbox)"
+                .into(),
+            target: "/home/x/out.txt".into(),
+            goals: vec!["line 10".into(), "line 11".into()],
+        }];
+        tracked.results = Some(Arc::new(results));
+        let diagnostics = compute(&uri(), &file, &tracked, None, PositionEncoding::Utf16);
+        let need: Vec<&Diagnostic> = diagnostics
+            .iter()
+            .filter(|d| d.code == Some(NumberOrString::String(NEEDS_ENVIRONMENT.into())))
+            .collect();
+        assert_eq!(
+            messages(&need.into_iter().cloned().collect::<Vec<_>>()),
+            [(
+                9,
+                "needs the environment: writes /home/x/out.txt (refused by the sandbox); no test \
+                 is written for the 2 goals only such runs reach"
+                    .to_string()
+            )]
+        );
+        let info = diagnostics
+            .iter()
+            .find(|d| d.code == Some(NumberOrString::String(NEEDS_ENVIRONMENT.into())))
+            .unwrap();
+        assert_eq!(info.severity, Some(DiagnosticSeverity::INFORMATION));
+        assert_eq!(info.data.as_ref().unwrap()["target"], "/home/x/out.txt");
+
+        // Editing withdraw withdraws it.
+        let mut edited = OpenFile::open(ACCOUNT, 1);
+        edited
+            .apply_changes(
+                &[TextChange::replace(
+                    TextRange::new(TextPosition::new(9, 8), TextPosition::new(9, 8)),
+                    "// x\n        ",
+                )],
+                2,
+                PositionEncoding::Utf16,
+            )
+            .unwrap();
+        let diagnostics = compute(&uri(), &edited, &tracked, None, PositionEncoding::Utf16);
+        assert!(!diagnostics
+            .iter()
+            .any(|d| d.code == Some(NumberOrString::String(NEEDS_ENVIRONMENT.into()))));
+    }
+
+    #[test]
     fn uncovered_outcomes_are_diagnosed_on_their_condition() {
         let file = OpenFile::open(ACCOUNT, 1);
         let tracked = tracked_with(&file, &["p.Account#withdraw(long)/B0.T"]);
