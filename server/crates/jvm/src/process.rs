@@ -240,7 +240,7 @@ fn exit_kind(st: std::process::ExitStatus) -> ExitKind {
 /// worker tells a test that writes temporary files, which is fine anywhere, from one that writes
 /// relative to the working directory or home, which run by the user would write into their
 /// project or home (docs/protocol.md, "Environment").
-const TMP_DIR: &str = "tmp";
+pub(crate) const TMP_DIR: &str = "tmp";
 
 /// Java releases that install a security manager only when started with
 /// `-Djava.security.manager=allow`: 18 to 23 (12 introduced the value; 24 removed the manager).
