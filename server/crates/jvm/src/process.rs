@@ -444,3 +444,46 @@ mod tests {
         assert!(matches!(r.next(Duration::from_secs(5)), Ok(Incoming::Eof)));
     }
 }
+
+#[cfg(test)]
+mod arg_tests {
+    use super::*;
+
+    fn args(java_feature: u32, block_system_exit: bool) -> Vec<String> {
+        let config = WorkerConfig {
+            block_system_exit,
+            ..WorkerConfig::default()
+        };
+        jvm_args(
+            &config,
+            java_feature,
+            Path::new("/s"),
+            Path::new("/w.jar"),
+            &[],
+        )
+    }
+
+    #[test]
+    fn the_security_manager_is_allowed_where_java_needs_the_flag_and_accepts_it() {
+        let allow = "-Djava.security.manager=allow".to_string();
+        // 11 reads the value as a class name; 24 has no security manager.
+        for (feature, wanted) in [(11, false), (17, true), (21, true), (23, true), (24, false)] {
+            assert_eq!(
+                args(feature, true).contains(&allow),
+                wanted,
+                "Java {feature}"
+            );
+        }
+        assert!(!args(21, false).contains(&allow), "no exit guard asked for");
+    }
+
+    #[test]
+    fn temporary_files_go_apart_from_the_working_directory() {
+        let a = args(17, true);
+        assert!(a.contains(&format!(
+            "-Djava.io.tmpdir={}",
+            Path::new("/s").join(TMP_DIR).display()
+        )));
+        assert!(a.contains(&"-Duser.home=/s".to_string()));
+    }
+}
