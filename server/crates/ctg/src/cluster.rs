@@ -341,6 +341,7 @@ mod tests {
             processes_killed: 0,
             fresh_loader: true,
             loader_dropped: None,
+            environment: Vec::new(),
         };
         assert_eq!(
             observed_values(&result),

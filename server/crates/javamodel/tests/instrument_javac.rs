@@ -44,7 +44,7 @@ fn compile_instrumented(release: u32, files: &[PathBuf], dir: &Path) {
         args.push(target);
     }
     let runtime = manifest().join("../../java/ctgls/rt");
-    for name in ["Probe.java", "DeadlineExceeded.java"] {
+    for name in ["Probe.java", "DeadlineExceeded.java", "Environment.java"] {
         args.push(runtime.join(name));
     }
     let result = Command::new(&javac)

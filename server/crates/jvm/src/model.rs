@@ -411,6 +411,57 @@ pub struct TestResult {
     /// Why the next test cannot reuse this test's class loader (the first class found with
     /// static state, an abnormal end, ...); `None` when it can, or when reuse was not allowed.
     pub loader_dropped: Option<String>,
+    /// What the test needed of its environment (files written outside the temporary directory,
+    /// connections, processes) or was refused by the sandbox; empty when nothing. Such a test
+    /// must not become a written test (docs/protocol.md, "Environment").
+    pub environment: Vec<EnvironmentNeed>,
+}
+
+/// One thing a test needed of its environment, as the worker saw it: through the security
+/// manager's checks before the JDK tried it, or through the errno text of the exception a
+/// refusal of the sandbox raised.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnvironmentNeed {
+    pub kind: EnvironmentKind,
+    /// What the code did, as a verb for messages: `writes`, `deletes`, `reads`, `opens`,
+    /// `accesses`, `connects to`, `resolves`, `listens on`, `starts`.
+    pub action: String,
+    /// The path, `host:port`, URL or program, as the test named it (a relative path says so).
+    pub target: String,
+    /// The sandbox refused it (an errno text was seen); false when only the security manager's
+    /// check saw the attempt, which the sandbox may have allowed (a relative path in the
+    /// scratch directory) or refused without an exception (`File.mkdir()` returning false).
+    pub refused: bool,
+    /// The refusal's exception, `type: message`, when one was seen.
+    pub detail: Option<String>,
+    /// The instrumented file (its probe key) and 1-based line of the innermost frame in one,
+    /// when the stack had one.
+    pub file: Option<String>,
+    pub line: Option<u32>,
+}
+
+impl EnvironmentNeed {
+    /// `writes /home/x/out.txt`, `connects to example.com:443`, `starts ls`.
+    pub fn describe(&self) -> String {
+        format!("{} {}", self.action, self.target)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnvironmentKind {
+    File,
+    Network,
+    Process,
+}
+
+impl EnvironmentKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EnvironmentKind::File => "file",
+            EnvironmentKind::Network => "network",
+            EnvironmentKind::Process => "process",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

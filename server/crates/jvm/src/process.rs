@@ -87,10 +87,18 @@ impl WorkerProcess {
         let scratch = ScratchDir(scratch);
         let scratch_path = scratch.0.clone();
         let scratch_ref = &scratch_path;
+        let tmp = scratch_path.join(TMP_DIR);
+        std::fs::create_dir(&tmp).map_err(|e| spawn_err("creating the scratch dir's tmp", e))?;
         let mut cmd = Command::new(&jdk.java);
-        cmd.args(jvm_args(config, scratch_ref, worker_classes, archive_args))
-            .current_dir(scratch_ref)
-            .stdin(Stdio::null());
+        cmd.args(jvm_args(
+            config,
+            jdk.version.feature,
+            scratch_ref,
+            worker_classes,
+            archive_args,
+        ))
+        .current_dir(scratch_ref)
+        .stdin(Stdio::null());
         let Started {
             child,
             to_worker,
@@ -227,8 +235,22 @@ fn exit_kind(st: std::process::ExitStatus) -> ExitKind {
     }
 }
 
+/// The subdirectory of the scratch directory that is the worker's `java.io.tmpdir`. It is apart
+/// from the working directory (and `user.home`), the scratch directory itself, so that the
+/// worker tells a test that writes temporary files, which is fine anywhere, from one that writes
+/// relative to the working directory or home, which run by the user would write into their
+/// project or home (docs/protocol.md, "Environment").
+pub(crate) const TMP_DIR: &str = "tmp";
+
+/// Java releases that install a security manager only when started with
+/// `-Djava.security.manager=allow`: 18 to 23 (12 introduced the value; 24 removed the manager).
+fn needs_security_manager_allowed(feature: u32) -> bool {
+    (12..24).contains(&feature)
+}
+
 fn jvm_args(
     config: &WorkerConfig,
+    java_feature: u32,
     scratch: &Path,
     classes: &Path,
     archive_args: &[String],
@@ -239,10 +261,15 @@ fn jvm_args(
         "-Xshare:auto".into(),
         // No hsperfdata file in /tmp (the sandbox would deny it anyway).
         "-XX:-UsePerfData".into(),
-        format!("-Djava.io.tmpdir={}", scratch.display()),
+        format!("-Djava.io.tmpdir={}", scratch.join(TMP_DIR).display()),
         format!("-Duser.home={}", scratch.display()),
         "-Dfile.encoding=UTF-8".into(),
     ]);
+    if config.block_system_exit && needs_security_manager_allowed(java_feature) {
+        // The exit guard is also what tells the worker which files, addresses and programs a
+        // test needs (ExitGuard.java); without it only refusals are seen.
+        a.push("-Djava.security.manager=allow".into());
+    }
     a.extend(
         platform::PROTOCOL_JVM_ARGS
             .iter()
@@ -415,5 +442,48 @@ mod tests {
         assert_eq!(line(&mut r).as_deref(), Some(&b"{\"id\":2}"[..]));
         drop(w);
         assert!(matches!(r.next(Duration::from_secs(5)), Ok(Incoming::Eof)));
+    }
+}
+
+#[cfg(test)]
+mod arg_tests {
+    use super::*;
+
+    fn args(java_feature: u32, block_system_exit: bool) -> Vec<String> {
+        let config = WorkerConfig {
+            block_system_exit,
+            ..WorkerConfig::default()
+        };
+        jvm_args(
+            &config,
+            java_feature,
+            Path::new("/s"),
+            Path::new("/w.jar"),
+            &[],
+        )
+    }
+
+    #[test]
+    fn the_security_manager_is_allowed_where_java_needs_the_flag_and_accepts_it() {
+        let allow = "-Djava.security.manager=allow".to_string();
+        // 11 reads the value as a class name; 24 has no security manager.
+        for (feature, wanted) in [(11, false), (17, true), (21, true), (23, true), (24, false)] {
+            assert_eq!(
+                args(feature, true).contains(&allow),
+                wanted,
+                "Java {feature}"
+            );
+        }
+        assert!(!args(21, false).contains(&allow), "no exit guard asked for");
+    }
+
+    #[test]
+    fn temporary_files_go_apart_from_the_working_directory() {
+        let a = args(17, true);
+        assert!(a.contains(&format!(
+            "-Djava.io.tmpdir={}",
+            Path::new("/s").join(TMP_DIR).display()
+        )));
+        assert!(a.contains(&"-Duser.home=/s".to_string()));
     }
 }

@@ -215,6 +215,13 @@ impl Supervisor {
         self.running.as_ref().map(|r| r.process.pid())
     }
 
+    /// The running worker's `java.io.tmpdir`, inside its scratch directory: where tests'
+    /// temporary files go, apart from the working directory (docs/protocol.md, "Environment").
+    pub fn temp_dir(&self) -> Option<PathBuf> {
+        self.scratch_dir()
+            .map(|scratch| scratch.join(crate::process::TMP_DIR))
+    }
+
     /// The running worker's scratch directory, the only place it may write.
     pub fn scratch_dir(&self) -> Option<PathBuf> {
         self.running

@@ -19,6 +19,10 @@ pub(crate) const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../java/ctgls/rt/DeadlineExceeded.java"),
     ),
     (
+        "ctgls/rt/Environment.java",
+        include_str!("../../../java/ctgls/rt/Environment.java"),
+    ),
+    (
         "ctgls/worker/Main.java",
         include_str!("../../../java/ctgls/worker/Main.java"),
     ),

@@ -574,7 +574,7 @@ fn a_file_beyond_the_size_bound_is_an_io_exception_not_a_dead_worker() {
     );
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(r[0].status, TestStatus::Ok, "below the bound: {:#?}", r[0]);
-    let sizes: Vec<u64> = std::fs::read_dir(sup.scratch_dir().unwrap())
+    let sizes: Vec<u64> = std::fs::read_dir(sup.temp_dir().unwrap())
         .unwrap()
         .filter_map(Result::ok)
         .filter(|e| e.file_name().to_string_lossy().starts_with("big"))

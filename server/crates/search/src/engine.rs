@@ -171,7 +171,10 @@ where
                 .filter(|(_, f)| **f == 0.0)
                 .map(|(i, _)| GoalId(i as u32))
                 .collect();
-            if self.table.criteria().exception {
+            if result.needs_environment {
+                // Such a run is not a test to offer; nor is what it threw (a refusal) a goal.
+                covered.clear();
+            } else if self.table.criteria().exception {
                 covered.extend(self.exceptions.observe(&result));
             }
             let candidate = Candidate {

@@ -78,6 +78,12 @@ pub struct ExecutionResult {
     pub proxies: ProductionProxies,
     /// Statements of the test executed (seed 001's unit of search budget).
     pub executed_statements: u64,
+    /// The run needed something of its environment that a test must not depend on (a file
+    /// written outside the temporary directory, the network, a process, or something the
+    /// sandbox refused). Its distances still guide the search, but it covers no goal: the
+    /// archive never keeps it, so the goals only such runs reach stay uncovered (and are
+    /// reported as needing the environment by the caller).
+    pub needs_environment: bool,
 }
 
 impl ExecutionResult {
@@ -92,6 +98,7 @@ impl ExecutionResult {
             exceptions: Vec::new(),
             proxies: ProductionProxies::default(),
             executed_statements: 0,
+            needs_environment: false,
         }
     }
 

@@ -364,3 +364,57 @@ fn the_exception_criterion_keeps_searching_after_every_static_goal_is_covered() 
         }
     }
 }
+
+/// Marks the runs of tests that call `method` as needing the environment, as the JVM executor
+/// does for a test that wrote a file outside the temporary directory.
+struct NeedsEnvironment<'t, P> {
+    inner: FakeExecutor<'t, P>,
+    method: usize,
+}
+
+impl<P: ToyProgram> search::Executor<ToyTest> for NeedsEnvironment<'_, P> {
+    fn execute(&mut self, batch: &[ToyTest]) -> Vec<search::ExecutionResult> {
+        let mut results = self.inner.execute(batch);
+        for (test, result) in batch.iter().zip(&mut results) {
+            result.needs_environment = test.calls.iter().any(|c| c.method == self.method);
+        }
+        results
+    }
+}
+
+#[test]
+fn runs_that_need_the_environment_cover_nothing() {
+    let table = common::table(common::EASY, "toy.Easy", Criteria::all());
+    let program = common::Easy;
+    let methods = program.methods();
+    for algorithm in ALGORITHMS {
+        let config = SearchConfig {
+            algorithm,
+            ..SearchConfig::default()
+        };
+        let mut variation = ToyVariation::new(methods, 1000);
+        let clock = ManualClock::new();
+        let mut executor = NeedsEnvironment {
+            inner: FakeExecutor::new(&table, common::Easy)
+                .with_clock(clock.clone(), Duration::from_millis(1)),
+            method: 0,
+        };
+        let mut rng = StdRng::seed_from_u64(7);
+        let result = Search::new(&table, &config, &mut variation, &mut executor)
+            .clock(&clock)
+            .stop_when(MaxExecutions(5_000))
+            .run(&mut rng);
+        assert!(result.archive.covered_count() > 0, "{algorithm:?}");
+        for test in result.archive.tests() {
+            assert!(
+                test.individual.calls.iter().all(|c| c.method != 0),
+                "{algorithm:?} archived a run that needed the environment: {:?}",
+                test.individual
+            );
+        }
+        assert!(
+            branch_coverage(&result) < 1.0,
+            "{algorithm:?}: method 0's goals stay uncovered"
+        );
+    }
+}

@@ -162,6 +162,52 @@ public final class Probe {
         return a;
     }
 
+    /**
+     * Whether the calling thread belongs to the running test (or to a group the test made),
+     * before its deadline: what {@link Environment} records. Unlike the probes it also holds while
+     * the worker observes values, since the emitted assertions call the same getters.
+     */
+    static boolean inTest() {
+        ThreadGroup g = group;
+        if (g == null || expired) {
+            return false;
+        }
+        ThreadGroup mine = Thread.currentThread().getThreadGroup();
+        return mine == g || mine != null && g.parentOf(mine);
+    }
+
+    /**
+     * The slot and line of the first of {@code frames} in an instrumented file, as
+     * {@code slot << 32 | line}, or -1 when none is.
+     */
+    static long locate(StackTraceElement[] frames) {
+        if (frames == null) {
+            return -1;
+        }
+        synchronized (LOCK) {
+            for (StackTraceElement f : frames) {
+                String cls = f.getClassName();
+                String file = f.getFileName();
+                if (cls == null || file == null) {
+                    continue;
+                }
+                for (int s = 0; s < slotCount; s++) {
+                    if (file.equals(slotFile[s]) && Escaping.inPackage(cls, slotPackage[s])) {
+                        return (long) s << 32 | (Math.max(f.getLineNumber(), 0) & 0xffffffffL);
+                    }
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** The key of slot {@code s} (the instrumented file's key). */
+    static String slotKeyOf(int s) {
+        synchronized (LOCK) {
+            return s >= 0 && s < slotCount ? slotKey[s] : null;
+        }
+    }
+
     // ---------------------------------------------------------------- hot path
 
     /** True when the calling thread belongs to the running test; throws once the deadline passed. */
@@ -474,6 +520,21 @@ public final class Probe {
         return created;
     }
 
+    /**
+     * A catch clause of instrumented code was entered with {@code caught}: the clause's
+     * "entered" outcome ({@link #branch}), and a refusal of the sandbox that the clause swallows
+     * is seen ({@link Environment#refused}). Never throws but for the deadline, as
+     * {@link #branch} does.
+     */
+    public static void caught(int id, Throwable caught) {
+        if (recording()) {
+            outcome(id, true, UNIT);
+        }
+        if (caught != null && group != null) {
+            Environment.refused(caught);
+        }
+    }
+
     /** Deadline check alone, for places where no other probe fits. */
     public static void checkDeadline() {
         recording();
@@ -503,6 +564,9 @@ public final class Probe {
             if (e == null || e.thrown != thrown) {
                 e = new Escaping(thrown);
                 lastEscaping = e;
+                if (!e.ours) {
+                    Environment.refused(thrown);
+                }
             }
             if (e.ours) {
                 return;
@@ -705,6 +769,7 @@ public final class Probe {
             statements = 0;
             pendingBreak = -1;
             escapes.clear();
+            Environment.clear();
             lastEscaping = null;
             paused = false;
             expired = false;

@@ -1,5 +1,6 @@
 package ctgls.worker;
 
+import ctgls.rt.Environment;
 import java.io.ByteArrayInputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -54,6 +55,9 @@ public final class Main {
         System.setOut(new Capture.Stream(m.out));
         System.setErr(new Capture.Stream(m.err));
         System.setIn(new ByteArrayInputStream(new byte[0]));
+        // What a test writes beneath java.io.tmpdir is its own; beneath the working directory
+        // (the scratch directory, also user.home) it would be the user's project when run there.
+        Environment.configure(System.getProperty("java.io.tmpdir"), System.getProperty("user.dir"));
         if (blockExit) {
             m.exitBlocking = ExitGuard.install();
         }

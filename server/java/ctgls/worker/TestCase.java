@@ -1,5 +1,6 @@
 package ctgls.worker;
 
+import ctgls.rt.Environment;
 import ctgls.rt.DeadlineExceeded;
 import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
@@ -174,6 +175,9 @@ final class TestCase implements Runnable {
             end = End.OUT_OF_MEMORY;
         } else {
             end = End.EXCEPTION;
+            // The exception the test ends with may be a refusal of the sandbox: a test must not
+            // assert it (docs/protocol.md, "Environment").
+            Environment.refused(root);
         }
         exception = describe(root, called);
         if (expiredInUserCode) {

@@ -1,5 +1,6 @@
 package ctgls.worker;
 
+import ctgls.rt.Environment;
 import ctgls.rt.Probe;
 import ctgls.worker.Unit.TestLoader;
 import java.util.ArrayList;
@@ -275,6 +276,8 @@ final class TestRunner {
             // The test may have interrupted its thread; the waits below must still wait.
             Thread.interrupted();
             Map<String, Object> trace = Probe.snapshot();
+            // Before anything below records a class initialisation, which clears the records.
+            List<Object> environment = Environment.snapshot();
             Probe.endTest();
             boolean stuck = state == TAKEN_OVER && tt.running();
             int leaked = stopLeakedThreads(tt);
@@ -321,6 +324,7 @@ final class TestRunner {
             m.put("exitStatus", end == TestCase.End.SYSTEM_EXIT ? (Object) (long) tc.exitStatus : null);
             m.put("exitAttempted", ExitGuard.attempted == null ? null : (Object) (long) ExitGuard.attempted);
             m.put("trace", trace);
+            m.put("environment", environment);
             m.put("stdout", main.out.text());
             m.put("stderr", main.err.text());
             m.put("outputTruncated", main.out.truncated() || main.err.truncated());

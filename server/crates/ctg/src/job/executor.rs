@@ -9,8 +9,13 @@
 //! cannot start, protocol breakage) is kept, marks the rest crashed and trips the executor's
 //! abort token, which the job passes to the search as a stopping condition.
 
-use jvm::{ExecuteOptions, ExecutionOutcome, JvmError, Supervisor, TestResult, TestStatus, UnitId};
-use search::{CancelToken, ExecutionResult, ExecutionStatus, GoalTable};
+use std::collections::BTreeSet;
+
+use jvm::{
+    EnvironmentNeed, ExecuteOptions, ExecutionOutcome, JvmError, Supervisor, TestResult,
+    TestStatus, UnitId,
+};
+use search::{goal_fitness, CancelToken, ExecutionResult, ExecutionStatus, GoalId, GoalTable};
 use testcase::TestCase;
 
 use crate::cluster::{observed_values, to_worker_test};
@@ -55,7 +60,14 @@ pub struct JvmExecutor<'a, 's> {
     closest: Vec<f64>,
     fatal: Option<JvmError>,
     abort: CancelToken,
+    /// What runs needed of the environment, each with the static goals those runs covered (see
+    /// [`JvmExecutor::environment`]).
+    environment: Vec<(EnvironmentNeed, BTreeSet<GoalId>)>,
 }
+
+/// Distinct needs of the environment an executor keeps: a class that writes a file per call
+/// with a random name would otherwise grow the list without end.
+const MAX_ENVIRONMENT_NEEDS: usize = 32;
 
 impl<'a, 's> JvmExecutor<'a, 's> {
     pub fn new(
@@ -75,6 +87,7 @@ impl<'a, 's> JvmExecutor<'a, 's> {
             closest: vec![f64::INFINITY; goals],
             fatal: None,
             abort: CancelToken::new(),
+            environment: Vec::new(),
         }
     }
 
@@ -106,6 +119,54 @@ impl<'a, 's> JvmExecutor<'a, 's> {
 
     pub fn has_failed(&self) -> bool {
         self.fatal.is_some()
+    }
+
+    /// Every distinct need of the environment (by action and target) the runs so far showed,
+    /// in the order first seen, with the static goals the runs that showed it covered. The line
+    /// is kept only when it is in the class under test's file.
+    pub fn environment(&self) -> &[(EnvironmentNeed, BTreeSet<GoalId>)] {
+        &self.environment
+    }
+
+    fn note_environment(&mut self, worker: &TestResult, result: &ExecutionResult) {
+        if worker.environment.is_empty() {
+            return;
+        }
+        // `goal_fitness` reads the result as the search does; the flag is only the archive's.
+        let reached: Vec<GoalId> = if result.is_ok() {
+            goal_fitness(self.mapper.table(), result)
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| **f == 0.0)
+                .map(|(i, _)| GoalId(i as u32))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for need in &worker.environment {
+            let known = self
+                .environment
+                .iter()
+                .position(|(n, _)| n.action == need.action && n.target == need.target);
+            let index = match known {
+                Some(index) => index,
+                None if self.environment.len() < MAX_ENVIRONMENT_NEEDS => {
+                    let mut need = need.clone();
+                    if need.file.as_deref() != Some(self.mapper.file_key()) {
+                        need.line = None;
+                    }
+                    self.environment.push((need, BTreeSet::new()));
+                    self.environment.len() - 1
+                }
+                None => continue,
+            };
+            let (known, goals) = &mut self.environment[index];
+            if need.refused && !known.refused {
+                known.refused = true;
+                known.detail = need.detail.clone();
+            }
+            goals.extend(reached.iter().copied());
+        }
     }
 
     /// The smallest distance seen for each branch goal (`+inf`: its decision was never reached).
@@ -203,6 +264,7 @@ impl<'a, 's> JvmExecutor<'a, 's> {
         if let Some(observed) = &self.observed {
             observed.borrow_mut().extend(observed_values(&worker));
         }
+        self.note_environment(&worker, &result);
         self.count(&result);
         Run {
             result,

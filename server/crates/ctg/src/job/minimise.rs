@@ -55,7 +55,9 @@ pub struct MinimisationStats {
 
 /// Whether `result` covers `goal`.
 pub fn covers(result: &ExecutionResult, fitness: &[f64], goal: &KeptGoal) -> bool {
-    if !result.is_ok() {
+    // A simpler literal can turn a temporary file into a relative path, or a host into one the
+    // sandbox refuses: such a candidate is no test to write.
+    if !result.is_ok() || result.needs_environment {
         return false;
     }
     match goal {

@@ -34,9 +34,9 @@ pub use minimise::{minimise, without, KeptGoal, MinimisationStats};
 pub use observer::{GenerationObserver, Phase};
 pub use request::{GenerationRequest, WarmStartSource};
 pub use result::{
-    ClassCoverage, Coverage, DecisionCoverage, EscapedException, GeneratedTest, GenerationError,
-    GenerationResult, LineCoverage, MinimisationSummary, OutcomeCoverage, PhaseTimings,
-    SourceDiagnostic, TestCoverage, UndeclaredException, WarmStart,
+    ClassCoverage, Coverage, DecisionCoverage, EnvironmentDependency, EscapedException,
+    GeneratedTest, GenerationError, GenerationResult, LineCoverage, MinimisationSummary,
+    OutcomeCoverage, PhaseTimings, SourceDiagnostic, TestCoverage, UndeclaredException, WarmStart,
 };
 pub use setup::{locate, read_sources, ClassSource, ProjectSource};
 pub use trace_mapping::TraceMapper;
@@ -467,6 +467,7 @@ fn run_compiled(
     }
     let stats = executor.stats().clone();
     let closest = executor.closest_distances().to_vec();
+    let needs = executor.environment().to_vec();
     drop(executor);
 
     if stats.invalid > 0 {
@@ -503,6 +504,8 @@ fn run_compiled(
         closest: &closest,
     }
     .build(unique, runs, &mut warnings);
+    let environment =
+        environment_dependencies(needs, &report.covered_goals, &table, &context.cut.model);
     let mut tests = report.tests;
     let also_instrumented = context
         .also
@@ -536,5 +539,51 @@ fn run_compiled(
         emission_reserve,
         fallbacks: context.fallbacks.clone(),
         warnings,
+        environment,
     })
+}
+
+/// The needs of the environment that kept goals from a test: per need, the goals its runs
+/// reached and no final test covers. A need whose goals other tests cover is left out (the
+/// tests found another way there), and so is a goal of a member no line of which is known.
+fn environment_dependencies(
+    needs: Vec<(
+        jvm::EnvironmentNeed,
+        std::collections::BTreeSet<search::GoalId>,
+    )>,
+    covered: &[bool],
+    table: &GoalTable,
+    model: &javamodel::JavaModel,
+) -> Vec<EnvironmentDependency> {
+    needs
+        .into_iter()
+        .filter_map(|(need, goals)| {
+            let goals: Vec<String> = goals
+                .into_iter()
+                .filter(|g| !covered.get(g.index()).copied().unwrap_or(false))
+                .filter_map(|g| table.describe(g))
+                .collect();
+            if goals.is_empty() {
+                return None;
+            }
+            let member = need.line.and_then(|line| member_at(model, line));
+            Some(EnvironmentDependency {
+                need,
+                member,
+                goals,
+            })
+        })
+        .collect()
+}
+
+/// The key of the innermost member of `model` whose range holds 1-based `line`.
+fn member_at(model: &javamodel::JavaModel, line: u32) -> Option<String> {
+    let row = line.checked_sub(1)? as usize;
+    model
+        .all_types()
+        .into_iter()
+        .flat_map(|t| t.members.iter())
+        .filter(|m| m.span.start.row <= row && row <= m.span.end.row)
+        .min_by_key(|m| m.span.end_byte - m.span.start_byte)
+        .map(|m| m.key.clone())
 }

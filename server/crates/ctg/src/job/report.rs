@@ -43,6 +43,8 @@ pub(crate) struct Built {
     pub exceptions: Vec<UndeclaredException>,
     pub escapes: Vec<EscapedException>,
     pub tests: Vec<GeneratedTest>,
+    /// Per static goal, whether a kept final test covers it.
+    pub covered_goals: Vec<bool>,
 }
 
 impl Report<'_> {
@@ -55,8 +57,19 @@ impl Report<'_> {
     ) -> Built {
         let mut kept: Vec<(GeneratedTest, search::ExecutionResult)> = Vec::new();
         let mut dropped = 0;
+        let mut needing: Vec<String> = Vec::new();
         for ((test, covers), run) in tests.into_iter().zip(runs) {
             match run.worker {
+                // The search never archives such a run, but the final run observes getters
+                // too, which may write or connect: the last check before a test is written.
+                Some(worker) if run.result.needs_environment => {
+                    for need in &worker.environment {
+                        let text = need.describe();
+                        if !needing.contains(&text) {
+                            needing.push(text);
+                        }
+                    }
+                }
                 Some(worker) if run.result.is_ok() => kept.push((
                     GeneratedTest {
                         test,
@@ -76,8 +89,22 @@ impl Report<'_> {
                 "{dropped} tests were dropped: they timed out or crashed in the final run"
             ));
         }
+        if !needing.is_empty() {
+            warnings.push(format!(
+                "tests were left out in the final run: they need the environment ({})",
+                needing.join("; ")
+            ));
+        }
         let results: Vec<&search::ExecutionResult> = kept.iter().map(|(_, r)| r).collect();
         let covered = self.coverage(&results);
+        let mut covered_goals = vec![false; self.table.goal_count()];
+        for result in &results {
+            for (goal, f) in goal_fitness(self.table, result).iter().enumerate() {
+                if *f == 0.0 {
+                    covered_goals[goal] = true;
+                }
+            }
+        }
 
         let members = self.table.members();
         let methods = Coverage {
@@ -140,6 +167,7 @@ impl Report<'_> {
             exceptions,
             escapes,
             tests: kept.into_iter().map(|(t, _)| t).collect(),
+            covered_goals,
         }
     }
 

@@ -62,6 +62,35 @@ pub struct GenerationResult {
     pub fallbacks: Vec<Fallback>,
     /// Things the user should know (a weaker sandbox, types the tests cannot build, ...).
     pub warnings: Vec<String>,
+    /// What runs needed of the environment (a file written outside the temporary directory,
+    /// a connection, a process; or what the sandbox refused) where only such runs reached a
+    /// goal: those goals have no test, since a test that depends on the environment is never
+    /// written (docs/emission.md, "Tests that need the environment").
+    pub environment: Vec<EnvironmentDependency>,
+}
+
+/// Goals of the class that only runs needing the environment reached, and what they needed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnvironmentDependency {
+    /// What was needed, as the worker saw it (its `line` is in the class's file, or `None`).
+    pub need: jvm::EnvironmentNeed,
+    /// The member of the class whose code made the access, when the line is known.
+    pub member: Option<String>,
+    /// The goals (`com.x.A#m(int)/B1.T`, `line 12`, `method com.x.A#m(int)`) the final tests
+    /// do not cover and that runs with this need reached.
+    pub goals: Vec<String>,
+}
+
+impl EnvironmentDependency {
+    /// `needs the environment: writes /home/x/out.txt (refused by the sandbox)`.
+    pub fn message(&self) -> String {
+        let refused = if self.need.refused {
+            " (refused by the sandbox)"
+        } else {
+            ""
+        };
+        format!("needs the environment: {}{refused}", self.need.describe())
+    }
 }
 
 impl GenerationResult {

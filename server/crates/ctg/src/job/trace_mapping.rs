@@ -85,6 +85,11 @@ impl<'a> TraceMapper<'a> {
         self.table
     }
 
+    /// The probe key of the class under test's instrumented file, as traces name it.
+    pub fn file_key(&self) -> &str {
+        &self.probes.key
+    }
+
     /// The result of running `test` as the worker reported it.
     pub fn map(&self, test: &TestCase, result: &TestResult) -> ExecutionResult {
         let status = match result.status {
@@ -98,6 +103,7 @@ impl<'a> TraceMapper<'a> {
         let mut out = ExecutionResult::new(self.table, status);
         self.record_trace(&mut out, &result.trace);
         out.executed_statements = executed_statements(test, result);
+        out.needs_environment = !result.environment.is_empty();
         if let Some(exception) = self.exception(test, result) {
             out.record_exception(exception);
         }
@@ -632,6 +638,7 @@ class Helper {
             processes_killed: 0,
             fresh_loader: false,
             loader_dropped: None,
+            environment: Vec::new(),
         }
     }
 

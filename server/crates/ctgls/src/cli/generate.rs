@@ -307,6 +307,7 @@ fn summary_table(rows: &[(String, Result<ClassOutcome, PipelineError>)]) -> Stri
         "branches".to_string(),
         "lines".to_string(),
         "undeclared".to_string(),
+        "environment".to_string(),
         "tests".to_string(),
         "executions".to_string(),
         "wall".to_string(),
@@ -329,6 +330,7 @@ fn summary_table(rows: &[(String, Result<ClassOutcome, PipelineError>)]) -> Stri
                         .filter(|exception| !exception.thrown_explicitly)
                         .count()
                         .to_string(),
+                    g.environment.len().to_string(),
                     outcome.emission.suite.kept.len().to_string(),
                     g.executions.to_string(),
                     format!("{:.1}s", outcome.wall.as_secs_f64()),
@@ -342,10 +344,11 @@ fn summary_table(rows: &[(String, Result<ClassOutcome, PipelineError>)]) -> Stri
                 String::new(),
                 String::new(),
                 String::new(),
+                String::new(),
             ],
         });
     }
-    let widths: Vec<usize> = (0..7)
+    let widths: Vec<usize> = (0..8)
         .map(|column| {
             lines
                 .iter()
@@ -450,6 +453,22 @@ fn class_json(outcome: &ClassOutcome) -> Value {
             })
         })
         .collect();
+    let environment: Vec<Value> = g
+        .environment
+        .iter()
+        .map(|dependency| {
+            json!({
+                "kind": dependency.need.kind.as_str(),
+                "action": dependency.need.action,
+                "target": dependency.need.target,
+                "refused": dependency.need.refused,
+                "detail": dependency.need.detail,
+                "method": dependency.member,
+                "line": dependency.need.line,
+                "goals": dependency.goals,
+            })
+        })
+        .collect();
     let dropped: Vec<Value> = e
         .suite
         .dropped
@@ -475,6 +494,7 @@ fn class_json(outcome: &ClassOutcome) -> Value {
         "uncovered_branches": uncovered,
         "undeclared_exceptions": exceptions,
         "escaping_exceptions": escapes,
+        "needs_environment": environment,
         "tests_written": if e.written.is_some() { e.suite.kept.len() } else { 0 },
         "test_file": e.written.as_ref().map(|_| e.path.display().to_string()),
         "junit": match e.junit { ctg::project::JUnitVersion::Four => 4, ctg::project::JUnitVersion::Five => 5 },

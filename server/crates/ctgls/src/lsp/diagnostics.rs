@@ -21,6 +21,7 @@ pub const SOURCE: &str = "ctgls";
 pub const UNCOVERED_BRANCH: &str = "uncovered-branch";
 pub const UNDECLARED_EXCEPTION: &str = "undeclared-exception";
 pub const GENERATION_UNAVAILABLE: &str = "generation-unavailable";
+pub const NEEDS_ENVIRONMENT: &str = "needs-environment";
 
 pub fn compute(
     uri: &Uri,
@@ -66,8 +67,44 @@ pub fn compute(
         let view = View::new(file, results, encoding);
         uncovered_branches(uri, &view, &mut out);
         undeclared_exceptions(uri, &view, &mut out);
+        needs_environment(uri, &view, &mut out);
     }
     out
+}
+
+/// On the line that needed the environment, while its member is unchanged: why the goals
+/// there have no test (docs/lsp-extensions.md, `needs-environment`).
+fn needs_environment(uri: &Uri, view: &View, out: &mut Vec<Diagnostic>) {
+    let results = view.results;
+    for need in &results.environment {
+        let Some((member, offset)) = &need.at else {
+            continue;
+        };
+        let Some(row) = view.row(member, *offset) else {
+            continue;
+        };
+        let Some(range) = view.line_range(row) else {
+            continue;
+        };
+        let goals = need.goals.len();
+        out.push(diagnostic(
+            range,
+            DiagnosticSeverity::INFORMATION,
+            NEEDS_ENVIRONMENT,
+            format!(
+                "{}; no test is written for the {goals} goal{} only such runs reach",
+                need.message,
+                if goals == 1 { "" } else { "s" }
+            ),
+            json!({
+                "uri": uri.as_str(),
+                "class": results.class,
+                "target": need.target,
+                "goals": need.goals,
+                "run": results.run,
+            }),
+        ));
+    }
 }
 
 fn uncovered_branches(uri: &Uri, view: &View, out: &mut Vec<Diagnostic>) {
@@ -247,6 +284,65 @@ mod tests {
             .iter()
             .map(|d| (d.range.start.line, d.message.clone()))
             .collect()
+    }
+
+    #[test]
+    fn a_need_of_the_environment_is_information_on_its_line_while_its_member_is_unchanged() {
+        let file = OpenFile::open(ACCOUNT, 1);
+        let all = [
+            "p.Account#withdraw(long)/B0.T",
+            "p.Account#withdraw(long)/B0.F",
+            "p.Account#interest(int)/B0.T",
+            "p.Account#interest(int)/B0.F",
+        ];
+        let mut tracked = tracked_with(&file, &all);
+        let mut results = (**tracked.results.as_ref().unwrap()).clone();
+        // `balance -= amount;`: line 10, offset 4 in withdraw (which starts on row 5).
+        results.environment = vec![crate::lsp::results::EnvironmentResult {
+            at: Some(("p.Account#withdraw(long)".into(), 4)),
+            message: "needs the environment: writes /home/x/out.txt (refused by the sandbox)"
+                .into(),
+            target: "/home/x/out.txt".into(),
+            goals: vec!["line 10".into(), "line 11".into()],
+        }];
+        tracked.results = Some(Arc::new(results));
+        let diagnostics = compute(&uri(), &file, &tracked, None, PositionEncoding::Utf16);
+        let need: Vec<&Diagnostic> = diagnostics
+            .iter()
+            .filter(|d| d.code == Some(NumberOrString::String(NEEDS_ENVIRONMENT.into())))
+            .collect();
+        assert_eq!(
+            messages(&need.into_iter().cloned().collect::<Vec<_>>()),
+            [(
+                9,
+                "needs the environment: writes /home/x/out.txt (refused by the sandbox); no test \
+                 is written for the 2 goals only such runs reach"
+                    .to_string()
+            )]
+        );
+        let info = diagnostics
+            .iter()
+            .find(|d| d.code == Some(NumberOrString::String(NEEDS_ENVIRONMENT.into())))
+            .unwrap();
+        assert_eq!(info.severity, Some(DiagnosticSeverity::INFORMATION));
+        assert_eq!(info.data.as_ref().unwrap()["target"], "/home/x/out.txt");
+
+        // Editing withdraw withdraws it.
+        let mut edited = OpenFile::open(ACCOUNT, 1);
+        edited
+            .apply_changes(
+                &[TextChange::replace(
+                    TextRange::new(TextPosition::new(9, 8), TextPosition::new(9, 8)),
+                    "// x\n        ",
+                )],
+                2,
+                PositionEncoding::Utf16,
+            )
+            .unwrap();
+        let diagnostics = compute(&uri(), &edited, &tracked, None, PositionEncoding::Utf16);
+        assert!(!diagnostics
+            .iter()
+            .any(|d| d.code == Some(NumberOrString::String(NEEDS_ENVIRONMENT.into()))));
     }
 
     #[test]

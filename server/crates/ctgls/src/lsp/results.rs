@@ -49,6 +49,9 @@ pub struct ClassResults {
     pub decisions: Vec<DecisionResult>,
     pub lines: Vec<LineResult>,
     pub exceptions: Vec<ExceptionResult>,
+    /// What runs needed of the environment where only they reached goals (no test is written
+    /// for those goals: `ctg::job::EnvironmentDependency`).
+    pub environment: Vec<EnvironmentResult>,
     pub tests: Vec<TestInfo>,
     /// The verified test class, for code actions.
     pub suite: Option<Suite>,
@@ -96,6 +99,19 @@ pub struct LineResult {
     /// The first test that ran the line.
     pub covered_by: Option<usize>,
     pub covered: bool,
+}
+
+/// A need of the environment placed on the line that made it (or, when the stack did not show
+/// it, the first line only such runs reached), by member and line offset like the rest.
+#[derive(Debug, Clone)]
+pub struct EnvironmentResult {
+    pub at: Option<(String, u32)>,
+    /// `needs the environment: writes /home/x/out.txt (refused by the sandbox)`.
+    pub message: String,
+    /// The path, address or program.
+    pub target: String,
+    /// The goals no test covers because only runs with this need reached them.
+    pub goals: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -222,6 +238,24 @@ impl ClassResults {
             .exceptions
             .iter()
             .map(|e| exception_result(e, generation, model, &results.members))
+            .collect();
+        results.environment = generation
+            .environment
+            .iter()
+            .map(|dependency| {
+                let line = dependency.need.line.or_else(|| {
+                    dependency
+                        .goals
+                        .iter()
+                        .find_map(|g| g.strip_prefix("line ")?.parse().ok())
+                });
+                EnvironmentResult {
+                    at: line.and_then(|line| member_offset(model, &results.members, line)),
+                    message: dependency.message(),
+                    target: dependency.need.target.clone(),
+                    goals: dependency.goals.clone(),
+                }
+            })
             .collect();
         results.tests = std::mem::take(&mut tests);
         results.suite = (!emission.suite.kept.is_empty()).then(|| Suite {
@@ -375,6 +409,12 @@ impl ClassResults {
             _ => false,
         };
         let mut merged = interim.clone();
+        merged.environment = base
+            .environment
+            .iter()
+            .filter(|e| e.at.as_ref().is_some_and(|(member, _)| unchanged(member)))
+            .cloned()
+            .collect();
         for decision in &mut merged.decisions {
             if !unchanged(&decision.key.member) {
                 continue;
@@ -457,6 +497,7 @@ impl ClassResults {
             decisions: Vec::new(),
             lines: Vec::new(),
             exceptions: Vec::new(),
+            environment: Vec::new(),
             tests: Vec::new(),
             suite: None,
             notes: Vec::new(),

@@ -424,7 +424,19 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
             return;
         };
         let (at, len) = Self::body_entry(body);
-        let text = format!("{PROBE}.branch({}, true); ", self.base(id));
+        // `caught` also shows the worker a refusal of the sandbox the clause swallows
+        // (docs/instrumentation.md, "Catch clauses"); an unnamed parameter (`_`, Java 22)
+        // cannot be passed, and its clause reports being entered only.
+        let parameter = named_children(node)
+            .into_iter()
+            .find(|c| c.kind() == "catch_formal_parameter")
+            .and_then(|p| p.child_by_field_name("name"))
+            .map(|n| text(self.src, n))
+            .filter(|name| *name != "_");
+        let text = match parameter {
+            Some(name) => format!("{PROBE}.caught({}, {name}); ", self.base(id)),
+            None => format!("{PROBE}.branch({}, true); ", self.base(id)),
+        };
         self.edits
             .open(at, len, Layer::BodyEntry, text, Some(index));
     }

@@ -78,6 +78,7 @@ struct ExecuteLine<'a> {
     processes_killed: Option<u64>,
     fresh_loader: Option<bool>,
     loader_dropped: Option<String>,
+    environment: Option<Vec<EnvironmentEntry>>,
 }
 
 impl ExecuteLine<'_> {
@@ -119,7 +120,46 @@ impl ExecuteLine<'_> {
             // Workers before this field always used a fresh loader.
             fresh_loader: self.fresh_loader.unwrap_or(true),
             loader_dropped: self.loader_dropped,
+            environment: self
+                .environment
+                .unwrap_or_default()
+                .into_iter()
+                .map(EnvironmentEntry::into_need)
+                .collect(),
         })
+    }
+}
+
+/// One entry of a test's `environment` (docs/protocol.md, "Environment").
+#[derive(Deserialize)]
+struct EnvironmentEntry {
+    kind: Option<String>,
+    action: Option<String>,
+    target: Option<String>,
+    refused: Option<bool>,
+    detail: Option<String>,
+    file: Option<String>,
+    line: Option<u64>,
+}
+
+impl EnvironmentEntry {
+    /// An entry of a kind, or without a field, this reader does not know is still a need, so
+    /// that the test is not written either way.
+    fn into_need(self) -> EnvironmentNeed {
+        let kind = match self.kind.as_deref() {
+            Some("network") => EnvironmentKind::Network,
+            Some("process") => EnvironmentKind::Process,
+            _ => EnvironmentKind::File,
+        };
+        EnvironmentNeed {
+            kind,
+            action: self.action.unwrap_or_else(|| "uses".into()),
+            target: self.target.unwrap_or_else(|| "something".into()),
+            refused: self.refused.unwrap_or(false),
+            detail: self.detail,
+            file: self.file,
+            line: self.line.and_then(|l| u32::try_from(l).ok()),
+        }
     }
 }
 
@@ -649,6 +689,7 @@ mod tests {
             // Workers before the field always used a fresh loader.
             fresh_loader: true,
             loader_dropped: None,
+            environment: Vec::new(),
         }
     }
 
@@ -672,7 +713,11 @@ mod tests {
                                            "line":null,"hits":1}]}],
                      "proxies":{"loopIterations":3,"methodCalls":1,"instantiations":1,"statements":9}},
             "stdout":"out\n","stderr":"err","outputTruncated":true,"durationMicros":830,"leakedThreads":1,
-            "processesKilled":2,"freshLoader":false,"loaderDropped":"the test ended with exception","index":0}"#;
+            "processesKilled":2,"freshLoader":false,"loaderDropped":"the test ended with exception",
+            "environment":[{"kind":"file","action":"writes","target":"/home/x/out.txt","refused":true,
+                            "detail":"java.io.FileNotFoundException: /home/x/out.txt (Permission denied)",
+                            "file":"bank/Account.java#1f3a","line":12},
+                           {"kind":"teleport","target":null,"line":null}],"index":0}"#;
         let getters = vec![
             GetterObservation {
                 name: "getBalance".into(),
@@ -777,6 +822,29 @@ mod tests {
             processes_killed: 2,
             fresh_loader: false,
             loader_dropped: Some("the test ended with exception".into()),
+            environment: vec![
+                EnvironmentNeed {
+                    kind: EnvironmentKind::File,
+                    action: "writes".into(),
+                    target: "/home/x/out.txt".into(),
+                    refused: true,
+                    detail: Some(
+                        "java.io.FileNotFoundException: /home/x/out.txt (Permission denied)".into(),
+                    ),
+                    file: Some("bank/Account.java#1f3a".into()),
+                    line: Some(12),
+                },
+                // A kind this reader does not know still keeps the test from being written.
+                EnvironmentNeed {
+                    kind: EnvironmentKind::File,
+                    action: "uses".into(),
+                    target: "something".into(),
+                    refused: false,
+                    detail: None,
+                    file: None,
+                    line: None,
+                },
+            ],
             ..defaults(TestStatus::Exception)
         };
         assert_eq!(decode(line), expected);
