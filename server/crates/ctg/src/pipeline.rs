@@ -179,7 +179,7 @@ pub fn generate_tests(
     // The tests must compile where the project's tests do: at the release its build targets
     // (a getter the worker's newer JDK has, such as `StringBuilder.isEmpty()` since 15, must
     // not end up in the tests of a Java 11 project).
-    verify.release = verify.release.or_else(|| request.layout.java_release());
+    verify.release = verify.release.or_else(|| request.layout.java_levels().test);
     if verify.deadline.is_none() {
         verify.deadline = Some(started + request.budget);
     }
