@@ -265,6 +265,7 @@ fn pipeline_options(job: &RunJob, supervisor: &Supervisor, costs: &CostLedger) -
         verify: VerifyOptions {
             limits: supervisor.config().execution_limits(),
             archives: supervisor.shared_archives().clone(),
+            harness_cache: supervisor.config().cache_dir.clone(),
             ..VerifyOptions::default()
         },
         costs: costs.clone(),

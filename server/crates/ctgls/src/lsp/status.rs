@@ -63,6 +63,16 @@ pub fn compute(state: &State) -> Value {
             "problem": problem,
         }));
     }
+    // Notes about the project rather than a class, once however many classes carry them.
+    let mut notes: Vec<&str> = Vec::new();
+    for results in state.tracked.values().filter_map(|t| t.results.as_ref()) {
+        if let Some(note) = results.level_note.as_deref() {
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+        }
+    }
+    notes.sort_unstable();
     let (state_name, message) = match (&unavailable, &state.running) {
         (Some(reason), _) => ("unavailable", reason.clone()),
         (None, Some(r)) => {
@@ -86,6 +96,7 @@ pub fn compute(state: &State) -> Value {
         "running": running,
         "queued": queued,
         "classes": classes,
+        "notes": notes,
         "workspaceFolders": state.workspace.folders,
         "version": env!("CARGO_PKG_VERSION"),
     })
