@@ -1,6 +1,7 @@
 //! Finding a Java project's shape on disk: its root, build system, source roots, test root,
-//! the classpath its build outputs and jars give, and which JUnit its tests use. Shared by the
-//! CLI (`ctgls generate` defaults) and the language server (workspace folders).
+//! the classpath its build outputs and jars give, which JUnit its tests use, and (`levels`)
+//! the Java levels its build declares. Shared by the CLI (`ctgls generate` defaults) and the
+//! language server (workspace folders).
 
 use std::path::{Path, PathBuf};
 
