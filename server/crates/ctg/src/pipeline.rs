@@ -201,8 +201,10 @@ pub fn generate_tests(
     let emitted = emit_verified(
         &request,
         &verify,
-        junit,
-        levels.written,
+        TestShape {
+            junit,
+            level: levels.written,
+        },
         supervisor,
         unit,
         &cut.model,
@@ -336,11 +338,16 @@ fn restrict_class<'t>(
 }
 
 /// Observes the generated tests in the worker, prints them and verifies them with JUnit.
+/// What the test class is written for: its JUnit and its Java level.
+struct TestShape {
+    junit: JUnitVersion,
+    level: Option<u32>,
+}
+
 fn emit_verified(
     request: &GenerationRequest,
     verify: &VerifyOptions,
-    junit: JUnitVersion,
-    level: Option<u32>,
+    TestShape { junit, level }: TestShape,
     supervisor: &mut Supervisor,
     unit: UnitId,
     model: &javamodel::JavaModel,
