@@ -37,6 +37,8 @@ use testcase::junit::{
 };
 
 pub use archives::train_archives;
+use harness::harness_cache;
+use javac::supported_levels;
 pub use javac::{supported_releases, JavacError, SupportedReleases};
 pub use junit::{
     JUnitOrigin, JUnitSetup, RunOrder, RunReport, TestFailure, JUNIT_CLASSPATH_ENV, SYSTEM_JAVA_DIR,
@@ -346,24 +348,6 @@ pub(crate) fn project_classpath(
     }
     classpath.extend(project.classpath.iter().cloned());
     Ok(classpath)
-}
-
-/// `options` with the releases the JDK's javac cannot compile for replaced by the closest it
-/// can (a release newer than the JDK: its own; an older one than it supports: its oldest).
-pub(crate) fn supported_levels(jdk: &Jdk, options: &VerifyOptions) -> VerifyOptions {
-    let supported = supported_releases(jdk);
-    let mut options = options.clone();
-    options.release = options.release.map(|r| supported.closest(r));
-    options.main_release = options.main_release.map(|r| supported.closest(r));
-    options
-}
-
-/// Where the compiled harness is kept.
-pub(crate) fn harness_cache(options: &VerifyOptions) -> PathBuf {
-    options
-        .harness_cache
-        .clone()
-        .unwrap_or_else(jvm::default_cache_dir)
 }
 
 /// Writes the source of test class `binary_name` under `<dir>/src` in its package directory.

@@ -114,7 +114,7 @@ pub fn train_archives(
         JUnit::Five => Some(harness_classpath(
             &jdk,
             setup,
-            &super::harness_cache(options),
+            &super::harness::harness_cache(options),
             &options.limits,
             TRAINING_TIMEOUT,
         )?),

@@ -43,6 +43,14 @@ const JUNIT4: [(&str, &str); 1] = [(
 /// The name of the harness's jar in its cache directory.
 const JAR: &str = "harness.jar";
 
+/// Where the compiled harness is kept.
+pub(crate) fn harness_cache(options: &super::VerifyOptions) -> PathBuf {
+    options
+        .harness_cache
+        .clone()
+        .unwrap_or_else(jvm::default_cache_dir)
+}
+
 /// The main class of the runner for `junit`.
 pub(crate) fn runner_class(junit: JUnit) -> &'static str {
     match junit {

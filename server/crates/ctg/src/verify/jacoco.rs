@@ -139,7 +139,7 @@ pub fn measure(
         Some(jdk) => jdk.clone(),
         None => Jdk::locate(None)?,
     };
-    let options = &super::supported_levels(
+    let options = &super::javac::supported_levels(
         &jdk,
         &VerifyOptions {
             release: Some(options.release.unwrap_or(DEFAULT_RELEASE)),
@@ -150,7 +150,7 @@ pub fn measure(
     let harness = super::harness::harness_classpath(
         &jdk,
         junit,
-        &super::harness_cache(options),
+        &super::harness::harness_cache(options),
         &options.limits,
         options.process_timeout,
     )?;

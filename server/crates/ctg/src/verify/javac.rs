@@ -209,6 +209,16 @@ pub fn supported_releases(jdk: &Jdk) -> SupportedReleases {
     found
 }
 
+/// `options` with the releases the JDK's javac cannot compile for replaced by the closest it
+/// can (a release newer than the JDK: its own; an older one than it supports: its oldest).
+pub(crate) fn supported_levels(jdk: &Jdk, options: &super::VerifyOptions) -> super::VerifyOptions {
+    let supported = supported_releases(jdk);
+    let mut options = options.clone();
+    options.release = options.release.map(|r| supported.closest(r));
+    options.main_release = options.main_release.map(|r| supported.closest(r));
+    options
+}
+
 /// javac's `path:line: error: message` lines.
 pub(crate) fn parse_errors(stderr: &str) -> Vec<JavacError> {
     let mut out = Vec::new();
