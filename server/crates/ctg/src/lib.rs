@@ -7,6 +7,7 @@ pub mod cluster;
 pub mod compile;
 pub mod emit;
 pub mod job;
+pub mod levels;
 pub mod pipeline;
 pub mod project;
 pub mod store;

@@ -20,6 +20,7 @@ use crate::emit::{self, EmitError, NotPrintable, Written};
 use crate::job::{
     self, GenerationError, GenerationObserver, GenerationRequest, GenerationResult, JobSources,
 };
+use crate::levels::CompileLevels;
 use crate::project::{JUnitVersion, ProjectLayout};
 use crate::store::{self, FinishedRun, RunInfo, Store, StoredTest};
 use crate::verify::{self, JUnitSetup, ProjectClasses, VerifiedSuite, VerifyError, VerifyOptions};
@@ -70,6 +71,9 @@ pub struct Emission {
     /// Tests the worker could not run consistently for printing, with the reason.
     pub not_printable: Vec<String>,
     pub time: Duration,
+    /// The Java levels the project was compiled at and the tests written for; its `note`
+    /// says where they differ from the build's.
+    pub levels: CompileLevels,
 }
 
 /// How the emitted tests were checked.
@@ -124,6 +128,18 @@ pub fn generate_tests(
     let mut store_warnings = Vec::new();
 
     let mut request = request.clone();
+    let junit = options
+        .junit
+        .unwrap_or_else(|| request.layout.junit_version());
+    // The project's code compiles at its build's level, or the closest the JDK supports (a
+    // Java 1.5 library on JDK 17: 7), in the worker and in verification alike.
+    let jdk = options
+        .verify
+        .jdk
+        .clone()
+        .unwrap_or_else(|| supervisor.jdk().clone());
+    let levels = CompileLevels::of(&request.layout, &jdk, junit);
+    request.javac_options = levels.javac_options(&request.javac_options);
     if let Some(store) = &options.store {
         let store = store.clone();
         let seed_class = class.clone();
@@ -150,9 +166,6 @@ pub fn generate_tests(
     }
 
     let emission_started = Instant::now();
-    let junit = options
-        .junit
-        .unwrap_or_else(|| request.layout.junit_version());
     // The sources the job read and compiled: emission compiles them again, uninstrumented, from
     // the same roots, so the unit has the classes the tests use (the worker recompiles only the
     // instrumented file and the files mentioning its class; the others are cached by content).
@@ -178,15 +191,20 @@ pub fn generate_tests(
     let mut verify = options.verify.clone();
     // The tests must compile where the project's tests do: at the release its build targets
     // (a getter the worker's newer JDK has, such as `StringBuilder.isEmpty()` since 15, must
-    // not end up in the tests of a Java 11 project).
-    verify.release = verify.release.or_else(|| request.layout.java_release());
+    // not end up in the tests of a Java 11 project), or the closest the JDK supports.
+    verify.release = verify.release.or(levels.test);
+    verify.main_release = verify.main_release.or(levels.main);
+    verify.jdk.get_or_insert(jdk);
     if verify.deadline.is_none() {
         verify.deadline = Some(started + request.budget);
     }
     let emitted = emit_verified(
         &request,
         &verify,
-        junit,
+        TestShape {
+            junit,
+            level: levels.written,
+        },
         supervisor,
         unit,
         &cut.model,
@@ -234,6 +252,7 @@ pub fn generate_tests(
         verification,
         not_printable,
         time: emission_started.elapsed(),
+        levels,
     };
 
     if let Some(store) = &options.store {
@@ -319,10 +338,16 @@ fn restrict_class<'t>(
 }
 
 /// Observes the generated tests in the worker, prints them and verifies them with JUnit.
+/// What the test class is written for: its JUnit and its Java level.
+struct TestShape {
+    junit: JUnitVersion,
+    level: Option<u32>,
+}
+
 fn emit_verified(
     request: &GenerationRequest,
     verify: &VerifyOptions,
-    junit: JUnitVersion,
+    TestShape { junit, level }: TestShape,
     supervisor: &mut Supervisor,
     unit: UnitId,
     model: &javamodel::JavaModel,
@@ -364,6 +389,7 @@ fn emit_verified(
     spec.tests = executed;
     spec.facts = facts;
     spec.generator_version = env!("CARGO_PKG_VERSION").to_string();
+    spec.level = level;
     let verify_error = |error| PipelineError::Verify {
         class: class.clone(),
         error,

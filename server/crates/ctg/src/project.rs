@@ -1,8 +1,13 @@
 //! Finding a Java project's shape on disk: its root, build system, source roots, test root,
-//! the classpath its build outputs and jars give, and which JUnit its tests use. Shared by the
-//! CLI (`ctgls generate` defaults) and the language server (workspace folders).
+//! the classpath its build outputs and jars give, which JUnit its tests use, and (`levels`)
+//! the Java levels its build declares. Shared by the CLI (`ctgls generate` defaults) and the
+//! language server (workspace folders).
 
 use std::path::{Path, PathBuf};
+
+mod levels;
+
+pub use levels::JavaLevels;
 
 /// Files whose presence marks a project root, nearest first when walking up from a file.
 pub const ROOT_MARKERS: &[&str] = &[
@@ -207,96 +212,6 @@ impl ProjectLayout {
     }
 }
 
-impl ProjectLayout {
-    /// The Java release the project's build compiles for (`--release N`), read from its build
-    /// file: Maven's `maven.compiler.release`, the compiler plugin's `<release>`, then target and
-    /// source (properties such as `${java.version}` resolved); Gradle's `options.release`, the
-    /// toolchain's language version, then `targetCompatibility` and `sourceCompatibility`.
-    /// `None` when the build does not say, or there is no build file.
-    pub fn java_release(&self) -> Option<u32> {
-        ["pom.xml", "build.gradle.kts", "build.gradle"]
-            .into_iter()
-            .find_map(|name| {
-                let text = std::fs::read_to_string(self.root.join(name)).ok()?;
-                if name == "pom.xml" {
-                    maven_release(&text)
-                } else {
-                    gradle_release(&text)
-                }
-            })
-    }
-}
-
-/// `8` for `1.8`, `8`, `VERSION_1_8`, `JavaVersion.VERSION_1_8`; `11` for `11`, `VERSION_11`.
-fn parse_java_version(text: &str) -> Option<u32> {
-    let text = text.trim().trim_matches(|c| c == '"' || c == '\'');
-    let text = text
-        .rsplit("VERSION_")
-        .next()
-        .unwrap_or(text)
-        .replace('_', ".");
-    let text = text.strip_prefix("1.").unwrap_or(&text);
-    let digits: String = text.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok().filter(|v| (1..=99).contains(v))
-}
-
-/// The text of the first `<tag>…</tag>` in `xml`.
-fn xml_value<'a>(xml: &'a str, tag: &str) -> Option<&'a str> {
-    let open = format!("<{tag}>");
-    let start = xml.find(&open)? + open.len();
-    let end = xml[start..].find("</")? + start;
-    Some(xml[start..end].trim())
-}
-
-fn maven_release(pom: &str) -> Option<u32> {
-    // `${name}`: a property of the pom (one level, as builds write it).
-    let resolve = |value: &str| -> Option<u32> {
-        match value.strip_prefix("${").and_then(|v| v.strip_suffix('}')) {
-            Some(property) => parse_java_version(xml_value(pom, property)?),
-            None => parse_java_version(value),
-        }
-    };
-    [
-        "maven.compiler.release",
-        "release",
-        "maven.compiler.target",
-        "target",
-        "maven.compiler.source",
-        "source",
-        "java.version",
-    ]
-    .into_iter()
-    .find_map(|tag| resolve(xml_value(pom, tag)?))
-}
-
-fn gradle_release(build: &str) -> Option<u32> {
-    // The value after `key` up to the end of its statement: `= 11`, `.set(11)`, `(17)`.
-    let after = |key: &str| -> Option<u32> {
-        build.match_indices(key).find_map(|(at, _)| {
-            let rest = build[at + key.len()..].trim_start();
-            let rest = rest
-                .strip_prefix(".set")
-                .or_else(|| rest.strip_prefix('='))
-                .unwrap_or(rest)
-                .trim_start()
-                .trim_start_matches('(')
-                .trim_start();
-            let rest = rest.strip_prefix("JavaVersion.").unwrap_or(rest);
-            let end = rest.find([')', '\n', ';']).unwrap_or(rest.len());
-            parse_java_version(&rest[..end])
-        })
-    };
-    [
-        "options.release",
-        "JavaLanguageVersion.of",
-        "jvmToolchain",
-        "targetCompatibility",
-        "sourceCompatibility",
-    ]
-    .into_iter()
-    .find_map(after)
-}
-
 /// The nearest ancestor of `start` (a file or directory) that has a root marker, if any.
 pub fn find_project_root(start: &Path) -> Option<PathBuf> {
     let mut dir = if start.is_dir() {
@@ -430,58 +345,6 @@ mod tests {
         fn drop(&mut self) {
             let _ = std::fs::remove_dir_all(&self.0);
         }
-    }
-
-    #[test]
-    fn java_release_from_maven_and_gradle_builds() {
-        let pom = |body: &str| maven_release(&format!("<project>{body}</project>"));
-        assert_eq!(
-            pom("<properties><maven.compiler.release>11</maven.compiler.release></properties>"),
-            Some(11)
-        );
-        assert_eq!(
-            pom(
-                "<properties><maven.compiler.source>1.8</maven.compiler.source>\
-                 <maven.compiler.target>1.8</maven.compiler.target></properties>"
-            ),
-            Some(8)
-        );
-        assert_eq!(
-            pom(
-                "<properties><java.version>17</java.version></properties><build><plugins><plugin>\
-                 <configuration><release>${java.version}</release></configuration>\
-                 </plugin></plugins></build>"
-            ),
-            Some(17)
-        );
-        assert_eq!(pom("<dependencies/>"), None);
-        assert_eq!(
-            gradle_release("java { sourceCompatibility = JavaVersion.VERSION_1_8 }"),
-            Some(8)
-        );
-        assert_eq!(
-            gradle_release("sourceCompatibility = '11'\ntargetCompatibility = '11'"),
-            Some(11)
-        );
-        assert_eq!(
-            gradle_release("java {\n    toolchain {\n        languageVersion = JavaLanguageVersion.of(21)\n    }\n}"),
-            Some(21)
-        );
-        assert_eq!(gradle_release("kotlin { jvmToolchain(17) }"), Some(17));
-        assert_eq!(
-            gradle_release("tasks.withType<JavaCompile> { options.release.set(11) }\nsourceCompatibility = JavaVersion.VERSION_17"),
-            Some(11)
-        );
-        assert_eq!(
-            gradle_release("dependencies { testImplementation(\"junit:junit:4.13\") }"),
-            None
-        );
-
-        let project = Scratch::new("release");
-        project.write("pom.xml", "<project><properties><maven.compiler.release>11</maven.compiler.release></properties></project>");
-        project.write("src/main/java/A.java", "class A {}");
-        let layout = ProjectLayout::discover(&project.0, &LayoutOverrides::default());
-        assert_eq!(layout.java_release(), Some(11));
     }
 
     #[test]

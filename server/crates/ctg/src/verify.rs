@@ -19,6 +19,7 @@
 //! See `docs/emission.md` for the procedure and the conventions of emitted tests.
 
 mod archives;
+mod harness;
 mod javac;
 mod junit;
 mod process;
@@ -36,7 +37,9 @@ use testcase::junit::{
 };
 
 pub use archives::train_archives;
-pub use javac::JavacError;
+use harness::harness_cache;
+use javac::supported_levels;
+pub use javac::{supported_releases, JavacError, SupportedReleases};
 pub use junit::{
     JUnitOrigin, JUnitSetup, RunOrder, RunReport, TestFailure, JUNIT_CLASSPATH_ENV, SYSTEM_JAVA_DIR,
 };
@@ -86,8 +89,14 @@ impl ProjectClasses {
 pub struct VerifyOptions {
     /// The JDK; located like the worker's (`JAVA_HOME`, then `PATH`) when `None`.
     pub jdk: Option<Jdk>,
-    /// `--release` for every javac run (the JDK's own level when `None`).
+    /// `--release` of the tests' javac runs (the JDK's own level when `None`); one the JDK's
+    /// javac does not support becomes the closest it does ([`SupportedReleases::closest`]).
     pub release: Option<u32>,
+    /// `--release` of the project's sources when verification compiles them (`release` when
+    /// `None`): a project's main and test levels may differ.
+    pub main_release: Option<u32>,
+    /// Where ctgls's compiled harness is kept ([`jvm::default_cache_dir`] when `None`).
+    pub harness_cache: Option<PathBuf>,
     /// Deadline of one javac or JUnit process.
     pub process_timeout: Duration,
     /// Deadline of one test method inside a JUnit run.
@@ -120,6 +129,8 @@ impl Default for VerifyOptions {
         VerifyOptions {
             jdk: None,
             release: None,
+            main_release: None,
+            harness_cache: None,
             process_timeout: Duration::from_secs(120),
             test_timeout: Duration::from_secs(10),
             max_rounds: 5,
@@ -360,7 +371,8 @@ pub(crate) fn write_test_source(
     Ok(path)
 }
 
-/// Compiles the test class and the harness for `setup` into a fresh `<dir>/test-classes`.
+/// Compiles the test class into a fresh `<dir>/test-classes` (the harness is compiled apart,
+/// at the JDK's own level: `harness.rs`).
 pub(crate) fn compile_tests(
     jdk: &Jdk,
     setup: &JUnitSetup,
@@ -372,8 +384,7 @@ pub(crate) fn compile_tests(
 ) -> Result<(PathBuf, Vec<JavacError>), VerifyError> {
     let out = dir.join("test-classes");
     let _ = std::fs::remove_dir_all(&out);
-    let mut sources = vec![test_source.to_path_buf()];
-    sources.extend(junit::write_harness(setup, &dir.join("harness"))?);
+    let sources = vec![test_source.to_path_buf()];
     let mut cp = classpath.to_vec();
     cp.extend(setup.jars.iter().cloned());
     let errors = javac::Javac {
@@ -409,12 +420,14 @@ pub fn verify_and_stabilise(
         Some(jdk) => jdk.clone(),
         None => Jdk::locate(None)?,
     };
-    // A release newer than the JDK cannot be compiled for; the JDK's own level is the closest.
-    let mut options = options.clone();
-    options.release = options
-        .release
-        .filter(|&release| release <= jdk.version.feature);
-    let options = &options;
+    let options = &supported_levels(&jdk, options);
+    let harness = harness::harness_classpath(
+        &jdk,
+        junit,
+        &harness_cache(options),
+        &options.limits,
+        options.process_timeout,
+    )?;
     let scratch = Scratch::new(
         options.scratch_parent.as_deref(),
         options.keep_scratch,
@@ -424,7 +437,7 @@ pub fn verify_and_stabilise(
         &jdk,
         project,
         &scratch.path,
-        options.release,
+        options.main_release.or(options.release),
         options.process_timeout,
         &options.limits,
     )?;
@@ -484,6 +497,7 @@ pub fn verify_and_stabilise(
                 jdk: &jdk,
                 setup: junit,
                 classpath: &run_classpath,
+                harness: &harness,
                 test_class: &test_class,
                 order,
                 per_test_timeout: options.test_timeout,
@@ -574,12 +588,14 @@ pub fn run_test_class(
         Some(jdk) => jdk.clone(),
         None => Jdk::locate(None)?,
     };
-    // A release newer than the JDK cannot be compiled for; the JDK's own level is the closest.
-    let mut options = options.clone();
-    options.release = options
-        .release
-        .filter(|&release| release <= jdk.version.feature);
-    let options = &options;
+    let options = &supported_levels(&jdk, options);
+    let harness = harness::harness_classpath(
+        &jdk,
+        junit,
+        &harness_cache(options),
+        &options.limits,
+        options.process_timeout,
+    )?;
     let scratch = Scratch::new(
         options.scratch_parent.as_deref(),
         options.keep_scratch,
@@ -590,7 +606,7 @@ pub fn run_test_class(
         &jdk,
         project,
         dir,
-        options.release,
+        options.main_release.or(options.release),
         options.process_timeout,
         &options.limits,
     )?;
@@ -617,6 +633,7 @@ pub fn run_test_class(
             jdk: &jdk,
             setup: junit,
             classpath: &run_classpath,
+            harness: &harness,
             test_class,
             order,
             per_test_timeout: options.test_timeout,

@@ -1,6 +1,8 @@
 //! The JUnit printer's snapshots (`testcase/tests/junit_snapshots`) are real Java: they compile
 //! against their fixture and pass under the real JUnit 5 and JUnit 4 launchers, in both
-//! orders, in fresh JVMs.
+//! orders, in fresh JVMs. The Java 7 printings compile at their level: JUnit 4's with `javac
+//! --release 7` where the JDK still supports it, JUnit 5's at 8 (JUnit 5 needs Java 8: its
+//! assertions have `Supplier` overloads javac cannot resolve without `java.util.function`).
 
 use std::path::{Path, PathBuf};
 
@@ -24,9 +26,19 @@ fn printer_snapshots_compile_and_pass_under_junit5_and_junit4() {
         classpath: Vec::new(),
         overlays: Default::default(),
     };
-    for (file, junit) in [
-        ("InventoryGeneratedTest.junit5.java", JUnit::Five),
-        ("InventoryGeneratedTest.junit4.java", JUnit::Four),
+    for (file, junit, release) in [
+        ("InventoryGeneratedTest.junit5.java", JUnit::Five, None),
+        ("InventoryGeneratedTest.junit4.java", JUnit::Four, None),
+        (
+            "InventoryGeneratedTest.junit5.java7.java",
+            JUnit::Five,
+            Some(8),
+        ),
+        (
+            "InventoryGeneratedTest.junit4.java7.java",
+            JUnit::Four,
+            Some(7),
+        ),
     ] {
         let source =
             std::fs::read_to_string(testcase_tests().join("junit_snapshots").join(file)).unwrap();
@@ -37,7 +49,12 @@ fn printer_snapshots_compile_and_pass_under_junit5_and_junit4() {
             "shop.InventoryGeneratedTest",
             &project,
             &setup,
-            &VerifyOptions::default(),
+            &VerifyOptions {
+                release,
+                // The fixture itself is Java 8 code (`Map.getOrDefault`).
+                main_release: release.map(|_| 8),
+                ..VerifyOptions::default()
+            },
         )
         .unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(runs.len(), 2);

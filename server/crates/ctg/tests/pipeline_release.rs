@@ -25,7 +25,7 @@ fn project() -> PathBuf {
 /// The verified test class for `text.Notes`, verified for `release` (`None`: the build's).
 fn verified_source(supervisor: &mut Supervisor, release: Option<u32>) -> String {
     let layout = ProjectLayout::discover(&project(), &LayoutOverrides::default());
-    assert_eq!(layout.java_release(), Some(11));
+    assert_eq!(layout.java_levels().test, Some(11));
     let mut request = GenerationRequest::new(layout, "text.Notes");
     request.budget = Duration::from_secs(12);
     request.seed = 3;

@@ -281,7 +281,7 @@ fn bank_suites_under_junit4() {
 }
 
 /// The start-up archives of verification: made once by `train_archives`, then mapped by every
-/// JUnit 5 launcher verification starts (its class-loading log says where each class came
+/// JUnit 5 run verification starts (its class-loading log says where each class came
 /// from) and by `javac`.
 #[test]
 fn verification_jvms_map_the_archives_made_for_them() {
@@ -302,6 +302,7 @@ fn verification_jvms_map_the_archives_made_for_them() {
     let options = VerifyOptions {
         jdk: Some(jdk.clone()),
         archives: archives.clone(),
+        harness_cache: Some(base.join("cache")),
         scratch_parent: Some(base.join("scratch")),
         keep_scratch: true,
         // Relative: the launcher's working directory is its run directory, where it may write.
@@ -335,16 +336,20 @@ fn verification_jvms_map_the_archives_made_for_them() {
     assert_eq!(logs.len(), 2, "one per launcher run: {logs:?}");
     for log in logs {
         let text = std::fs::read_to_string(&log).unwrap();
-        assert!(
-            text.contains(
-                "org.junit.platform.console.ConsoleLauncher source: shared objects file (top)"
-            ),
-            "{}: {}",
-            log.display(),
-            text.lines()
-                .find(|l| l.contains("ConsoleLauncher"))
-                .unwrap_or("no launcher")
-        );
+        // ctgls's runner (from the harness jar) and the JUnit Platform Launcher it drives.
+        for class in [
+            "ctgls.verify.JUnit5Runner",
+            "org.junit.platform.launcher.core.LauncherFactory",
+        ] {
+            assert!(
+                text.contains(&format!("{class} source: shared objects file (top)")),
+                "{}: {}",
+                log.display(),
+                text.lines()
+                    .find(|l| l.contains(class))
+                    .unwrap_or("not loaded")
+            );
+        }
     }
 
     // javac maps its own archive.

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use expect_test::expect_file;
+use expect_test::{expect, expect_file};
 use javatext::JavaText;
 use testcase::junit::{
     print_class, remove_statement, AssertionKind, ExecutedTest, Execution, Getter, GetterOutcome,
@@ -1108,6 +1108,84 @@ fn junit5_class_snapshot() {
 fn junit4_class_snapshot() {
     let printed = print_class(&spec(JUnit::Four), &Suppressions::default());
     expect_file!["junit_snapshots/InventoryGeneratedTest.junit4.java"].assert_eq(&printed.source);
+}
+
+/// The class at each Java level a project may declare: below 8 no lambda (expected exceptions
+/// in `try`/`catch`, for JUnit 5 too) and no diamond; from 8 on the default printing.
+/// `ctg`'s `emit_snapshots` compiles the Java 7 files with `javac --release 7` (JUnit 4) and
+/// runs them.
+#[test]
+fn class_snapshots_at_each_language_level() {
+    for (junit, old, new) in [
+        (
+            JUnit::Five,
+            expect_file!["junit_snapshots/InventoryGeneratedTest.junit5.java7.java"],
+            expect_file!["junit_snapshots/InventoryGeneratedTest.junit5.java"],
+        ),
+        (
+            JUnit::Four,
+            expect_file!["junit_snapshots/InventoryGeneratedTest.junit4.java7.java"],
+            expect_file!["junit_snapshots/InventoryGeneratedTest.junit4.java"],
+        ),
+    ] {
+        let at = |level: u32| {
+            let mut spec = spec(junit);
+            spec.level = Some(level);
+            print_class(&spec, &Suppressions::default()).source
+        };
+        old.assert_eq(&at(7));
+        assert_eq!(at(6), at(7), "Java 6 is written like Java 7");
+        for level in [8, 11, 17] {
+            new.assert_eq(&at(level));
+        }
+        let java7 = at(7);
+        for newer in ["->", "<>", "assertThrows", " var ", "List.of(", "Map.of("] {
+            assert!(
+                !java7.contains(newer),
+                "{junit:?}: `{newer}` at Java 7:\n{java7}"
+            );
+        }
+    }
+}
+
+/// A checked exception that no call declares (thrown sneakily): javac lets no `catch` name it,
+/// so JUnit 4 expects it in `@Test`, and JUnit 5 below Java 8 (no `assertThrows` lambda, no
+/// `expected`) catches `Exception` and checks its class.
+#[test]
+fn an_undeclared_checked_exception_at_java_7() {
+    let named = constructor(INVENTORY, &["java.lang.String"], &[]);
+    let test = throwing(
+        vec![
+            lit(PrimitiveValue::String("x".into())),
+            new(&named, &[0], t(INVENTORY)),
+        ],
+        vec![value("java.lang.String", text("x"))],
+        thrown("java.io.IOException", "sneaky", false, true),
+    );
+    let print = |junit: JUnit, level: Option<u32>| {
+        let mut spec = spec(junit);
+        spec.tests = vec![test.clone()];
+        spec.level = level;
+        print_class(&spec, &Suppressions::default()).source
+    };
+    let five = print(JUnit::Five, Some(7));
+    let body = five.split_once("() {\n").expect("a test method").1;
+    expect![[r#"
+                // Undeclared exception: the Inventory constructor does not declare IOException.
+                try {
+                    new Inventory("x");
+                    fail("Expected IOException");
+                } catch (Exception exception) {
+                    assertTrue(exception instanceof IOException);
+                    assertEquals("sneaky", exception.getMessage());
+                }
+            }
+        }
+    "#]]
+    .assert_eq(body);
+    assert!(print(JUnit::Four, Some(7)).contains("@Test(expected = IOException.class)"));
+    assert!(print(JUnit::Five, Some(8))
+        .contains("assertThrows(IOException.class, () -> new Inventory(\"x\"));"));
 }
 
 /// Regression: `null` passed to overloaded members whose parameters mention type variables

@@ -1,12 +1,12 @@
 //! Making the class data sharing archives of verification's JVMs ([`jvm::SharedArchives`]):
-//! one for `javac` (per JDK) and one for the JUnit 5 console launcher (per JDK and set of JUnit
-//! jars). A training run compiles a small JUnit test class of ctgls's own, with the harness,
-//! and runs it with the launcher as verification does; each JVM writes the classes it loaded
+//! one for `javac` (per JDK) and one for the JUnit 5 launcher (per JDK, set of JUnit jars and
+//! harness jar). A training run compiles a small JUnit test class of ctgls's own and runs it
+//! with the harness's `JUnit5Runner` as verification does; each JVM writes the classes it loaded
 //! when it exits. The training code is ours, not the project's, so it runs without the sandbox
 //! (the JVMs must write the archives into the cache), under the same memory bounds.
 //!
-//! The JUnit 4 runner is not archived: it is started from the harness class in the test class
-//! directory, and the JVM makes no archive with a non-empty directory on the class path.
+//! The JUnit 4 runner is not archived: its class path starts with the test class directory,
+//! and the JVM makes no archive with a non-empty directory on the class path.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,10 +15,9 @@ use std::time::Duration;
 use jvm::{ExecutionLimits, Jdk, SandboxPolicy, Training};
 use testcase::junit::JUnit;
 
+use super::harness::harness_classpath;
 use super::javac::{join_paths, Javac};
-use super::junit::{
-    self, archive_key, console_launcher_args, JUnitSetup, RunOrder, LAUNCHER_JVM_FLAGS,
-};
+use super::junit::{archive_key, runner_args, JUnitSetup, RunOrder, LAUNCHER_JVM_FLAGS};
 use super::process::{run_bounded, Confinement};
 use super::{Scratch, VerifyError, VerifyOptions};
 
@@ -107,15 +106,30 @@ pub fn train_archives(
     if !archives.enabled() || !options.limits.execution_enabled {
         return Ok(Vec::new());
     }
-    let junit_key = (setup.junit == JUnit::Five).then(|| archive_key(setup));
-    let missing = |key: &str| archives.jvm_args(key).is_empty();
-    if !missing(JAVAC) && !junit_key.as_deref().is_some_and(missing) {
-        return Ok(Vec::new());
-    }
     let jdk = match &options.jdk {
         Some(jdk) => jdk.clone(),
         None => Jdk::locate(None)?,
     };
+    let harness = match setup.junit {
+        JUnit::Five => Some(harness_classpath(
+            &jdk,
+            setup,
+            &super::harness::harness_cache(options),
+            &options.limits,
+            TRAINING_TIMEOUT,
+        )?),
+        JUnit::Four => None,
+    };
+    // The launcher's archive needs the harness in a jar (no directory on an archived class
+    // path).
+    let junit_key = harness
+        .as_deref()
+        .filter(|h| h.is_file())
+        .map(|h| archive_key(setup, h));
+    let missing = |key: &str| archives.jvm_args(key).is_empty();
+    if !missing(JAVAC) && !junit_key.as_deref().is_some_and(missing) {
+        return Ok(Vec::new());
+    }
     let scratch = Scratch::new(
         options.scratch_parent.as_deref(),
         options.keep_scratch,
@@ -126,6 +140,7 @@ pub fn train_archives(
         ..options.limits.clone()
     };
     let sources = write_sources(setup, &scratch.path)?;
+    let harness = harness.unwrap_or_default();
     let classes = scratch.path.join("classes");
     let compile = |jvm_options: &[String]| -> Result<(), String> {
         let errors = Javac {
@@ -157,8 +172,10 @@ pub fn train_archives(
                 return Ok(done);
             }
         }
-        let launcher = archives.make(&key, &setup.jars, |dump| {
-            run_launcher(&jdk, setup, &classes, &scratch.path, &limits, dump)
+        let mut classpath = setup.jars.clone();
+        classpath.push(harness.clone());
+        let launcher = archives.make(&key, &classpath, |dump| {
+            run_launcher(&jdk, &classpath, &classes, &scratch.path, &limits, dump)
         });
         done.push((key, launcher));
     }
@@ -166,7 +183,7 @@ pub fn train_archives(
 }
 
 fn write_sources(setup: &JUnitSetup, dir: &Path) -> Result<Vec<PathBuf>, VerifyError> {
-    let mut sources = junit::write_harness(setup, &dir.join("src"))?;
+    let mut sources = Vec::new();
     let test = dir.join("src/ctgls/training/ArchiveTrainingTest.java");
     let text = match setup.junit {
         JUnit::Five => TRAINING_JUNIT5,
@@ -182,17 +199,18 @@ fn write_sources(setup: &JUnitSetup, dir: &Path) -> Result<Vec<PathBuf>, VerifyE
     Ok(sources)
 }
 
-/// Runs the training class with the console launcher as verification does, except that the
-/// class comes through the launcher's `--class-path` (the JVM's class path must be the jars
-/// alone to be archived).
+/// Runs the training class with the harness's JUnit 5 runner as verification does, except
+/// that the class comes through the runner's own class loader (the JVM's class path must be
+/// `classpath`, the jars and the harness jar, alone to be archived).
 fn run_launcher(
     jdk: &Jdk,
-    setup: &JUnitSetup,
+    classpath: &[PathBuf],
     classes: &Path,
     dir: &Path,
     limits: &ExecutionLimits,
     dump: &str,
 ) -> Result<(), String> {
+    let events = dir.join("training-events.tsv");
     let mut command = Command::new(&jdk.java);
     command
         .current_dir(dir)
@@ -200,14 +218,15 @@ fn run_launcher(
         .args(LAUNCHER_JVM_FLAGS)
         .arg(dump)
         .arg("-cp")
-        .arg(join_paths(&setup.jars))
-        .args(console_launcher_args(
-            RunOrder::Forward,
-            &dir.join("reports"),
+        .arg(join_paths(classpath))
+        .args(runner_args(
+            JUnit::Five,
             TRAINING_CLASS,
+            RunOrder::Forward,
             Duration::from_secs(10),
+            &events,
         ))
-        .arg(format!("--class-path={}", classes.display()));
+        .arg(join_paths(&[classes.to_path_buf()]));
     let finished = run_bounded(
         command,
         TRAINING_TIMEOUT,
@@ -219,8 +238,9 @@ fn run_launcher(
         },
     )
     .map_err(|e| e.to_string())?;
-    // One training test fails on purpose: the launcher exits with 1.
-    if finished.timed_out() || !dir.join("reports/TEST-junit-jupiter.xml").is_file() {
+    let text = std::fs::read_to_string(&events).unwrap_or_default();
+    // One training test fails on purpose; the run must have run all three.
+    if finished.timed_out() || !text.lines().any(|line| line == "DONE\t3\t1") {
         return Err(format!(
             "the training run of the JUnit launcher failed: {}",
             finished.tail()

@@ -139,7 +139,21 @@ pub fn measure(
         Some(jdk) => jdk.clone(),
         None => Jdk::locate(None)?,
     };
-    let release = Some(options.release.unwrap_or(DEFAULT_RELEASE));
+    let options = &super::javac::supported_levels(
+        &jdk,
+        &VerifyOptions {
+            release: Some(options.release.unwrap_or(DEFAULT_RELEASE)),
+            ..options.clone()
+        },
+    );
+    let release = options.release;
+    let harness = super::harness::harness_classpath(
+        &jdk,
+        junit,
+        &super::harness::harness_cache(options),
+        &options.limits,
+        options.process_timeout,
+    )?;
     let scratch = Scratch::new(
         options.scratch_parent.as_deref(),
         options.keep_scratch,
@@ -150,7 +164,7 @@ pub fn measure(
         &jdk,
         project,
         dir,
-        release,
+        options.main_release.or(release),
         options.process_timeout,
         &options.limits,
     )?;
@@ -194,6 +208,7 @@ pub fn measure(
         jdk: &jdk,
         setup: junit,
         classpath: &run_classpath,
+        harness: &harness,
         test_class,
         order: RunOrder::Forward,
         per_test_timeout: options.test_timeout,

@@ -133,6 +133,92 @@ impl Javac<'_> {
     }
 }
 
+/// The `--release` values a JDK's javac accepts: JDK 9 to 11 go back to 6, 12 to 19 to 7,
+/// 20 and later to 8, and each stops at its own release.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SupportedReleases {
+    pub oldest: u32,
+    pub newest: u32,
+}
+
+impl SupportedReleases {
+    /// The release closest to `wanted` that javac compiles for.
+    pub fn closest(self, wanted: u32) -> u32 {
+        wanted.clamp(self.oldest, self.newest)
+    }
+
+    /// What javac's `--help` says after `Supported releases:` (`7, 8, 9, ..., 17`).
+    pub fn from_help(help: &str) -> Option<SupportedReleases> {
+        let list = help.split_once("Supported releases:")?.1;
+        let mut releases = Vec::new();
+        for item in list.split(',') {
+            let item = item.trim();
+            let digits: String = item.chars().take_while(char::is_ascii_digit).collect();
+            let Ok(release) = digits.parse::<u32>() else {
+                break;
+            };
+            releases.push(release);
+            if digits.len() != item.len() {
+                // The list ended inside this item (`17\n  -s <directory> ...`).
+                break;
+            }
+        }
+        Some(SupportedReleases {
+            oldest: *releases.iter().min()?,
+            newest: *releases.iter().max()?,
+        })
+    }
+
+    /// The known range of a JDK by its feature release, for a javac whose help says nothing.
+    pub fn of_feature(feature: u32) -> SupportedReleases {
+        let oldest = match feature {
+            0..=11 => 6,
+            12..=19 => 7,
+            _ => 8,
+        };
+        SupportedReleases {
+            oldest: oldest.min(feature),
+            newest: feature,
+        }
+    }
+}
+
+/// The releases `jdk`'s javac supports, asked once per javac and process (`javac --help`, a
+/// fraction of a second; the JDK's version table when that fails).
+pub fn supported_releases(jdk: &Jdk) -> SupportedReleases {
+    static KNOWN: std::sync::Mutex<Vec<(PathBuf, SupportedReleases)>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut known = KNOWN
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, found)) = known.iter().find(|(javac, _)| *javac == jdk.javac) {
+        return *found;
+    }
+    let asked = Command::new(&jdk.javac)
+        .args(["-J-Duser.language=en", "-J-Duser.country=US", "--help"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()
+        .and_then(|out| {
+            let text = String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr);
+            SupportedReleases::from_help(&text)
+        });
+    let found = asked.unwrap_or_else(|| SupportedReleases::of_feature(jdk.version.feature));
+    known.push((jdk.javac.clone(), found));
+    found
+}
+
+/// `options` with the releases the JDK's javac cannot compile for replaced by the closest it
+/// can (a release newer than the JDK: its own; an older one than it supports: its oldest).
+pub(crate) fn supported_levels(jdk: &Jdk, options: &super::VerifyOptions) -> super::VerifyOptions {
+    let supported = supported_releases(jdk);
+    let mut options = options.clone();
+    options.release = options.release.map(|r| supported.closest(r));
+    options.main_release = options.main_release.map(|r| supported.closest(r));
+    options
+}
+
 /// javac's `path:line: error: message` lines.
 pub(crate) fn parse_errors(stderr: &str) -> Vec<JavacError> {
     let mut out = Vec::new();
@@ -179,6 +265,47 @@ fn quote(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn supported_releases_from_javac_help() {
+        let help = "  --release <release>\n        Compile for the specified Java SE release. Supported releases: 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17\n  -s <directory>   Specify where\n";
+        let supported = SupportedReleases::from_help(help).unwrap();
+        assert_eq!(
+            supported,
+            SupportedReleases {
+                oldest: 7,
+                newest: 17
+            }
+        );
+        assert_eq!(supported.closest(5), 7);
+        assert_eq!(supported.closest(11), 11);
+        assert_eq!(supported.closest(21), 17);
+        let help = "Supported releases: \n    8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21\n  --source";
+        assert_eq!(
+            SupportedReleases::from_help(help),
+            Some(SupportedReleases {
+                oldest: 8,
+                newest: 21
+            })
+        );
+        assert_eq!(SupportedReleases::from_help("Usage: javac"), None);
+        assert_eq!(SupportedReleases::of_feature(17).oldest, 7);
+        assert_eq!(SupportedReleases::of_feature(25).oldest, 8);
+    }
+
+    #[test]
+    fn the_running_javac_is_asked() {
+        let Ok(jdk) = Jdk::locate(None) else {
+            return;
+        };
+        let supported = supported_releases(&jdk);
+        assert_eq!(supported.newest, jdk.version.feature);
+        assert_eq!(
+            supported.oldest,
+            SupportedReleases::of_feature(jdk.version.feature).oldest,
+            "javac's help agrees with the table"
+        );
+    }
 
     #[test]
     fn error_lines_give_file_line_and_message() {

@@ -1,13 +1,15 @@
 //! Finding JUnit and running a test class with a real JUnit launcher in a fresh JVM, its
-//! methods in name order or in reverse name order.
+//! methods in name order or in reverse name order, through ctgls's harness (`harness.rs`,
+//! compiled apart at the JDK's own level), which writes one line per event to a file.
 //!
-//! - JUnit 5: the console launcher (`org.junit.platform.console.ConsoleLauncher`), with the
-//!   method order set through the configuration parameter `junit.jupiter.testmethod.order.default`
-//!   to a `MethodOrderer` of the verification harness, per-test timeouts in a separate thread,
-//!   results read from the legacy XML report (`--reports-dir`) and the execution order from the
-//!   `--details=tree` output, which it prints as tests finish.
+//! - JUnit 5: the harness's `JUnit5Runner` drives the JUnit Platform Launcher API
+//!   (`LauncherFactory`, `LauncherDiscoveryRequestBuilder`, a `TestExecutionListener`), so the
+//!   jars of a Maven test classpath (`junit-jupiter-api`, `-engine`, `junit-platform-engine`,
+//!   `-launcher`, `-commons`, `opentest4j`) are enough; the method order is set through the
+//!   configuration parameter `junit.jupiter.testmethod.order.default` to a `MethodOrderer` of
+//!   the harness, per-test timeouts run in a separate thread.
 //! - JUnit 4: `org.junit.runner.JUnitCore` driven by the harness's `JUnit4Runner`, which sorts
-//!   the request and writes one line per event to a file.
+//!   the request.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -16,6 +18,7 @@ use std::time::Duration;
 use jvm::{ExecutionLimits, Jdk, SandboxReport, SharedArchives};
 use testcase::junit::JUnit;
 
+use super::harness::runner_class;
 use super::javac::join_paths;
 use super::process::{run_bounded, Confinement};
 use super::VerifyError;
@@ -27,28 +30,12 @@ pub const JUNIT_CLASSPATH_ENV: &str = "CTGLS_JUNIT_CLASSPATH";
 /// Where Debian's `junit5` and `junit4` packages put their jars.
 pub const SYSTEM_JAVA_DIR: &str = "/usr/share/java";
 
-/// Harness sources compiled next to the test class (package `ctgls.verify`).
-const HARNESS_JUNIT5: [(&str, &str); 2] = [
-    (
-        "MethodNameOrder.java",
-        include_str!("harness/MethodNameOrder.java"),
-    ),
-    (
-        "ReverseMethodNameOrder.java",
-        include_str!("harness/ReverseMethodNameOrder.java"),
-    ),
-];
-const HARNESS_JUNIT4: [(&str, &str); 1] = [(
-    "JUnit4Runner.java",
-    include_str!("harness/JUnit4Runner.java"),
-)];
-
 /// The JUnit a test class compiles and runs with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JUnitSetup {
     pub junit: JUnit,
-    /// Jars the test class compiles and runs against (for JUnit 5 they include the console
-    /// launcher).
+    /// Jars the test class compiles and runs against (for JUnit 5 they include the platform
+    /// launcher and the Jupiter engine, as separate jars or the console-standalone jar).
     pub jars: Vec<PathBuf>,
     pub origin: JUnitOrigin,
 }
@@ -104,40 +91,62 @@ impl JUnitSetup {
                 origin: JUnitOrigin::Environment,
             });
         }
-        let system: Vec<PathBuf> = match junit {
-            JUnit::Five => vec![system_dir.join("junit-platform-console-standalone.jar")],
-            JUnit::Four => vec![
+        let systems: Vec<Vec<PathBuf>> = match junit {
+            // Debian's `junit5` ships the jars apart (as a Maven test classpath has them) and
+            // the console-standalone jar that holds them all.
+            JUnit::Five => vec![
+                SYSTEM_JUNIT5_JARS
+                    .iter()
+                    .map(|name| system_dir.join(name))
+                    .collect(),
+                vec![system_dir.join("junit-platform-console-standalone.jar")],
+            ],
+            JUnit::Four => vec![vec![
                 system_dir.join("junit4.jar"),
                 system_dir.join("hamcrest-core.jar"),
-            ],
+            ]],
         };
-        if system.iter().all(|j| j.is_file()) {
+        if let Some(jars) = systems
+            .into_iter()
+            .find(|jars| jars.iter().all(|j| j.is_file()))
+        {
             return Ok(JUnitSetup {
                 junit,
-                jars: system,
+                jars,
                 origin: JUnitOrigin::System,
             });
         }
         Err(VerifyError::JUnitNotFound {
             junit,
             searched: format!(
-                "the project classpath has no {}, {JUNIT_CLASSPATH_ENV} is not set, and {} does not exist",
+                "the project classpath has no {}, {JUNIT_CLASSPATH_ENV} is not set, and {} lacks \
+                 them (Debian and Ubuntu: apt-get install {})",
                 match junit {
-                    JUnit::Five => "JUnit console launcher (junit-platform-console-standalone)",
+                    JUnit::Five =>
+                        "JUnit 5 engine and platform launcher (junit-jupiter-engine and \
+                         junit-platform-launcher, or junit-platform-console-standalone)",
                     JUnit::Four => "junit 4 jar",
                 },
-                system[0].display()
+                system_dir.display(),
+                match junit {
+                    JUnit::Five => "junit5",
+                    JUnit::Four => "junit4",
+                }
             ),
         })
     }
-
-    pub(crate) fn harness_sources(&self) -> &'static [(&'static str, &'static str)] {
-        match self.junit {
-            JUnit::Five => &HARNESS_JUNIT5,
-            JUnit::Four => &HARNESS_JUNIT4,
-        }
-    }
 }
+
+/// The jars of Debian's `junit5` package that a JUnit 5 run needs, under [`SYSTEM_JAVA_DIR`].
+pub const SYSTEM_JUNIT5_JARS: [&str; 7] = [
+    "junit-jupiter-api.jar",
+    "junit-jupiter-engine.jar",
+    "junit-platform-engine.jar",
+    "junit-platform-launcher.jar",
+    "junit-platform-commons.jar",
+    "opentest4j.jar",
+    "apiguardian-api.jar",
+];
 
 fn jar_name(p: &Path) -> &str {
     p.file_name().and_then(|n| n.to_str()).unwrap_or_default()
@@ -152,14 +161,12 @@ fn from_project(junit: JUnit, classpath: &[PathBuf]) -> Option<Vec<PathBuf>> {
             {
                 return Some(vec![standalone.clone()]);
             }
-            // The launcher as separate jars (a Maven `target/dependency` copy, say).
-            let has_console = classpath
-                .iter()
-                .any(|p| jar_name(p).starts_with("junit-platform-console"));
-            let has_engine = classpath
-                .iter()
-                .any(|p| jar_name(p).starts_with("junit-jupiter-engine"));
-            (has_console && has_engine).then(|| {
+            // The platform launcher and the Jupiter engine as separate jars (a Maven test
+            // classpath, or a `target/dependency` copy); the console launcher is not needed.
+            let has = |prefix: &str| classpath.iter().any(|p| jar_name(p).starts_with(prefix));
+            let has_launcher =
+                has("junit-platform-launcher") || has("junit-platform-console-standalone");
+            (has_launcher && has("junit-jupiter-engine")).then(|| {
                 classpath
                     .iter()
                     .filter(|p| {
@@ -234,8 +241,10 @@ impl RunReport {
 pub(crate) struct Launch<'a> {
     pub jdk: &'a Jdk,
     pub setup: &'a JUnitSetup,
-    /// Test classes, harness, project classes and libraries (JUnit is added).
+    /// Test classes, project classes and libraries (JUnit and the harness are added).
     pub classpath: &'a [PathBuf],
+    /// ctgls's compiled harness (`harness::harness_classpath`): its jar or class directory.
+    pub harness: &'a Path,
     pub test_class: &'a str,
     pub order: RunOrder,
     pub per_test_timeout: Duration,
@@ -258,15 +267,18 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
     std::fs::create_dir_all(launch.dir).map_err(|e| io("creating the run directory", e))?;
     let tmp = launch.dir.join("tmp");
     std::fs::create_dir_all(&tmp).map_err(|e| io("creating the run directory", e))?;
+    let harness = std::slice::from_ref(&launch.harness.to_path_buf()).to_vec();
     let (classpath, archive) = match launch.setup.junit {
-        // JUnit's jars first: an archive is used only when the class path it was made with
-        // (the jars) begins the class path it runs with.
+        // JUnit's jars and the harness first: an archive is used only when the class path it
+        // was made with begins the class path it runs with.
         JUnit::Five => (
-            [&launch.setup.jars[..], launch.classpath].concat(),
-            launch.archives.jvm_args(&archive_key(launch.setup)),
+            [&launch.setup.jars[..], &harness, launch.classpath].concat(),
+            launch
+                .archives
+                .jvm_args(&archive_key(launch.setup, launch.harness)),
         ),
         JUnit::Four => (
-            [launch.classpath, &launch.setup.jars[..]].concat(),
+            [launch.classpath, &launch.setup.jars[..], &harness].concat(),
             Vec::new(),
         ),
     };
@@ -281,95 +293,72 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
         .args(launch.jvm_args)
         .arg("-cp")
         .arg(join_paths(&classpath));
-    let order = match launch.order {
-        RunOrder::Forward => "forward",
-        RunOrder::Reverse => "reverse",
-    };
-    let label = format!("junit-{order}");
+    let label = format!("junit-{}", order_arg(launch.order));
     let confinement = Confinement {
         limits: launch.limits,
         writable: &[launch.dir],
     };
-    match launch.setup.junit {
-        JUnit::Five => {
-            let reports = launch.dir.join("reports");
-            command.args(console_launcher_args(
-                launch.order,
-                &reports,
-                launch.test_class,
-                launch.per_test_timeout,
-            ));
-            let finished = run_bounded(
-                command,
-                launch.process_timeout,
-                launch.dir,
-                &label,
-                &confinement,
-            )?;
-            let executed = tree_order(&finished.stdout);
-            let xml = std::fs::read_to_string(reports.join("TEST-junit-jupiter.xml"));
-            if finished.timed_out() {
-                return Ok(RunReport {
-                    round: launch.round,
-                    order: launch.order,
-                    executed,
-                    failures: Vec::new(),
-                    timed_out: Some(None),
-                    duration: finished.duration,
-                    sandbox: finished.sandbox,
-                });
-            }
-            let xml = xml.map_err(|_| VerifyError::Launcher {
-                message: format!("JUnit wrote no report: {}", finished.tail()),
-            })?;
-            Ok(RunReport {
-                round: launch.round,
-                order: launch.order,
-                executed,
-                failures: xml_failures(&xml, launch.test_class),
-                timed_out: None,
-                duration: finished.duration,
-                sandbox: finished.sandbox,
-            })
-        }
-        JUnit::Four => {
-            let events = launch.dir.join("events.tsv");
-            command
-                .arg("ctgls.verify.JUnit4Runner")
-                .arg(launch.test_class)
-                .arg(order)
-                .arg(launch.per_test_timeout.as_millis().to_string())
-                .arg(&events);
-            let finished = run_bounded(
-                command,
-                launch.process_timeout,
-                launch.dir,
-                &label,
-                &confinement,
-            )?;
-            let text = std::fs::read_to_string(&events).unwrap_or_default();
-            let parsed = parse_junit4_events(&text);
-            if !parsed.done && !finished.timed_out() && parsed.timed_out.is_none() {
-                return Err(VerifyError::Launcher {
-                    message: format!("JUnitCore did not finish: {}", finished.tail()),
-                });
-            }
-            let timed_out = match (finished.timed_out(), parsed.timed_out) {
-                (_, Some(test)) => Some(Some(test)),
-                (true, None) => Some(parsed.running),
-                (false, None) => None,
-            };
-            Ok(RunReport {
-                round: launch.round,
-                order: launch.order,
-                executed: parsed.executed,
-                failures: parsed.failures,
-                timed_out,
-                duration: finished.duration,
-                sandbox: finished.sandbox,
-            })
-        }
+    let events = launch.dir.join("events.tsv");
+    command.args(runner_args(
+        launch.setup.junit,
+        launch.test_class,
+        launch.order,
+        launch.per_test_timeout,
+        &events,
+    ));
+    let finished = run_bounded(
+        command,
+        launch.process_timeout,
+        launch.dir,
+        &label,
+        &confinement,
+    )?;
+    let text = std::fs::read_to_string(&events).unwrap_or_default();
+    let parsed = parse_events(&text);
+    if !parsed.done && !finished.timed_out() && parsed.timed_out.is_none() {
+        return Err(VerifyError::Launcher {
+            message: format!("the JUnit run did not finish: {}", finished.tail()),
+        });
     }
+    let timed_out = match (finished.timed_out(), parsed.timed_out) {
+        (_, Some(test)) => Some(Some(test)),
+        (true, None) => Some(parsed.running),
+        (false, None) => None,
+    };
+    Ok(RunReport {
+        round: launch.round,
+        order: launch.order,
+        executed: parsed.executed,
+        failures: parsed.failures,
+        timed_out,
+        duration: finished.duration,
+        sandbox: finished.sandbox,
+    })
+}
+
+fn order_arg(order: RunOrder) -> &'static str {
+    match order {
+        RunOrder::Forward => "forward",
+        RunOrder::Reverse => "reverse",
+    }
+}
+
+/// The harness runner's main class and arguments for running `test_class`, writing its events
+/// to `events`.
+pub(crate) fn runner_args(
+    junit: JUnit,
+    test_class: &str,
+    order: RunOrder,
+    per_test_timeout: Duration,
+    events: &Path,
+) -> Vec<String> {
+    vec![
+        runner_class(junit).to_string(),
+        test_class.to_string(),
+        order_arg(order).to_string(),
+        per_test_timeout.as_millis().to_string(),
+        events.display().to_string(),
+    ]
 }
 
 /// JVM flags of every launcher run (after the memory bounds): quick start, no perf data file.
@@ -380,232 +369,15 @@ pub(crate) const LAUNCHER_JVM_FLAGS: [&str; 4] = [
     "-XX:-UsePerfData",
 ];
 
-/// The name of the class data sharing archive of the JUnit 5 launcher with `setup`'s jars.
-pub(crate) fn archive_key(setup: &JUnitSetup) -> String {
-    SharedArchives::key("junit5", &setup.jars)
+/// The name of the class data sharing archive of the JUnit 5 launcher with `setup`'s jars and
+/// the harness.
+pub(crate) fn archive_key(setup: &JUnitSetup, harness: &Path) -> String {
+    let mut classpath = setup.jars.clone();
+    classpath.push(harness.to_path_buf());
+    SharedArchives::key("junit5", &classpath)
 }
 
-/// The JUnit 5 console launcher's main class and arguments for running `test_class`.
-pub(crate) fn console_launcher_args(
-    order: RunOrder,
-    reports: &Path,
-    test_class: &str,
-    per_test_timeout: Duration,
-) -> Vec<String> {
-    let orderer = match order {
-        RunOrder::Forward => "ctgls.verify.MethodNameOrder",
-        RunOrder::Reverse => "ctgls.verify.ReverseMethodNameOrder",
-    };
-    vec![
-        "org.junit.platform.console.ConsoleLauncher".into(),
-        "--disable-banner".into(),
-        "--disable-ansi-colors".into(),
-        "--details=tree".into(),
-        "--details-theme=ascii".into(),
-        "--include-engine=junit-jupiter".into(),
-        format!("--reports-dir={}", reports.display()),
-        format!("--select-class={test_class}"),
-        format!("--config=junit.jupiter.testmethod.order.default={orderer}"),
-        format!(
-            "--config=junit.jupiter.execution.timeout.default={}ms",
-            per_test_timeout.as_millis()
-        ),
-        "--config=junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD".into(),
-    ]
-}
-
-/// Test names in the order the tree printer listed them (`|   +-- name() [OK]`).
-pub(crate) fn tree_order(stdout: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for line in stdout.lines() {
-        let item = line.trim_start_matches(['|', '+', '-', '\'', '`', ' ']);
-        if let Some((name, rest)) = item.split_once("() [") {
-            if !rest.is_empty() && !name.contains(' ') {
-                out.push(name.to_string());
-            }
-        }
-    }
-    out
-}
-
-/// Failures of the test class's methods in a legacy XML report (`<testcase>` elements with a
-/// `<failure>` or `<error>` child).
-pub(crate) fn xml_failures(xml: &str, test_class: &str) -> Vec<TestFailure> {
-    let mut out = Vec::new();
-    let mut rest = xml;
-    while let Some(start) = rest.find("<testcase") {
-        rest = &rest[start + "<testcase".len()..];
-        let (attrs, self_closing, after) = tag_attributes(rest);
-        let name = attr(&attrs, "name").unwrap_or_default();
-        let name = name.strip_suffix("()").unwrap_or(&name).to_string();
-        rest = after;
-        if self_closing {
-            continue;
-        }
-        let body_end = rest.find("</testcase>").unwrap_or(rest.len());
-        let body = &rest[..body_end];
-        for (kind, assertion) in [("<failure", true), ("<error", false)] {
-            if let Some(at) = body.find(kind) {
-                let (fattrs, fclosing, fafter) = tag_attributes(&body[at + kind.len()..]);
-                let trace = if fclosing {
-                    String::new()
-                } else {
-                    let close = format!("</{}>", &kind[1..]);
-                    let end = fafter.find(&close).unwrap_or(fafter.len());
-                    text_content(&fafter[..end])
-                };
-                out.push(TestFailure {
-                    test: name.clone(),
-                    assertion_error: assertion,
-                    exception: attr(&fattrs, "type").unwrap_or_default(),
-                    message: attr(&fattrs, "message").unwrap_or_default(),
-                    line: frame_line(&trace, test_class),
-                });
-                break;
-            }
-        }
-        rest = &rest[body_end..];
-    }
-    out
-}
-
-/// The attributes of a tag whose name was just read, whether it closes itself, and the text
-/// after it. Quoted values may hold `>`.
-fn tag_attributes(s: &str) -> (Vec<(String, String)>, bool, &str) {
-    let mut attrs = Vec::new();
-    let bytes = s.as_bytes();
-    let mut i = 0;
-    loop {
-        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        if i >= bytes.len() {
-            return (attrs, false, "");
-        }
-        match bytes[i] {
-            b'/' => {
-                let end = s[i..].find('>').map_or(s.len(), |e| i + e + 1);
-                return (attrs, true, &s[end..]);
-            }
-            b'>' => return (attrs, false, &s[i + 1..]),
-            _ => {}
-        }
-        let name_start = i;
-        while i < bytes.len()
-            && bytes[i] != b'='
-            && !bytes[i].is_ascii_whitespace()
-            && bytes[i] != b'>'
-        {
-            i += 1;
-        }
-        let name = s[name_start..i].to_string();
-        if i < bytes.len() && bytes[i] == b'=' {
-            i += 1;
-            let quote = bytes.get(i).copied().unwrap_or(b'"');
-            i += 1;
-            let value_start = i.min(s.len());
-            while i < bytes.len() && bytes[i] != quote {
-                i += 1;
-            }
-            attrs.push((name, unescape(&s[value_start..i.min(s.len())])));
-            i += 1;
-        } else {
-            attrs.push((name, String::new()));
-        }
-    }
-}
-
-fn attr(attrs: &[(String, String)], name: &str) -> Option<String> {
-    attrs
-        .iter()
-        .find(|(n, _)| n == name)
-        .map(|(_, v)| v.clone())
-}
-
-/// Element text: CDATA sections as they are, everything else unescaped.
-fn text_content(s: &str) -> String {
-    let mut out = String::new();
-    let mut rest = s;
-    while let Some(start) = rest.find("<![CDATA[") {
-        out.push_str(&unescape(&rest[..start]));
-        let after = &rest[start + 9..];
-        let end = after.find("]]>").unwrap_or(after.len());
-        out.push_str(&after[..end]);
-        rest = after.get(end + 3..).unwrap_or("");
-    }
-    out.push_str(&unescape(rest));
-    out
-}
-
-fn unescape(s: &str) -> String {
-    if !s.contains('&') {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(amp) = rest.find('&') {
-        out.push_str(&rest[..amp]);
-        let after = &rest[amp + 1..];
-        let Some(semi) = after.find(';') else {
-            out.push_str(&rest[amp..]);
-            return out;
-        };
-        let entity = &after[..semi];
-        let decoded = match entity {
-            "lt" => Some('<'),
-            "gt" => Some('>'),
-            "amp" => Some('&'),
-            "quot" => Some('"'),
-            "apos" => Some('\''),
-            _ => entity
-                .strip_prefix("#x")
-                .and_then(|h| u32::from_str_radix(h, 16).ok())
-                .or_else(|| entity.strip_prefix('#').and_then(|d| d.parse().ok()))
-                .and_then(char::from_u32),
-        };
-        match decoded {
-            Some(c) => {
-                out.push(c);
-                rest = &after[semi + 1..];
-            }
-            None => {
-                out.push('&');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The line of the first stack frame in `test_class` (or a lambda or nested class of it):
-/// `at pkg.FooTest.method(FooTest.java:42)`.
-pub(crate) fn frame_line(trace: &str, test_class: &str) -> Option<u32> {
-    for line in trace.lines() {
-        let Some(frame) = line.trim().strip_prefix("at ") else {
-            continue;
-        };
-        // Frames may carry a module or loader prefix: `app//pkg.FooTest.m(...)`.
-        let frame = frame.rsplit('/').next().unwrap_or(frame);
-        let Some(rest) = frame.strip_prefix(test_class) else {
-            continue;
-        };
-        if !(rest.starts_with('.') || rest.starts_with('$')) {
-            continue;
-        }
-        let location = rest
-            .rsplit_once('(')
-            .map(|(_, l)| l.trim_end_matches(')'))?;
-        if let Some((_, n)) = location.rsplit_once(':') {
-            if let Ok(n) = n.parse() {
-                return Some(n);
-            }
-        }
-    }
-    None
-}
-
-pub(crate) struct Junit4Events {
+pub(crate) struct Events {
     pub executed: Vec<String>,
     pub failures: Vec<TestFailure>,
     pub timed_out: Option<String>,
@@ -614,8 +386,8 @@ pub(crate) struct Junit4Events {
     pub done: bool,
 }
 
-pub(crate) fn parse_junit4_events(text: &str) -> Junit4Events {
-    let mut events = Junit4Events {
+pub(crate) fn parse_events(text: &str) -> Events {
+    let mut events = Events {
         executed: Vec::new(),
         failures: Vec::new(),
         timed_out: None,
@@ -666,73 +438,47 @@ fn unescape_tabs(s: &str) -> String {
     out
 }
 
-/// Writes the harness sources for `setup` under `dir` and returns their paths.
-pub(crate) fn write_harness(setup: &JUnitSetup, dir: &Path) -> Result<Vec<PathBuf>, VerifyError> {
-    let package_dir = dir.join("ctgls").join("verify");
-    std::fs::create_dir_all(&package_dir).map_err(|e| VerifyError::Io {
-        what: "writing the verification harness".into(),
-        source: e,
-    })?;
-    let mut out = Vec::new();
-    for (name, text) in setup.harness_sources() {
-        let path = package_dir.join(name);
-        std::fs::write(&path, text).map_err(|e| VerifyError::Io {
-            what: "writing the verification harness".into(),
-            source: e,
-        })?;
-        out.push(path);
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_legacy_xml_report_gives_failures_with_lines() {
-        let xml = r#"<?xml version="1.0" encoding="UTF-8"?>
-<testsuite name="JUnit Jupiter" tests="3">
-<properties><property name="line.separator" value="
-"/></properties>
-<testcase name="ok()" classname="p.ATest" time="0"/>
-<testcase name="b()" classname="p.ATest" time="0">
-<failure message="expected: &lt;1&gt; but was: &lt;2&gt;" type="org.opentest4j.AssertionFailedError"><![CDATA[org.opentest4j.AssertionFailedError: expected: <1> but was: <2>
-	at org.junit.jupiter.api.Assertions.assertEquals(Assertions.java:528)
-	at p.ATest.b(ATest.java:5)
-]]></failure>
-<system-out><![CDATA[hi]]></system-out>
-</testcase>
-<testcase name="c()" classname="p.ATest" time="0">
-<error message="a > b" type="java.lang.IllegalStateException">java.lang.IllegalStateException: a &gt; b
-	at p.Other.f(Other.java:3)
-	at p.ATest.lambda$c$0(ATest.java:9)
-</error>
-</testcase>
-</testsuite>"#;
-        let failures = xml_failures(xml, "p.ATest");
-        assert_eq!(failures.len(), 2);
-        assert_eq!(failures[0].test, "b");
-        assert!(failures[0].assertion_error);
-        assert_eq!(failures[0].message, "expected: <1> but was: <2>");
-        assert_eq!(failures[0].line, Some(5));
-        assert_eq!(failures[1].test, "c");
-        assert!(!failures[1].assertion_error);
-        assert_eq!(failures[1].exception, "java.lang.IllegalStateException");
-        assert_eq!(failures[1].message, "a > b");
-        assert_eq!(failures[1].line, Some(9));
+    fn junit5_from_a_maven_test_classpath_needs_no_console_launcher() {
+        let classpath: Vec<PathBuf> = [
+            "/m2/org/junit/jupiter/junit-jupiter-api/5.10.0/junit-jupiter-api-5.10.0.jar",
+            "/m2/org/junit/jupiter/junit-jupiter-engine/5.10.0/junit-jupiter-engine-5.10.0.jar",
+            "/m2/org/junit/platform/junit-platform-engine/1.10.0/junit-platform-engine-1.10.0.jar",
+            "/m2/org/junit/platform/junit-platform-launcher/1.10.0/junit-platform-launcher-1.10.0.jar",
+            "/m2/org/junit/platform/junit-platform-commons/1.10.0/junit-platform-commons-1.10.0.jar",
+            "/m2/org/opentest4j/opentest4j/1.3.0/opentest4j-1.3.0.jar",
+            "/m2/org/apiguardian/apiguardian-api/1.1.2/apiguardian-api-1.1.2.jar",
+            "/m2/com/google/guava/guava/32.0/guava-32.0.jar",
+        ]
+        .into_iter()
+        .map(PathBuf::from)
+        .collect();
+        let setup =
+            JUnitSetup::locate_in(JUnit::Five, &classpath, None, Path::new("/none")).unwrap();
+        assert_eq!(setup.origin, JUnitOrigin::ProjectClasspath);
+        assert_eq!(
+            setup.jars,
+            classpath[..7].to_vec(),
+            "every JUnit jar, no other"
+        );
+        // Without the platform launcher (Surefire brings its own) the project's JUnit is not
+        // enough to run tests.
+        let without: Vec<PathBuf> = classpath
+            .iter()
+            .filter(|p| !p.to_string_lossy().contains("launcher"))
+            .cloned()
+            .collect();
+        assert!(JUnitSetup::locate_in(JUnit::Five, &without, None, Path::new("/none")).is_err());
     }
 
     #[test]
-    fn the_tree_lists_tests_in_execution_order() {
-        let tree = ".\n+-- JUnit Jupiter [OK]\n| '-- ATest [OK]\n|   +-- b() [OK]\n|   +-- a() [X] expected: <1> but was: <2>\n|   '-- c() [OK]\n";
-        assert_eq!(tree_order(tree), vec!["b", "a", "c"]);
-    }
-
-    #[test]
-    fn junit4_events_are_read_back() {
+    fn runner_events_are_read_back() {
         let text = "START\tb\nFAIL\tb\t1\t12\tjava.lang.AssertionError\texpected:<1> but\\twas:<2>\nEND\tb\nSTART\ta\n";
-        let events = parse_junit4_events(text);
+        let events = parse_events(text);
         assert_eq!(events.executed, vec!["b", "a"]);
         assert_eq!(events.failures[0].line, Some(12));
         assert_eq!(events.failures[0].message, "expected:<1> but\twas:<2>");
@@ -763,6 +509,13 @@ mod tests {
         std::fs::write(dir.join("junit-platform-console-standalone.jar"), b"").unwrap();
         let five = JUnitSetup::locate_in(JUnit::Five, &project, None, &dir).unwrap();
         assert_eq!(five.origin, JUnitOrigin::System);
+        // Debian's separate jars come before its console-standalone jar.
+        for name in SYSTEM_JUNIT5_JARS {
+            std::fs::write(dir.join(name), b"").unwrap();
+        }
+        let five = JUnitSetup::locate_in(JUnit::Five, &project, None, &dir).unwrap();
+        assert_eq!(five.jars.len(), SYSTEM_JUNIT5_JARS.len());
+        assert!(five.jars[1].ends_with("junit-jupiter-engine.jar"));
         let missing = dir.join("nope.jar");
         let err =
             JUnitSetup::locate_in(JUnit::Five, &[], Some(missing.as_os_str()), &dir).unwrap_err();

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use ctg::job::{ClassCoverage, GenerationObserver, GenerationRequest, Phase};
+use ctg::levels::CompileLevels;
 use ctg::pipeline::{self, ClassOutcome, PipelineError, PipelineOptions, Verification};
 use ctg::project::{LayoutOverrides, ProjectLayout};
 use ctg::store::Store;
@@ -59,10 +60,19 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         verify: VerifyOptions {
             limits: supervisor.config().execution_limits(),
             archives: supervisor.shared_archives().clone(),
+            harness_cache: supervisor.config().cache_dir.clone(),
             ..VerifyOptions::default()
         },
         ..PipelineOptions::default()
     };
+    // Once for the project, not per class: the levels its build declares that this JDK
+    // compiles at another level.
+    let junit = args.junit.unwrap_or_else(|| layout.junit_version());
+    let levels = CompileLevels::of(&layout, supervisor.jdk(), junit);
+    let warnings: Vec<String> = levels.note.iter().cloned().collect();
+    for warning in &warnings {
+        eprintln!("ctgls: note: {warning}");
+    }
 
     let mut rows: Vec<(String, Result<ClassOutcome, PipelineError>)> = Vec::new();
     for class in &args.classes {
@@ -91,7 +101,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     }
     supervisor.shutdown();
     if let Some(path) = &args.report {
-        let report = report_json(&args, &rows, classpath);
+        let report = report_json(&args, &rows, classpath, &warnings);
         let text = serde_json::to_string_pretty(&report).expect("a JSON value serialises");
         if let Err(error) = std::fs::write(path, text + "\n") {
             eprintln!("ctgls: cannot write the report {}: {error}", path.display());
@@ -382,6 +392,7 @@ fn report_json(
     args: &GenerateArgs,
     rows: &[(String, Result<ClassOutcome, PipelineError>)],
     classpath: Value,
+    warnings: &[String],
 ) -> Value {
     let classes: Vec<Value> = rows
         .iter()
@@ -401,6 +412,7 @@ fn report_json(
         "seed": args.seed,
         "algorithm": pipeline::algorithm_name(args.algorithm),
         "classpath": classpath,
+        "warnings": warnings,
         "classes": classes,
     })
 }

@@ -57,6 +57,9 @@ pub struct ClassResults {
     pub suite: Option<Suite>,
     /// Things the user should know about the run (weaker sandbox, unverified tests, ...).
     pub notes: Vec<String>,
+    /// The project's Java levels, where this JDK compiles at others than its build declares
+    /// (`ctg::levels`): one note for the project, shown once in `ctgls/status`.
+    pub level_note: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -273,6 +276,7 @@ impl ClassResults {
                 .push(format!("tests not verified with JUnit: {reason}"));
         }
         results.notes.extend(generation.warnings.iter().cloned());
+        results.level_note = emission.levels.note.clone();
         results
     }
 
@@ -468,6 +472,7 @@ impl ClassResults {
         }
         merged.suite = base.suite.clone();
         merged.notes = base.notes.clone();
+        merged.level_note = base.level_note.clone();
         merged
     }
 
@@ -501,6 +506,7 @@ impl ClassResults {
             tests: Vec::new(),
             suite: None,
             notes: Vec::new(),
+            level_note: None,
         }
     }
 

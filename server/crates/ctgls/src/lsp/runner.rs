@@ -19,6 +19,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use ctg::budget::CostLedger;
 use ctg::buildtool::{self, BuildToolSettings, Resolution};
 use ctg::job::{GenerationError, GenerationObserver, GenerationRequest, Phase, SourceDiagnostic};
+use ctg::levels::CompileLevels;
 use ctg::pipeline::{self, PipelineError, PipelineOptions};
 use ctg::project::{JUnitVersion, ProjectLayout, SourceOverlays};
 use ctg::store::Store;
@@ -348,8 +349,19 @@ fn run_one(
         last_interim: None,
         changed: false,
     };
-    let outcome = pipeline::generate_tests(&request, &options, supervisor, &mut observer)
-        .map_err(|e| pipeline_failure(&job.class, e))?;
+    let outcome =
+        pipeline::generate_tests(&request, &options, supervisor, &mut observer).map_err(|e| {
+            let mut failure = pipeline_failure(&job.class, e);
+            // Code that does not compile may do so at the level its build declares, which
+            // this JDK cannot compile for: say so with the error.
+            if failure.kind == FailureKind::DoesNotCompile {
+                let junit = job.junit.unwrap_or_else(|| job.layout.junit_version());
+                if let Some(note) = CompileLevels::of(&job.layout, supervisor.jdk(), junit).note {
+                    failure.message = format!("{}. {note}", failure.message);
+                }
+            }
+            failure
+        })?;
     let warm = outcome.generation.warm_start;
     if warm.offered > 0 {
         tracing::info!(
@@ -380,6 +392,7 @@ fn pipeline_options(job: &RunJob, supervisor: &Supervisor, costs: &CostLedger) -
         verify: VerifyOptions {
             limits: supervisor.config().execution_limits(),
             archives: supervisor.shared_archives().clone(),
+            harness_cache: supervisor.config().cache_dir.clone(),
             ..VerifyOptions::default()
         },
         costs: costs.clone(),

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::lsp::results::{simple_name, Origin};
+use crate::lsp::results::{simple_name, ClassResults, Origin};
 use crate::lsp::state::State;
 use crate::lsp::workspace::{primary_type, uri_path};
 
@@ -63,6 +63,7 @@ pub fn compute(state: &State) -> Value {
             "problem": problem,
         }));
     }
+    let notes = project_notes(state.tracked.values().filter_map(|t| t.results.as_deref()));
     let (state_name, message) = match (&unavailable, &state.running) {
         (Some(reason), _) => ("unavailable", reason.clone()),
         (None, Some(r)) => {
@@ -100,8 +101,41 @@ pub fn compute(state: &State) -> Value {
         "running": running,
         "queued": queued,
         "classes": classes,
+        "notes": notes,
         "workspaceFolders": state.workspace.folders,
         "classpaths": classpaths,
         "version": env!("CARGO_PKG_VERSION"),
     })
+}
+
+/// Notes about a project rather than a class (its Java levels), once however many classes'
+/// results carry them, sorted.
+fn project_notes<'a>(results: impl IntoIterator<Item = &'a ClassResults>) -> Vec<&'a str> {
+    let mut notes: Vec<&str> = results
+        .into_iter()
+        .filter_map(|r| r.level_note.as_deref())
+        .collect();
+    notes.sort_unstable();
+    notes.dedup();
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_project_note_shows_once_for_all_its_classes() {
+        let model =
+            javamodel::JavaModel::build("class A {}", &syntax::parse_java("class A {}", None));
+        let with = |note: Option<&str>| {
+            let mut results = ClassResults::interim(1, "p.A", &model, &Default::default());
+            results.level_note = note.map(String::from);
+            results
+        };
+        let levels = "The build declares Java 5; JDK 17's javac compiles Java 7 and newer.";
+        let classes = [with(Some(levels)), with(None), with(Some(levels))];
+        assert_eq!(project_notes(&classes), vec![levels]);
+        assert!(project_notes(&[with(None)]).is_empty());
+    }
 }

@@ -72,6 +72,11 @@ pub struct TestClassSpec {
     pub facts: TypeFacts,
     /// Written into the header line.
     pub generator_version: String,
+    /// The Java language level the class is written for (the project's test level): below 8
+    /// no lambdas (expected exceptions are caught in `try`/`catch`), below 8 no diamond
+    /// either (Java 7 infers a diamond from the constructor's arguments only). `None`: the
+    /// newest, as javac's default level reads it.
+    pub level: Option<u32>,
 }
 
 impl TestClassSpec {
@@ -83,7 +88,19 @@ impl TestClassSpec {
             tests: Vec::new(),
             facts: TypeFacts::default(),
             generator_version: env!("CARGO_PKG_VERSION").to_string(),
+            level: None,
         }
+    }
+
+    /// Whether the level has lambdas (Java 8).
+    pub fn lambdas(&self) -> bool {
+        self.level.is_none_or(|level| level >= 8)
+    }
+
+    /// Whether a diamond (`new Box<>(x)`) infers what the printer means wherever it stands:
+    /// Java 8's inference. Java 7's diamond infers from the constructor's arguments alone.
+    pub fn diamond(&self) -> bool {
+        self.lambdas()
     }
 
     /// The package of the class under test and of the test class; empty for the default

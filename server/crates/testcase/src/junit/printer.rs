@@ -480,29 +480,23 @@ impl<'a, 't> MethodWriter<'a, 't> {
     /// `Exception` when a printed call declares exceptions outside an `assertThrows` lambda,
     /// `Throwable` when one declares `Throwable` itself.
     fn throws_clause(&mut self) -> Option<String> {
-        let in_lambda = match (self.spec.junit, &self.plan.throw) {
-            (JUnit::Five, Some(t)) => Some(t.statement),
-            _ => None,
-        };
-        // JUnit 4's catch block handles the thrown exception itself.
-        let caught = match (self.spec.junit, &self.plan.throw) {
-            (JUnit::Four, Some(t)) if !t.thrown.checked || t.thrown.declared => {
-                Some((t.statement, t.class.as_str()))
-            }
-            _ => None,
-        };
+        let plan = self.plan;
+        let style = plan.throw.as_ref().map(|t| (t, self.throw_style(t)));
         let mut declared: Vec<&String> = Vec::new();
         for (i, s) in self.statements[..self.plan.end].iter().enumerate() {
-            if Some(i) == in_lambda {
+            let Some(c) = s.callable() else {
                 continue;
-            }
-            if let Some(c) = s.callable() {
-                declared.extend(
-                    c.exceptions
-                        .iter()
-                        .filter(|e| caught != Some((i, e.as_str()))),
-                );
-            }
+            };
+            let thrown_here = style.filter(|(t, _)| t.statement == i);
+            declared.extend(c.exceptions.iter().filter(|e| match thrown_here {
+                None => true,
+                // Inside the lambda: `Executable.execute` throws `Throwable`.
+                Some((_, ThrowStyle::AssertThrows)) => false,
+                // The catch block handles the thrown exception itself.
+                Some((t, ThrowStyle::TryCatch)) => e.as_str() != t.class.as_str(),
+                Some((_, ThrowStyle::ExpectedAnnotation)) => true,
+                Some((_, ThrowStyle::CatchException)) => e.as_str() == "java.lang.Throwable",
+            }));
         }
         if declared.is_empty() {
             return None;
@@ -513,6 +507,18 @@ impl<'a, 't> MethodWriter<'a, 't> {
         } else {
             "java.lang.Exception"
         }))
+    }
+
+    /// How the expected exception of `throw` is written.
+    fn throw_style(&self, throw: &ThrowPlan) -> ThrowStyle {
+        // javac rejects catching a checked exception the block cannot throw.
+        let uncatchable = throw.thrown.checked && !throw.thrown.declared;
+        match (self.spec.junit, self.spec.lambdas(), uncatchable) {
+            (JUnit::Five, true, _) => ThrowStyle::AssertThrows,
+            (JUnit::Four, _, true) => ThrowStyle::ExpectedAnnotation,
+            (JUnit::Five, false, true) => ThrowStyle::CatchException,
+            (_, _, false) => ThrowStyle::TryCatch,
+        }
     }
 
     fn assert_fn(&mut self, method: &str) -> String {
@@ -557,8 +563,13 @@ impl<'a, 't> MethodWriter<'a, 't> {
             _ => None,
         });
         let statement_text = self.throwing_statement(i);
-        match self.spec.junit {
-            JUnit::Five => {
+        let statement = match &statement_text {
+            ThrowingStatement::Expression(e) => format!("{e};"),
+            ThrowingStatement::Declaration(d) => d.clone(),
+        };
+        let style = self.throw_style(throw);
+        let caught = match style {
+            ThrowStyle::AssertThrows => {
                 let assert_throws = self.assert_fn("assertThrows");
                 let lambda = match &statement_text {
                     ThrowingStatement::Expression(e) => format!("() -> {e}"),
@@ -575,40 +586,47 @@ impl<'a, 't> MethodWriter<'a, 't> {
                         body.push(line);
                     }
                 }
+                return;
             }
-            JUnit::Four => {
-                let statement = match &statement_text {
-                    ThrowingStatement::Expression(e) => format!("{e};"),
-                    ThrowingStatement::Declaration(d) => d.clone(),
-                };
-                if throw.thrown.checked && !throw.thrown.declared {
-                    // javac rejects catching a checked exception the block cannot throw.
-                    self.expected_exception = Some(class);
-                    body.push(marked(statement, throws_mark));
-                    return;
-                }
-                let fail = self.assert_fn("fail");
-                body.push(marked("try {".into(), throws_mark.clone()));
-                body.push(marked(format!("    {statement}"), throws_mark.clone()));
-                body.push(marked(
-                    format!("    {fail}(\"Expected {simple}\");"),
-                    throws_mark.clone(),
-                ));
-                body.push(marked(
-                    format!("}} catch ({class} exception) {{"),
-                    throws_mark,
-                ));
-                let message_line = throw.message.as_ref().and_then(|m| self.item(m));
-                match message_line {
-                    Some(mut line) => {
-                        line.text = format!("    {}", line.text);
-                        body.push(line);
-                    }
-                    None => body.push(plain("    // Expected.".into())),
-                }
-                body.push(plain("}".into()));
+            ThrowStyle::ExpectedAnnotation => {
+                self.expected_exception = Some(class);
+                body.push(marked(statement, throws_mark));
+                return;
             }
+            ThrowStyle::TryCatch => class.clone(),
+            ThrowStyle::CatchException => self.types.class("java.lang.Exception"),
+        };
+        // Java 7 and older, and JUnit 4: no lambdas.
+        let fail = self.assert_fn("fail");
+        body.push(marked("try {".into(), throws_mark.clone()));
+        body.push(marked(format!("    {statement}"), throws_mark.clone()));
+        body.push(marked(
+            format!("    {fail}(\"Expected {simple}\");"),
+            throws_mark.clone(),
+        ));
+        body.push(marked(
+            format!("}} catch ({caught} exception) {{"),
+            throws_mark.clone(),
+        ));
+        let mut expected = false;
+        if style == ThrowStyle::CatchException {
+            let assert_true = self.assert_fn("assertTrue");
+            body.push(marked(
+                format!("    {assert_true}(exception instanceof {class});"),
+                throws_mark,
+            ));
+            expected = true;
         }
+        let message_line = throw.message.as_ref().and_then(|m| self.item(m));
+        match message_line {
+            Some(mut line) => {
+                line.text = format!("    {}", line.text);
+                body.push(line);
+            }
+            None if !expected => body.push(plain("    // Expected.".into())),
+            None => {}
+        }
+        body.push(plain("}".into()));
     }
 
     fn throwing_statement(&mut self, i: usize) -> ThrowingStatement {
@@ -727,7 +745,7 @@ impl<'a, 't> MethodWriter<'a, 't> {
                 let casts = self.argument_casts(i);
                 let type_args_text = if type_args.is_empty() || casts.raw {
                     String::new()
-                } else if *ty == owner {
+                } else if *ty == owner && self.spec.diamond() {
                     "<>".into()
                 } else {
                     let args: Vec<String> = type_args.iter().map(|a| self.types.ty(a)).collect();
@@ -970,6 +988,22 @@ impl<'a, 't> MethodWriter<'a, 't> {
             _ => text,
         }
     }
+}
+
+/// How an expected exception is written (docs/emission.md, "Language levels").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ThrowStyle {
+    /// `assertThrows(X.class, () -> ...)`: JUnit 5 from Java 8.
+    AssertThrows,
+    /// `try { ...; fail("Expected X"); } catch (X exception) { ... }`: JUnit 4, and JUnit 5
+    /// below Java 8.
+    TryCatch,
+    /// JUnit 4's `@Test(expected = X.class)`, for a checked exception no call declares (javac
+    /// lets no `catch` name it).
+    ExpectedAnnotation,
+    /// The same for JUnit 5 below Java 8, which has no `expected`: `catch (Exception
+    /// exception)` and `assertTrue(exception instanceof X)`.
+    CatchException,
 }
 
 enum ThrowingStatement {
