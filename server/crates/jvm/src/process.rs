@@ -74,6 +74,7 @@ impl WorkerProcess {
         jdk: &Jdk,
         worker_classes: &Path,
         archive_args: &[String],
+        readable: &[&Path],
     ) -> Result<WorkerProcess, JvmError> {
         let spawn_err = |what: &str, e: std::io::Error| JvmError::Spawn(format!("{what}: {e}"));
         refuse_where_impossible(config.sandbox)?;
@@ -87,17 +88,26 @@ impl WorkerProcess {
         let scratch = ScratchDir(scratch);
         let scratch_path = scratch.0.clone();
         let scratch_ref = &scratch_path;
+        let environment = config.execution_limits().environment;
+        environment
+            .create_dirs(scratch_ref)
+            .map_err(|e| spawn_err("creating the home directory", e))?;
         let mut cmd = Command::new(&jdk.java);
         cmd.args(jvm_args(config, scratch_ref, worker_classes, archive_args))
             .current_dir(scratch_ref)
             .stdin(Stdio::null());
+        environment.apply(&mut cmd, scratch_ref);
+        let mut readable: Vec<&Path> = readable.to_vec();
+        readable.extend(config.readable.iter().map(PathBuf::as_path));
+        readable.push(&jdk.home);
+        readable.push(worker_classes);
         let Started {
             child,
             to_worker,
             from_worker,
             console: console_r,
             sandbox: report,
-        } = platform::start(cmd, config, scratch_ref)?;
+        } = platform::start(cmd, config, scratch_ref, &readable)?;
 
         let incoming = LineReader::new(from_worker, config.max_message_bytes);
         let console = Arc::new(Mutex::new(VecDeque::with_capacity(CONSOLE_TAIL)));
@@ -239,10 +249,14 @@ fn jvm_args(
         "-Xshare:auto".into(),
         // No hsperfdata file in /tmp (the sandbox would deny it anyway).
         "-XX:-UsePerfData".into(),
-        format!("-Djava.io.tmpdir={}", scratch.display()),
-        format!("-Duser.home={}", scratch.display()),
         "-Dfile.encoding=UTF-8".into(),
     ]);
+    a.extend(
+        config
+            .execution_limits()
+            .environment
+            .jvm_properties(scratch),
+    );
     a.extend(
         platform::PROTOCOL_JVM_ARGS
             .iter()

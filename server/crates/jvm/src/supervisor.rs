@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::cds::{Fnv, SharedArchives, Training};
 use crate::config::WorkerConfig;
+use crate::environment::Identity;
 use crate::error::JvmError;
 use crate::jdk::Jdk;
 use crate::model::*;
@@ -130,6 +131,30 @@ impl Supervisor {
                 .join("compile")
                 .join(format!("{}.bin", h.hex())),
         );
+    }
+
+    /// From now on, code under test may read `paths` (the project's sources, resources and
+    /// class path) besides the JDK, the system's libraries, ctgls's cache and its scratch
+    /// directory, and nothing else (where Landlock confines reads). A running worker that was
+    /// started with other paths is replaced before the next request.
+    pub fn confine_reads_to(&mut self, paths: Vec<PathBuf>) {
+        let mut paths = paths;
+        paths.sort();
+        paths.dedup();
+        if paths != self.config.readable {
+            self.config.readable = paths;
+            self.running = None;
+        }
+    }
+
+    /// The identity the worker shows code under test from now on ([`Identity::Alternate`] for
+    /// emission's second observation). A running worker with the other identity is replaced
+    /// before the next request (units are compiled again in the new one).
+    pub fn set_identity(&mut self, identity: Identity) {
+        if identity != self.config.identity {
+            self.config.identity = identity;
+            self.running = None;
+        }
     }
 
     /// The compile cache file in use, if any.
@@ -258,11 +283,14 @@ impl Supervisor {
     }
 
     fn start_worker(&mut self) -> Result<(), JvmError> {
+        // The worker reads its classes and start-up archive from the cache, and the compile
+        // cache of the project.
         let process = WorkerProcess::spawn(
             &self.config,
             &self.jdk,
             &self.worker_classes,
             &self.archive_args,
+            &[&self.cache_dir],
         )?;
         self.starts += 1;
         self.last_sandbox = Some(process.sandbox);
