@@ -147,6 +147,16 @@ impl Supervisor {
         }
     }
 
+    /// The developer's variables code under test sees from now on
+    /// ([`WorkerConfig::pass_environment`]). A running worker started with others is replaced
+    /// before the next request.
+    pub fn set_pass_environment(&mut self, patterns: Vec<String>) {
+        if patterns != self.config.pass_environment {
+            self.config.pass_environment = patterns;
+            self.running = None;
+        }
+    }
+
     /// The identity the worker shows code under test from now on ([`Identity::Alternate`] for
     /// emission's second observation). A running worker with the other identity is replaced
     /// before the next request (units are compiled again in the new one).
@@ -414,6 +424,19 @@ impl Supervisor {
         unit: UnitId,
         request: &CompileRequest,
     ) -> Result<CompileResult, JvmError> {
+        // The worker reads the class path it compiles against (and fingerprints it for the
+        // compile cache), whoever set what else it may read.
+        let missing: Vec<PathBuf> = request
+            .classpath
+            .iter()
+            .filter(|entry| !self.config.readable.contains(entry))
+            .cloned()
+            .collect();
+        if !missing.is_empty() {
+            let mut readable = self.config.readable.clone();
+            readable.extend(missing);
+            self.confine_reads_to(readable);
+        }
         self.ensure_running()?;
         let id = self.request_id();
         let timeout = self.config.request_timeout;

@@ -199,6 +199,7 @@ fn run_launcher(
         .args(limits.jvm_memory_args())
         .args(LAUNCHER_JVM_FLAGS)
         .arg(dump)
+        .args(limits.environment.jvm_properties(dir))
         .arg("-cp")
         .arg(join_paths(&setup.jars))
         .args(console_launcher_args(
@@ -208,6 +209,8 @@ fn run_launcher(
             Duration::from_secs(10),
         ))
         .arg(format!("--class-path={}", classes.display()));
+    let mut readable: Vec<&Path> = setup.jars.iter().map(PathBuf::as_path).collect();
+    readable.push(classes);
     let finished = run_bounded(
         command,
         TRAINING_TIMEOUT,
@@ -216,6 +219,7 @@ fn run_launcher(
         &Confinement {
             limits,
             writable: &[dir],
+            readable: &readable,
         },
     )
     .map_err(|e| e.to_string())?;

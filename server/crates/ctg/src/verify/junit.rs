@@ -275,8 +275,7 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
         .current_dir(launch.dir)
         .args(launch.limits.jvm_memory_args())
         .args(LAUNCHER_JVM_FLAGS)
-        .arg(format!("-Djava.io.tmpdir={}", tmp.display()))
-        .arg(format!("-Duser.home={}", launch.dir.display()))
+        .args(launch.limits.environment.jvm_properties(launch.dir))
         .args(archive)
         .args(launch.jvm_args)
         .arg("-cp")
@@ -286,9 +285,12 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
         RunOrder::Reverse => "reverse",
     };
     let label = format!("junit-{order}");
+    let mut readable: Vec<&Path> = classpath.iter().map(PathBuf::as_path).collect();
+    readable.extend(launch.archives.dir());
     let confinement = Confinement {
         limits: launch.limits,
         writable: &[launch.dir],
+        readable: &readable,
     };
     match launch.setup.junit {
         JUnit::Five => {

@@ -30,7 +30,12 @@ Options:
   --junit 5|4            JUnit version of the emitted tests (default: what the project uses)
   --out DIR              where test files go (default: the project's test root)
   --report FILE          also write a JSON report (schema: docs/report.md)
-  --java-home DIR        the JDK to use (default: JAVA_HOME, then javac on PATH)";
+  --java-home DIR        the JDK to use (default: JAVA_HOME, then javac on PATH)
+  --pass-environment NAMES
+                         environment variables code under test may see, comma-separated
+                         names or patterns (`MYAPP_*`); repeatable. Every other variable is
+                         hidden from it. Their values can end up asserted in written tests:
+                         never pass secrets";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct GenerateArgs {
@@ -49,6 +54,8 @@ pub struct GenerateArgs {
     pub out: Option<PathBuf>,
     pub report: Option<PathBuf>,
     pub java_home: Option<PathBuf>,
+    /// Names or patterns of the variables code under test sees (`passEnvironment`).
+    pub pass_environment: Vec<String>,
 }
 
 impl Default for GenerateArgs {
@@ -67,6 +74,7 @@ impl Default for GenerateArgs {
             out: None,
             report: None,
             java_home: None,
+            pass_environment: Vec::new(),
         }
     }
 }
@@ -136,6 +144,16 @@ pub fn parse(args: &[&str]) -> Result<GenerateArgs, String> {
             "--out" => parsed.out = Some(PathBuf::from(value()?)),
             "--report" => parsed.report = Some(PathBuf::from(value()?)),
             "--java-home" => parsed.java_home = Some(PathBuf::from(value()?)),
+            "--pass-environment" => {
+                let names: Vec<String> = value()?
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|name| !name.is_empty())
+                    .map(str::to_owned)
+                    .collect();
+                jvm::check_patterns(&names).map_err(|e| format!("--pass-environment: {e}"))?;
+                parsed.pass_environment.extend(names);
+            }
             other => return Err(format!("unexpected argument `{other}` for `generate`")),
         }
     }
@@ -236,9 +254,16 @@ mod tests {
             "--report=r.json",
             "--java-home",
             "/jdk",
+            "--pass-environment",
+            "MYAPP_*,DB_URL",
+            "--pass-environment=LOG_LEVEL",
         ])
         .expect("valid");
         assert_eq!(args.project, PathBuf::from("proj"));
+        assert_eq!(args.pass_environment, ["MYAPP_*", "DB_URL", "LOG_LEVEL"]);
+        assert!(parse(&["--class", "A", "--pass-environment", "*"])
+            .unwrap_err()
+            .contains("whole environment"));
         assert_eq!(
             args.source_roots,
             vec![PathBuf::from("src"), PathBuf::from("gen")]

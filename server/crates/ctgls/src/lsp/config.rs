@@ -33,6 +33,9 @@ pub struct Config {
     pub idle_delay_ms: u64,
     /// Log level on stderr, unless the `CTGLS_LOG` environment variable overrides it.
     pub log_level: LogLevel,
+    /// Names or glob patterns of the environment variables code under test may see; every
+    /// other one is hidden from it. Their values can end up asserted in written tests.
+    pub pass_environment: Vec<String>,
 }
 
 impl Default for Config {
@@ -46,6 +49,7 @@ impl Default for Config {
             execution_enabled: true,
             idle_delay_ms: 1000,
             log_level: LogLevel::default(),
+            pass_environment: Vec::new(),
         }
     }
 }
@@ -144,6 +148,11 @@ pub fn parse(settings: &Value) -> Result<ParsedConfig, InvalidConfig> {
             "executionEnabled" => field(key, value).map(|v| config.execution_enabled = v),
             "idleDelayMs" => field(key, value).map(|v| config.idle_delay_ms = v),
             "logLevel" => field(key, value).map(|v| config.log_level = v),
+            "passEnvironment" => field(key, value).and_then(|v: Vec<String>| {
+                jvm::check_patterns(&v).map_err(|e| format!("`{key}`: {e}"))?;
+                config.pass_environment = v;
+                Ok(())
+            }),
             _ => {
                 unknown_keys.push(key.clone());
                 Ok(())
@@ -184,7 +193,7 @@ mod tests {
         let parsed = parse(&json!({})).unwrap();
         assert_eq!(parsed.config, Config::default());
         assert!(parsed.unknown_keys.is_empty());
-        expect![[r#"{"javaHome":null,"classpath":[],"budgetSeconds":10.0,"algorithm":"dynamosa","junit":null,"executionEnabled":true,"idleDelayMs":1000,"logLevel":"info"}"#]]
+        expect![[r#"{"javaHome":null,"classpath":[],"budgetSeconds":10.0,"algorithm":"dynamosa","junit":null,"executionEnabled":true,"idleDelayMs":1000,"logLevel":"info","passEnvironment":[]}"#]]
             .assert_eq(&serde_json::to_string(&parsed.config).unwrap());
     }
 
@@ -199,6 +208,7 @@ mod tests {
             "executionEnabled": false,
             "idleDelayMs": 250,
             "logLevel": "debug",
+            "passEnvironment": ["MYAPP_*"],
             "colour": "blue",
             "budget_seconds": 3,
         }))
@@ -214,6 +224,7 @@ mod tests {
                 execution_enabled: false,
                 idle_delay_ms: 250,
                 log_level: LogLevel::Debug,
+                pass_environment: vec!["MYAPP_*".into()],
             }
         );
         assert_eq!(parsed.unknown_keys, ["budget_seconds", "colour"]);
@@ -227,9 +238,10 @@ mod tests {
             "junit": 3,
             "idleDelayMs": "soon",
             "executionEnabled": true,
+            "passEnvironment": ["*"],
         }))
         .unwrap_err();
-        expect![[r#"`algorithm`: unknown variant `hillclimbing`, expected one of `dynamosa`, `adynamosa`, `mosa`, `wholesuite`, got "hillclimbing"; `budgetSeconds` must be a positive number of seconds, got -1; `idleDelayMs`: invalid type: string "soon", expected u64, got "soon"; `junit` must be 4 or 5, got 3"#]]
+        expect![[r#"`algorithm`: unknown variant `hillclimbing`, expected one of `dynamosa`, `adynamosa`, `mosa`, `wholesuite`, got "hillclimbing"; `budgetSeconds` must be a positive number of seconds, got -1; `idleDelayMs`: invalid type: string "soon", expected u64, got "soon"; `junit` must be 4 or 5, got 3; `passEnvironment`: `*` would pass the whole environment, secrets included: name the variables"#]]
             .assert_eq(&error.to_string());
     }
 
