@@ -218,6 +218,7 @@ fn spawn_with(
         writable,
         readable: &readable,
         host_name: environment.identity.host_name(),
+        confine_reads: true,
     };
     let mut sandbox = PreparedSandbox::new(policy, &paths, max_file_bytes)
         .map_err(|e| JvmError::Spawn(format!("preparing the sandbox: {e}")))?;

@@ -168,6 +168,10 @@ impl ProcessEnvironment {
                 continue;
             };
             let text = text.as_str();
+            if is_neutral(text) {
+                // Ours whatever `passEnvironment` says: they name the developer.
+                continue;
+            }
             if matches_any(LOCALE_VARIABLES, text) {
                 out.push((name, value));
             } else if matches_any(&self.pass, text) {
@@ -182,10 +186,7 @@ impl ProcessEnvironment {
                     path = windows_path(&value);
                 }
                 out.push((name, value));
-            } else if self.identity == Identity::Alternate
-                && !matches_any(NEVER_DECOYED, text)
-                && !is_neutral(text)
-            {
+            } else if self.identity == Identity::Alternate && !matches_any(NEVER_DECOYED, text) {
                 // Every variable the developer has, with another value: code that reads one
                 // sees null in the primary observation and this in the alternate one, so
                 // what it computed from it differs and is not asserted (a test asserting the

@@ -48,6 +48,9 @@ pub(crate) struct SandboxPaths<'a> {
     pub readable: &'a [&'a Path],
     /// The host name of its UTS namespace.
     pub host_name: &'a str,
+    /// Whether reads are confined (`readable` applies). False only for emission's alternate
+    /// observation, whose values are compared, never written (see [`crate::Identity`]).
+    pub confine_reads: bool,
 }
 
 /// How hard to try.

@@ -160,6 +160,11 @@ impl Supervisor {
     /// The identity the worker shows code under test from now on ([`Identity::Alternate`] for
     /// emission's second observation). A running worker with the other identity is replaced
     /// before the next request (units are compiled again in the new one).
+    ///
+    /// The alternate worker's reads are not confined (unless the sandbox is
+    /// [`SandboxPolicy::Required`]): what a test computes from a file outside the project then
+    /// differs from the primary, confined observation, and emission never asserts it. Its
+    /// observations are only compared with the primary ones, never written.
     pub fn set_identity(&mut self, identity: Identity) {
         if identity != self.config.identity {
             self.config.identity = identity;
@@ -303,7 +308,11 @@ impl Supervisor {
             &[&self.cache_dir],
         )?;
         self.starts += 1;
-        self.last_sandbox = Some(process.sandbox);
+        // What users are told about is the sandbox of the search and verification: the
+        // alternate observation's worker reads unconfined on purpose (see `set_identity`).
+        if self.config.identity == Identity::Primary || self.last_sandbox.is_none() {
+            self.last_sandbox = Some(process.sandbox);
+        }
         if self.config.sandbox == SandboxPolicy::Required
             && process.sandbox.level() != SandboxLevel::Full
         {

@@ -42,6 +42,11 @@ pub(super) fn start(
         writable: &[scratch],
         readable,
         host_name: config.identity.host_name(),
+        // The alternate observation reads what it likes: a result that depends on a file
+        // outside the project then differs from the confined primary one and is not written.
+        // Where the whole sandbox is required, it stays confined like the rest.
+        confine_reads: config.identity == crate::Identity::Primary
+            || config.sandbox == SandboxPolicy::Required,
     };
     let mut sandbox = PreparedSandbox::new(config.sandbox, &paths, max_file_bytes)
         .map_err(|e| JvmError::Spawn(format!("preparing the sandbox: {e}")))?;

@@ -88,6 +88,8 @@ pub(crate) struct PreparedSandbox {
     /// A second descriptor of the ruleset, for the rule on the child's own `/proc/<pid>`
     /// (which only the child can open) when reads are confined.
     proc_rule_fd: Option<OwnedFd>,
+    /// Reads are confined: the ruleset handles them (and `proc_rule_fd` was there).
+    proc_rule_fd_used: bool,
     proc_self: CString,
 }
 
@@ -116,13 +118,16 @@ impl PreparedSandbox {
             require_full: false,
             host_name: paths.host_name.as_bytes().to_vec(),
             proc_rule_fd: None,
+            proc_rule_fd_used: false,
             proc_self: CString::from(c"/proc/self"),
         };
         if policy != SandboxPolicy::Off {
             p.file_size_limit = Some(file_size_limit(max_file_bytes));
             if p.abi.is_some() {
                 let ruleset = landlock_ruleset(paths).map_err(|e| e.to_string())?;
-                p.proc_rule_fd = ruleset.try_clone().map_err(|e| e.to_string())?.into();
+                if paths.confine_reads {
+                    p.proc_rule_fd = ruleset.try_clone().map_err(|e| e.to_string())?.into();
+                }
                 p.ruleset = Some(ruleset);
             }
             p.filter = SyscallFilter::for_this_target();
@@ -165,12 +170,13 @@ impl PreparedSandbox {
                 }
             }
         }
+        self.proc_rule_fd_used = self.proc_rule_fd.is_some();
         if let Some(fd) = self.proc_rule_fd.take() {
             // Before the ruleset is enforced. Should it fail, the JVM reads less of itself and
             // falls back (to sysconf for the processors, to no container limits).
             self.proc_self_rule(&fd);
         }
-        let reads = if self.ruleset.is_some() {
+        let reads = if self.ruleset.is_some() && self.proc_rule_fd_used {
             READS_CONFINED
         } else {
             READS_OPEN
@@ -319,6 +325,16 @@ unsafe fn write_file(path: &CString, data: &[u8]) {
 fn landlock_ruleset(paths: &SandboxPaths) -> Result<RulesetCreated, landlock::RulesetError> {
     let abi = ABI::V6;
     let write = AccessFs::from_write(abi);
+    if !paths.confine_reads {
+        return landlock::Ruleset::default()
+            .set_compatibility(CompatLevel::BestEffort)
+            .handle_access(write)?
+            .handle_access(AccessNet::from_all(abi))?
+            .scope(Scope::AbstractUnixSocket | Scope::Signal)?
+            .create()?
+            .add_rules(path_beneath_rules(paths.writable, write))?
+            .add_rules(path_beneath_rules(["/dev/null"], write));
+    }
     let read = AccessFs::from_read(abi);
     let existing =
         |list: Vec<PathBuf>| -> Vec<PathBuf> { list.into_iter().filter(|p| p.exists()).collect() };
