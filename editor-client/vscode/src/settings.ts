@@ -12,6 +12,7 @@ export const SERVER_KEYS = [
   'executionEnabled',
   'idleDelayMs',
   'logLevel',
+  'passEnvironment',
 ] as const;
 
 export type ServerKey = (typeof SERVER_KEYS)[number];

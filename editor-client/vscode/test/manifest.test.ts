@@ -36,6 +36,7 @@ describe('package.json', () => {
       executionEnabled: true,
       idleDelayMs: 1000,
       logLevel: 'info',
+      passEnvironment: [],
     };
     assert.deepEqual(Object.keys(defaults).sort(), [...SERVER_KEYS].sort());
     for (const key of SERVER_KEYS) {
@@ -64,6 +65,7 @@ describe('package.json', () => {
       'ctgls.server.path',
       'ctgls.javaHome',
       'ctgls.classpath',
+      'ctgls.passEnvironment',
     ]);
   });
 
