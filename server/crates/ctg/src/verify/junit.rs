@@ -287,6 +287,14 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
     let label = format!("junit-{order}");
     let mut readable: Vec<&Path> = classpath.iter().map(PathBuf::as_path).collect();
     readable.extend(launch.archives.dir());
+    // An agent the caller adds (JaCoCo's) is read by the JVM like the class path.
+    let agents: Vec<PathBuf> = launch
+        .jvm_args
+        .iter()
+        .filter_map(|arg| arg.strip_prefix("-javaagent:"))
+        .map(|agent| PathBuf::from(agent.split('=').next().unwrap_or(agent)))
+        .collect();
+    readable.extend(agents.iter().map(PathBuf::as_path));
     let confinement = Confinement {
         limits: launch.limits,
         writable: &[launch.dir],
