@@ -238,6 +238,27 @@ fn no_secret_user_or_host_name_reaches_what_ctgls_writes_and_the_tests_pass_anyw
         }
     }
 
+    // Nor named: a test name states a value as surely as an assertion.
+    for name in tests
+        .lines()
+        .filter(|l| l.trim_start().starts_with("void "))
+    {
+        for call in [
+            "authHeader",
+            "apiToken",
+            "owner",
+            "homeDirectory",
+            "hostName",
+            "machine",
+            "vault",
+        ] {
+            assert!(
+                !(name.contains(call) && name.contains("Returns")),
+                "a machine's value in a test name: {name}"
+            );
+        }
+    }
+
     // The real JUnit, outside ctgls's sandbox, with the developer's environment (the secrets
     // set): the written tests pass.
     let junit = JUnitSetup::locate(JUnit::Five, &[]).expect("Debian's junit5");
