@@ -186,9 +186,15 @@ pub fn observe(
     let worker_tests: Vec<jvm::TestCase> =
         probed.iter().map(|p| to_worker_test(p.test())).collect();
     let first = run_batch(supervisor, unit, &worker_tests, &options)?;
+    let alternate_started = std::time::Instant::now();
     supervisor.set_identity(jvm::Identity::Alternate);
     let second = run_batch(supervisor, unit, &worker_tests, &options);
     supervisor.set_identity(jvm::Identity::Primary);
+    tracing::debug!(
+        "the second observation, as the alternate identity, took {:?} (a worker start and a \
+         compile included)",
+        alternate_started.elapsed()
+    );
     let second = second?;
     let mut out = Vec::with_capacity(tests.len());
     for (i, (test, probes)) in tests.iter().zip(&probed).enumerate() {
