@@ -29,8 +29,11 @@ Environment:
 #[derive(Debug, PartialEq)]
 pub enum Command {
     Lsp,
-    Model { paths: Vec<PathBuf> },
-    Generate(generate_args::GenerateArgs),
+    Model {
+        paths: Vec<PathBuf>,
+    },
+    /// Boxed: the arguments are many times the size of the other variants.
+    Generate(Box<generate_args::GenerateArgs>),
     GenerateHelp,
     Version,
     Help,
@@ -74,7 +77,7 @@ fn parse_command(args: &[OsString]) -> Result<Command, (String, &'static str)> {
             Ok(Command::GenerateHelp)
         }
         ["generate", rest @ ..] => generate_args::parse(rest)
-            .map(Command::Generate)
+            .map(|args| Command::Generate(Box::new(args)))
             .map_err(|message| (message, generate_args::USAGE)),
         ["lsp", other, ..] => Err((format!("unexpected argument `{other}` after `lsp`"), USAGE)),
         [first, ..] => Err((format!("unexpected argument `{first}`"), USAGE)),
@@ -111,7 +114,7 @@ fn run(command: Command) -> ExitCode {
             if std::env::var_os(crate::logging::LOG_ENV).is_some() {
                 crate::logging::init();
             }
-            generate::run(args)
+            generate::run(*args)
         }
         Command::GenerateHelp => {
             println!("{}", generate_args::USAGE);
