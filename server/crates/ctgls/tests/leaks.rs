@@ -3,10 +3,17 @@
 //! name, the home directory, the host name and files outside the project, with such variables
 //! set; then every file ctgls wrote (tests, JSON report, `.ctgls/`) and its output are searched
 //! for the secrets, the user name and the host name, and the written tests are run with the real
-//! JUnit outside ctgls's sandbox, with the developer's environment, where they must pass.
+//! JUnit outside ctgls's sandbox, with the developer's environment, where they must pass. The
+//! same class in the language server: its messages, log and `.ctgls/` record hold none of it.
+
+mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use support::{Project, TestServer};
 
 use ctg::verify::JUnitSetup;
 use testcase::junit::JUnit;
@@ -294,4 +301,112 @@ fn no_secret_user_or_host_name_reaches_what_ctgls_writes_and_the_tests_pass_anyw
         "the written tests fail outside the sandbox:\n{}\n{tests}",
         String::from_utf8_lossy(&run.stdout)
     );
+}
+
+#[test]
+fn the_language_server_publishes_hints_and_nothing_of_the_machine() {
+    if !e2e_enabled() {
+        eprintln!("skipped: the end-to-end leak test runs with CTGLS_E2E=1");
+        return;
+    }
+    let outside = Scratch::new("lsp-outside");
+    let secret_file = outside.0.join("vault.key");
+    std::fs::write(&secret_file, FILE_SECRET).expect("secret file");
+    let project = Project::copy("leaks", "lsp");
+    let source = settings_class(&secret_file)
+        .replace("package com.example.leak;", "package com.example.bank;");
+    std::fs::write(project.file("Settings"), &source).unwrap();
+    // The server inherits them, as it inherits the editor's environment. This is the only test
+    // of this file that starts a process after setting them, and it sets them before any.
+    std::env::set_var("CTGLS_TEST_SECRET", ENV_SECRET);
+    std::env::set_var("API_TOKEN", TOKEN_SECRET);
+    let mut server = TestServer::start();
+    let root = format!("file://{}", project.0.display());
+    server.initialize(json!({
+        "processId": null,
+        "rootUri": root,
+        "workspaceFolders": [{ "uri": root, "name": "bank" }],
+        "initializationOptions": { "budgetSeconds": 8 },
+        "capabilities": { "window": { "workDoneProgress": true } }
+    }));
+    let uri = project.uri("Settings");
+    server.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "java", "version": 1, "text": source } }),
+    );
+    let hints = server.wait_for_notification("textDocument/publishDiagnostics", |p| {
+        p["uri"] == uri.as_str()
+            && p["diagnostics"]
+                .as_array()
+                .is_some_and(|d| d.iter().any(|d| d["code"] == "nondeterministic-input"))
+    });
+    let lines: Vec<u64> = hints["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "nondeterministic-input")
+        .map(|d| d["range"]["start"]["line"].as_u64().unwrap())
+        .collect();
+    let line_of = |needle: &str| source.lines().position(|l| l.contains(needle)).unwrap() as u64;
+    for needle in [
+        "System.getenv(\"CTGLS_TEST_SECRET\")",
+        "System.getenv(\"API_TOKEN\")",
+        "System.getProperty(\"user.name\")",
+        "System.getProperty(\"user.home\")",
+        "InetAddress.getLocalHost()",
+    ] {
+        assert!(lines.contains(&line_of(needle)), "{needle}: {hints}");
+    }
+    // The run ends with its record in the store.
+    let store = project.0.join(".ctgls");
+    let deadline = Instant::now() + Duration::from_secs(180);
+    let recorded = |store: &Path| {
+        let mut files = Vec::new();
+        texts(store, &mut files);
+        files.iter().any(|(_, text)| text.contains("Settings"))
+    };
+    while !recorded(&store) && Instant::now() < deadline {
+        server.pump_for(Duration::from_secs(1));
+    }
+    assert!(
+        recorded(&store),
+        "no record of the run in {}",
+        store.display()
+    );
+    server.pump_for(Duration::from_secs(2));
+    let mut seen: Vec<(PathBuf, String)> = Vec::new();
+    texts(&store, &mut seen);
+    for (i, n) in server.notifications.iter().enumerate() {
+        seen.push((PathBuf::from(format!("<notification {i}>")), n.to_string()));
+    }
+    for (method, params) in &server.server_requests {
+        seen.push((
+            PathBuf::from(format!("<request {method}>")),
+            params.to_string(),
+        ));
+    }
+    seen.push((PathBuf::from("<log>"), server.stderr()));
+    let (user, host) = machine_identity();
+    for (path, text) in &seen {
+        for secret in [ENV_SECRET, TOKEN_SECRET, FILE_SECRET] {
+            assert!(!text.contains(secret), "{secret} in {}", path.display());
+        }
+        for quoted in [
+            format!("\"{user}\""),
+            format!("@{user}\""),
+            format!("@{user}\\\""),
+        ] {
+            assert!(
+                !text.contains(&quoted),
+                "{quoted} in {}: {text}",
+                path.display()
+            );
+        }
+        if !host.is_empty() {
+            for quoted in [format!("\"{host}\""), format!("\\\"{host}\\\"")] {
+                assert!(!text.contains(&quoted), "{quoted} in {}", path.display());
+            }
+        }
+    }
+    server.shutdown_and_exit();
 }
