@@ -17,6 +17,7 @@ export const SERVER_KEYS = [
   'mavenExecutable',
   'mavenSettings',
   'gradleExecutable',
+  'passEnvironment',
 ] as const;
 
 export type ServerKey = (typeof SERVER_KEYS)[number];

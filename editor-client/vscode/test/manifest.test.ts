@@ -41,6 +41,7 @@ describe('package.json', () => {
       mavenExecutable: null,
       mavenSettings: null,
       gradleExecutable: null,
+      passEnvironment: [],
     };
     assert.deepEqual(Object.keys(defaults).sort(), [...SERVER_KEYS].sort());
     for (const key of SERVER_KEYS) {
@@ -72,6 +73,7 @@ describe('package.json', () => {
       'ctgls.mavenExecutable',
       'ctgls.mavenSettings',
       'ctgls.gradleExecutable',
+      'ctgls.passEnvironment',
     ]);
   });
 

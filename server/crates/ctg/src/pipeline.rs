@@ -151,6 +151,9 @@ pub fn generate_tests(
     if let EmissionReserve::Estimated(_) = request.emission_reserve {
         request.emission_reserve = EmissionReserve::Estimated(options.costs.costs());
     }
+    // Code under test reads the project's sources, resources and class path, and nothing else
+    // of the machine but the JDK and the system's libraries (where Landlock confines reads).
+    supervisor.confine_reads_to(request.layout.readable_paths());
     let (
         mut generation,
         JobSources {

@@ -81,6 +81,22 @@ pub struct ProjectLayout {
 }
 
 impl ProjectLayout {
+    /// What code under test may read of the project: its source roots, test root, resource
+    /// directories (`src/*/resources`) and class path. Not the rest of the project directory
+    /// (a `.env` file, `.git`), nor anything else of the machine.
+    pub fn readable_paths(&self) -> Vec<PathBuf> {
+        let mut paths: Vec<PathBuf> = self.source_roots.clone();
+        paths.push(self.test_root.clone());
+        for kind in ["main", "test"] {
+            let resources = self.root.join("src").join(kind).join("resources");
+            if resources.is_dir() {
+                paths.push(resources);
+            }
+        }
+        paths.extend(self.classpath.iter().cloned());
+        paths
+    }
+
     /// The layout of the project at `root`. Reads directory listings and build files only.
     pub fn discover(root: &Path, overrides: &LayoutOverrides) -> ProjectLayout {
         let build_system = if root.join("pom.xml").is_file() {

@@ -61,7 +61,7 @@ fn flaky_suite() -> (TestClassSpec, ProjectClasses, JUnitSetup) {
             "freshHashCode",
             "randomRatio",
         ]),
-        test(&["homeName"]),
+        test(&["launcherName"]),
         test(&["homeCheck"]),
         test(&["spinOutsideTheWorker"]),
     ];
@@ -109,21 +109,21 @@ fn unstable_assertions_become_comments_and_stable_ones_stay() {
         "// Not asserted: flaky0.freshHashCode() differs between runs (it depends on identity hash codes).",
         "// Not asserted: flaky0.randomRatio() differs between runs (it depends on randomness).",
         "// Not asserted: flaky0.getCreatedNanos() differs between runs (it depends on time).",
-        "// Not asserted: flaky0.homeName() differs between runs.",
+        "// Not asserted: flaky0.launcherName() differs between runs.",
     ] {
         assert!(source.contains(comment), "missing `{comment}` in\n{source}");
     }
     assert!(!source.contains("homeCheck"), "{source}");
     assert!(!source.contains("spinOutsideTheWorker"), "{source}");
 
-    // Verification dropped the home-directory assertion, the test that fails outside the
+    // Verification dropped the launcher-name assertion, the test that fails outside the
     // worker and the one that hangs there, and nothing else.
     assert_eq!(suite.dropped.len(), 3, "{:#?}", suite.dropped);
     let home_name = suite
         .dropped
         .iter()
-        .find(|d| d.assertion.as_deref() == Some("flaky0.homeName()"))
-        .expect("the homeName assertion is dropped");
+        .find(|d| d.assertion.as_deref() == Some("flaky0.launcherName()"))
+        .expect("the launcherName assertion is dropped");
     assert!(
         matches!(
             home_name.reason,
@@ -161,13 +161,13 @@ fn unstable_assertions_become_comments_and_stable_ones_stay() {
         other => panic!("{other:?}"),
     }
 
-    assert_eq!(suite.kept, vec!["randomRatio", "homeName"]);
+    assert_eq!(suite.kept, vec!["randomRatio", "launcherName"]);
     assert_eq!(suite.rounds, 2);
     assert_eq!(suite.deadline_round, None);
     let last = &suite.runs[suite.runs.len() - 2..];
     assert!(last.iter().all(|r| r.passed()), "{last:#?}");
-    assert_eq!(last[0].executed, vec!["homeName", "randomRatio"]);
-    assert_eq!(last[1].executed, vec!["randomRatio", "homeName"]);
+    assert_eq!(last[0].executed, vec!["launcherName", "randomRatio"]);
+    assert_eq!(last[1].executed, vec!["randomRatio", "launcherName"]);
 }
 
 #[test]
@@ -182,20 +182,20 @@ fn past_the_deadline_a_failing_assertion_costs_its_test_and_the_suite_still_pass
     let suite =
         verify_and_stabilise(&spec, &project, &setup, &options).unwrap_or_else(|e| panic!("{e}"));
 
-    // The homeName test loses more than its assertion; the other drops are as without a
+    // The launcherName test loses more than its assertion; the other drops are as without a
     // deadline, and the suite is still one that passed a whole round.
     let home_name = suite
         .dropped
         .iter()
-        .find(|d| d.test.starts_with("homeName"))
-        .unwrap_or_else(|| panic!("the homeName test is dropped: {:#?}", suite.dropped));
+        .find(|d| d.test.starts_with("launcherName"))
+        .unwrap_or_else(|| panic!("the launcherName test is dropped: {:#?}", suite.dropped));
     assert_eq!(home_name.assertion, None, "{home_name:?}");
     match &home_name.reason {
         DropReason::DeadlinePassed {
             round, assertion, ..
         } => {
             assert_eq!(*round, 1);
-            assert_eq!(assertion, "flaky0.homeName()");
+            assert_eq!(assertion, "flaky0.launcherName()");
         }
         other => panic!("{other:?}"),
     }
@@ -205,5 +205,5 @@ fn past_the_deadline_a_failing_assertion_costs_its_test_and_the_suite_still_pass
     assert_eq!(suite.rounds, 2);
     let last = &suite.runs[suite.runs.len() - 2..];
     assert!(last.iter().all(|r| r.passed()), "{last:#?}");
-    assert!(!suite.source.contains("homeName"), "{}", suite.source);
+    assert!(!suite.source.contains("launcherName"), "{}", suite.source);
 }

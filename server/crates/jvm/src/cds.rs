@@ -121,6 +121,12 @@ impl SharedArchives {
     }
 
     /// Whether archives may be used and made at all.
+    /// The directory of the archives (`None` when disabled), which every JVM that maps one must
+    /// be able to read.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
     pub fn enabled(&self) -> bool {
         self.dir.is_some()
     }

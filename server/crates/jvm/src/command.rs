@@ -6,14 +6,15 @@
 
 #[cfg(unix)]
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus};
 
 use crate::config::WorkerConfig;
+use crate::environment::ProcessEnvironment;
 use crate::error::JvmError;
 #[cfg(unix)]
 use crate::process::pipe;
-use crate::sandbox::{refuse_where_impossible, SandboxPolicy, SandboxReport};
+use crate::sandbox::{refuse_where_impossible, SandboxPaths, SandboxPolicy, SandboxReport};
 #[cfg(unix)]
 use crate::sandbox::{report, PreparedSandbox, SandboxLevel, STATUS_LEN};
 
@@ -30,6 +31,11 @@ pub struct ExecutionLimits {
     pub metaspace_mb: u32,
     /// See [`WorkerConfig::max_file_mb`].
     pub max_file_mb: u32,
+    /// The scrubbed environment and the identity the process shows code under test (see
+    /// [`WorkerConfig::pass_environment`] and [`WorkerConfig::identity`]).
+    pub environment: ProcessEnvironment,
+    /// See [`WorkerConfig::readable`].
+    pub readable: Vec<PathBuf>,
 }
 
 impl Default for ExecutionLimits {
@@ -48,6 +54,11 @@ impl WorkerConfig {
             stack_kb: self.stack_kb,
             metaspace_mb: self.metaspace_mb,
             max_file_mb: self.max_file_mb,
+            environment: ProcessEnvironment {
+                pass: self.pass_environment.clone(),
+                identity: self.identity,
+            },
+            readable: self.readable.clone(),
         }
     }
 }
@@ -62,13 +73,32 @@ impl ExecutionLimits {
         ]
     }
 
-    /// [`spawn_sandboxed`] with this policy and file size bound, after checking that execution
-    /// is enabled.
+    /// [`spawn_sandboxed`] with this policy, file size bound, environment and readable paths,
+    /// after checking that execution is enabled.
     pub fn spawn(&self, command: Command, writable: &[&Path]) -> Result<SandboxedChild, JvmError> {
+        self.spawn_reading(command, writable, &[])
+    }
+
+    /// [`ExecutionLimits::spawn`] that may also read `readable` (its class path, say).
+    pub fn spawn_reading(
+        &self,
+        command: Command,
+        writable: &[&Path],
+        readable: &[&Path],
+    ) -> Result<SandboxedChild, JvmError> {
         if !self.execution_enabled {
             return Err(JvmError::ExecutionDisabled);
         }
-        spawn_with(command, self.sandbox, self.max_file_bytes(), writable)
+        let mut all: Vec<&Path> = readable.to_vec();
+        all.extend(self.readable.iter().map(PathBuf::as_path));
+        spawn_with(
+            command,
+            self.sandbox,
+            self.max_file_bytes(),
+            writable,
+            &all,
+            &self.environment,
+        )
     }
 
     /// [`ExecutionLimits::max_file_mb`] in bytes.
@@ -79,10 +109,16 @@ impl ExecutionLimits {
 
 /// Starts `command` in a process group of its own under `policy`, as the worker is started:
 ///
+/// - The scrubbed environment of [`ProcessEnvironment`] (on every platform, whatever the
+///   policy): the locale's variables, and `HOME`, `TMPDIR`, `USER`, `LOGNAME`, `PATH` with
+///   neutral values, the home and temporary directories inside the first `writable` directory.
 /// - Landlock: every write right is allowed only beneath the `writable` directories (which must
-///   exist: a path that cannot be opened gets no rule) and on `/dev/null`; TCP bind and connect
-///   are denied (ABI 4+); signals and abstract unix sockets are scoped (ABI 6+). Descriptors the
-///   command inherits (its stdout and stderr files) stay usable: Landlock checks opens.
+///   exist: a path that cannot be opened gets no rule) and on `/dev/null`; reading only beneath
+///   them, the JDK or directory the program lives in, and the system's libraries (a refused
+///   read is `EACCES`); TCP bind and connect are denied (ABI 4+); signals and abstract unix
+///   sockets are scoped (ABI 6+). Descriptors the command inherits (its stdout and stderr
+///   files) stay usable: Landlock checks opens.
+/// - A UTS namespace with the host name `localhost` where the kernel allows one.
 /// - `RLIMIT_FSIZE` (soft and hard): no file larger than the default
 ///   [`WorkerConfig::max_file_mb`] ([`ExecutionLimits::spawn`] takes the configured one).
 /// - A private network namespace where the kernel allows one.
@@ -104,7 +140,41 @@ pub fn spawn_sandboxed(
     writable: &[&Path],
 ) -> Result<SandboxedChild, JvmError> {
     let max_file_bytes = ExecutionLimits::default().max_file_bytes();
-    spawn_with(command, policy, max_file_bytes, writable)
+    spawn_with(
+        command,
+        policy,
+        max_file_bytes,
+        writable,
+        &[],
+        &ProcessEnvironment::default(),
+    )
+}
+
+/// Gives `command` the scrubbed environment, its home and temporary directories inside the
+/// first writable directory.
+fn scrub(
+    command: &mut Command,
+    writable: &[&Path],
+    environment: &ProcessEnvironment,
+) -> Result<(), JvmError> {
+    if let Some(scratch) = writable.first() {
+        environment
+            .create_dirs(scratch)
+            .map_err(|e| JvmError::Spawn(format!("creating the home directory: {e}")))?;
+        environment.apply(command, scratch);
+    } else {
+        environment.apply(command, Path::new("/nonexistent"));
+    }
+    Ok(())
+}
+
+/// The directory the program of `command` belongs to (the JDK for `<jdk>/bin/java`), which a
+/// confined process must read to start.
+#[cfg(unix)]
+fn program_home(command: &Command) -> Option<PathBuf> {
+    let program = Path::new(command.get_program()).canonicalize().ok()?;
+    let bin = program.parent()?;
+    Some(bin.parent().unwrap_or(bin).to_path_buf())
 }
 
 #[cfg(windows)]
@@ -112,9 +182,12 @@ fn spawn_with(
     mut command: Command,
     policy: SandboxPolicy,
     _max_file_bytes: u64,
-    _writable: &[&Path],
+    writable: &[&Path],
+    _readable: &[&Path],
+    environment: &ProcessEnvironment,
 ) -> Result<SandboxedChild, JvmError> {
     refuse_where_impossible(policy)?;
+    scrub(&mut command, writable, environment)?;
     let child = command
         .spawn()
         .map_err(|e| JvmError::Spawn(format!("starting: {e}")))?;
@@ -127,15 +200,27 @@ fn spawn_with(
     policy: SandboxPolicy,
     max_file_bytes: u64,
     writable: &[&Path],
+    readable: &[&Path],
+    environment: &ProcessEnvironment,
 ) -> Result<SandboxedChild, JvmError> {
     refuse_where_impossible(policy)?;
     let spawn_err = |what: &str, e: std::io::Error| JvmError::Spawn(format!("{what}: {e}"));
     command.process_group(0);
+    scrub(&mut command, writable, environment)?;
     if policy == SandboxPolicy::Off {
         let child = command.spawn().map_err(|e| spawn_err("starting", e))?;
         return Ok(SandboxedChild::new(child, SandboxReport::OFF));
     }
-    let mut sandbox = PreparedSandbox::new(policy, writable, max_file_bytes)
+    let home = program_home(&command);
+    let mut readable = readable.to_vec();
+    readable.extend(home.as_deref());
+    let paths = SandboxPaths {
+        writable,
+        readable: &readable,
+        host_name: environment.identity.host_name(),
+        confine_reads: true,
+    };
+    let mut sandbox = PreparedSandbox::new(policy, &paths, max_file_bytes)
         .map_err(|e| JvmError::Spawn(format!("preparing the sandbox: {e}")))?;
     if policy == SandboxPolicy::Required {
         sandbox.require_full();

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::environment::Identity;
 use crate::sandbox::SandboxPolicy;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +43,17 @@ pub struct WorkerConfig {
     /// Largest accepted message from the worker.
     pub max_message_bytes: usize,
     pub extra_jvm_args: Vec<String>,
+    /// Names or glob patterns of the developer's environment variables that code under test
+    /// sees with their values (`passEnvironment`); every other variable is scrubbed
+    /// (`environment.rs`). Their values can end up asserted in written tests.
+    pub pass_environment: Vec<String>,
+    /// The neutral user, home and host name the worker shows code under test; emission's
+    /// second observation switches to [`Identity::Alternate`].
+    pub identity: Identity,
+    /// What code under test may read besides the JDK, the system's libraries and its scratch
+    /// directory (Landlock, Linux): the project's sources, resources and class path. The
+    /// pipeline sets it per project (`Supervisor::confine_reads_to`).
+    pub readable: Vec<PathBuf>,
 }
 
 impl Default for WorkerConfig {
@@ -65,6 +77,9 @@ impl Default for WorkerConfig {
             test_slack: Duration::from_secs(3),
             max_message_bytes: 64 << 20,
             extra_jvm_args: Vec::new(),
+            pass_environment: Vec::new(),
+            identity: Identity::Primary,
+            readable: Vec::new(),
         }
     }
 }

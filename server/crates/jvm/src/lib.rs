@@ -11,6 +11,7 @@
 mod cds;
 mod command;
 mod config;
+mod environment;
 mod error;
 mod jdk;
 mod model;
@@ -27,6 +28,7 @@ mod worker_build;
 pub use cds::{SharedArchives, Training};
 pub use command::{spawn_sandboxed, ExecutionLimits, SandboxedChild};
 pub use config::WorkerConfig;
+pub use environment::{check_patterns, pass_warning, Identity, ProcessEnvironment};
 pub use error::{JdkError, JvmError};
 pub use javatext::JavaText;
 pub use jdk::{parse_version, JavaVersion, Jdk, MINIMUM_JAVA};

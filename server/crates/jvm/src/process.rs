@@ -74,6 +74,7 @@ impl WorkerProcess {
         jdk: &Jdk,
         worker_classes: &Path,
         archive_args: &[String],
+        readable: &[&Path],
     ) -> Result<WorkerProcess, JvmError> {
         let spawn_err = |what: &str, e: std::io::Error| JvmError::Spawn(format!("{what}: {e}"));
         refuse_where_impossible(config.sandbox)?;
@@ -87,8 +88,10 @@ impl WorkerProcess {
         let scratch = ScratchDir(scratch);
         let scratch_path = scratch.0.clone();
         let scratch_ref = &scratch_path;
-        let tmp = scratch_path.join(TMP_DIR);
-        std::fs::create_dir(&tmp).map_err(|e| spawn_err("creating the scratch dir's tmp", e))?;
+        let environment = config.execution_limits().environment;
+        environment
+            .create_dirs(scratch_ref)
+            .map_err(|e| spawn_err("creating the home directory", e))?;
         let mut cmd = Command::new(&jdk.java);
         cmd.args(jvm_args(
             config,
@@ -99,13 +102,18 @@ impl WorkerProcess {
         ))
         .current_dir(scratch_ref)
         .stdin(Stdio::null());
+        environment.apply(&mut cmd, scratch_ref);
+        let mut readable: Vec<&Path> = readable.to_vec();
+        readable.extend(config.readable.iter().map(PathBuf::as_path));
+        readable.push(&jdk.home);
+        readable.push(worker_classes);
         let Started {
             child,
             to_worker,
             from_worker,
             console: console_r,
             sandbox: report,
-        } = platform::start(cmd, config, scratch_ref)?;
+        } = platform::start(cmd, config, scratch_ref, &readable)?;
 
         let incoming = LineReader::new(from_worker, config.max_message_bytes);
         let console = Arc::new(Mutex::new(VecDeque::with_capacity(CONSOLE_TAIL)));
@@ -261,8 +269,6 @@ fn jvm_args(
         "-Xshare:auto".into(),
         // No hsperfdata file in /tmp (the sandbox would deny it anyway).
         "-XX:-UsePerfData".into(),
-        format!("-Djava.io.tmpdir={}", scratch.join(TMP_DIR).display()),
-        format!("-Duser.home={}", scratch.display()),
         "-Dfile.encoding=UTF-8".into(),
     ]);
     if config.block_system_exit && needs_security_manager_allowed(java_feature) {
@@ -270,6 +276,12 @@ fn jvm_args(
         // test needs (ExitGuard.java); without it only refusals are seen.
         a.push("-Djava.security.manager=allow".into());
     }
+    a.extend(
+        config
+            .execution_limits()
+            .environment
+            .jvm_properties(scratch),
+    );
     a.extend(
         platform::PROTOCOL_JVM_ARGS
             .iter()
@@ -484,6 +496,6 @@ mod arg_tests {
             "-Djava.io.tmpdir={}",
             Path::new("/s").join(TMP_DIR).display()
         )));
-        assert!(a.contains(&"-Duser.home=/s".to_string()));
+        assert!(a.contains(&"-Duser.home=/s/home".to_string()));
     }
 }

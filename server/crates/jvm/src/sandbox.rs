@@ -1,9 +1,10 @@
 //! The OS sandbox of the worker and of every other process that runs code under test (see
 //! [`crate::command`]), and what each platform gets:
 //!
-//! - Linux (`sandbox/linux.rs`): Landlock (writes only beneath the given directories, no TCP
-//!   bind/connect, no signals or abstract unix sockets out of the domain), a private network
-//!   namespace where the kernel allows one, a seccomp filter (no unix sockets, no leaving the
+//! - Linux (`sandbox/linux.rs`): Landlock (writes only beneath the given directories, reads
+//!   only beneath them, the given readable paths and what the JVM needs, no TCP bind/connect,
+//!   no signals or abstract unix sockets out of the domain), a private network and UTS
+//!   namespace (a neutral host name) where the kernel allows one, a seccomp filter (no unix sockets, no leaving the
 //!   process group: `seccomp.rs`) and `RLIMIT_FSIZE`. Everything is prepared in the parent;
 //!   the child, between fork and exec, only makes syscalls (no allocation).
 //! - Other Unix systems, macOS first (`sandbox/posix.rs`): the process group and
@@ -14,6 +15,7 @@
 //! and the warning that names what is missing.
 
 use std::fmt;
+use std::path::Path;
 
 use crate::error::JvmError;
 
@@ -35,6 +37,20 @@ pub(crate) use posix::{report, PreparedSandbox, STATUS_LEN};
 #[cfg(not(target_os = "linux"))]
 pub fn kernel_landlock_abi() -> Option<u32> {
     None
+}
+
+/// Where a sandboxed process may write and read, and the host name it sees.
+pub(crate) struct SandboxPaths<'a> {
+    /// Directories beneath which it may create, change, delete and read files.
+    pub writable: &'a [&'a Path],
+    /// Files and directories it may read (the JDK, the class path, the project's sources),
+    /// besides the system's libraries and what the JVM reads of the kernel.
+    pub readable: &'a [&'a Path],
+    /// The host name of its UTS namespace.
+    pub host_name: &'a str,
+    /// Whether reads are confined (`readable` applies). False only for emission's alternate
+    /// observation, whose values are compared, never written (see [`crate::Identity`]).
+    pub confine_reads: bool,
 }
 
 /// How hard to try.
@@ -72,6 +88,11 @@ pub struct SandboxReport {
     pub landlock_abi: Option<u32>,
     /// Writes outside the scratch directory are denied.
     pub filesystem: bool,
+    /// Reads outside the scratch directory, the JDK, the class path, the project's sources
+    /// and the system's libraries are denied (`EACCES`, an `AccessDeniedException` in Java).
+    pub reads: bool,
+    /// The process has a UTS namespace of its own with a neutral host name, not the host's.
+    pub host_name: bool,
     /// TCP bind and connect are denied by Landlock (ABI 4+).
     pub tcp: bool,
     /// Signals and abstract unix sockets cannot leave the sandbox (Landlock ABI 6+).
@@ -143,6 +164,8 @@ impl SandboxReport {
         platform: SandboxPlatform::CURRENT,
         landlock_abi: None,
         filesystem: false,
+        reads: false,
+        host_name: false,
         tcp: false,
         scoped: false,
         network_namespace: NetworkNamespace::None,
@@ -172,6 +195,15 @@ impl SandboxReport {
         let mut gaps = Vec::new();
         if !self.filesystem {
             gaps.push("code under test can write anywhere the user can (no Landlock)");
+        }
+        if !self.reads {
+            gaps.push(
+                "code under test can read every file the user can, and what it read can end up \
+                 asserted in written tests (reads are confined with Landlock only)",
+            );
+        }
+        if !self.host_name {
+            gaps.push("code under test sees the host's name (no UTS namespace)");
         }
         match (self.network_namespace, self.tcp) {
             (NetworkNamespace::None, false) => {
@@ -241,13 +273,13 @@ fn unsandboxed(platform: SandboxPlatform) -> String {
 fn platform_gaps(platform: SandboxPlatform) -> &'static str {
     match platform {
         SandboxPlatform::Windows => {
-            "code under test can write anywhere the user can, files of any size, use the network, \
+            "code under test can read and write anywhere the user can, files of any size, use the network, \
              connect to local sockets (a Docker daemon, an ssh agent) and end the user's other \
              processes, and the processes it starts may outlive the worker (no process group on \
              Windows)"
         }
         _ => {
-            "code under test can write anywhere the user can, use the network, connect to unix \
+            "code under test can read and write anywhere the user can, use the network, connect to unix \
              sockets (a Docker daemon, an ssh agent), send signals to the user's other processes \
              and leave the worker's process group; only the size of each file it writes is \
              bounded"
@@ -266,9 +298,15 @@ impl fmt::Display for SandboxReport {
         }
         write!(
             f,
-            " (fs writes confined: {}, tcp denied: {}, scoped: {}), network namespace: {:?}, \
-             syscall filter: {}",
-            self.filesystem, self.tcp, self.scoped, self.network_namespace, self.syscall_filter
+            " (fs writes confined: {}, reads confined: {}, tcp denied: {}, scoped: {}), network \
+             namespace: {:?}, host name hidden: {}, syscall filter: {}",
+            self.filesystem,
+            self.reads,
+            self.tcp,
+            self.scoped,
+            self.network_namespace,
+            self.host_name,
+            self.syscall_filter
         )
     }
 }
@@ -279,6 +317,8 @@ pub(crate) const EVERY_PART: SandboxReport = SandboxReport {
     platform: SandboxPlatform::Linux,
     landlock_abi: Some(7),
     filesystem: true,
+    reads: true,
+    host_name: true,
     tcp: true,
     scoped: true,
     network_namespace: NetworkNamespace::Private,

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::cds::{Fnv, SharedArchives, Training};
 use crate::config::WorkerConfig;
+use crate::environment::Identity;
 use crate::error::JvmError;
 use crate::jdk::Jdk;
 use crate::model::*;
@@ -130,6 +131,45 @@ impl Supervisor {
                 .join("compile")
                 .join(format!("{}.bin", h.hex())),
         );
+    }
+
+    /// From now on, code under test may read `paths` (the project's sources, resources and
+    /// class path) besides the JDK, the system's libraries, ctgls's cache and its scratch
+    /// directory, and nothing else (where Landlock confines reads). A running worker that was
+    /// started with other paths is replaced before the next request.
+    pub fn confine_reads_to(&mut self, paths: Vec<PathBuf>) {
+        let mut paths = paths;
+        paths.sort();
+        paths.dedup();
+        if paths != self.config.readable {
+            self.config.readable = paths;
+            self.running = None;
+        }
+    }
+
+    /// The developer's variables code under test sees from now on
+    /// ([`WorkerConfig::pass_environment`]). A running worker started with others is replaced
+    /// before the next request.
+    pub fn set_pass_environment(&mut self, patterns: Vec<String>) {
+        if patterns != self.config.pass_environment {
+            self.config.pass_environment = patterns;
+            self.running = None;
+        }
+    }
+
+    /// The identity the worker shows code under test from now on ([`Identity::Alternate`] for
+    /// emission's second observation). A running worker with the other identity is replaced
+    /// before the next request (units are compiled again in the new one).
+    ///
+    /// The alternate worker's reads are not confined (unless the sandbox is
+    /// [`SandboxPolicy::Required`]): what a test computes from a file outside the project then
+    /// differs from the primary, confined observation, and emission never asserts it. Its
+    /// observations are only compared with the primary ones, never written.
+    pub fn set_identity(&mut self, identity: Identity) {
+        if identity != self.config.identity {
+            self.config.identity = identity;
+            self.running = None;
+        }
     }
 
     /// The compile cache file in use, if any.
@@ -265,14 +305,21 @@ impl Supervisor {
     }
 
     fn start_worker(&mut self) -> Result<(), JvmError> {
+        // The worker reads its classes and start-up archive from the cache, and the compile
+        // cache of the project.
         let process = WorkerProcess::spawn(
             &self.config,
             &self.jdk,
             &self.worker_classes,
             &self.archive_args,
+            &[&self.cache_dir],
         )?;
         self.starts += 1;
-        self.last_sandbox = Some(process.sandbox);
+        // What users are told about is the sandbox of the search and verification: the
+        // alternate observation's worker reads unconfined on purpose (see `set_identity`).
+        if self.config.identity == Identity::Primary || self.last_sandbox.is_none() {
+            self.last_sandbox = Some(process.sandbox);
+        }
         if self.config.sandbox == SandboxPolicy::Required
             && process.sandbox.level() != SandboxLevel::Full
         {
@@ -393,6 +440,19 @@ impl Supervisor {
         unit: UnitId,
         request: &CompileRequest,
     ) -> Result<CompileResult, JvmError> {
+        // The worker reads the class path it compiles against (and fingerprints it for the
+        // compile cache), whoever set what else it may read.
+        let missing: Vec<PathBuf> = request
+            .classpath
+            .iter()
+            .filter(|entry| !self.config.readable.contains(entry))
+            .cloned()
+            .collect();
+        if !missing.is_empty() {
+            let mut readable = self.config.readable.clone();
+            readable.extend(missing);
+            self.confine_reads_to(readable);
+        }
         self.ensure_running()?;
         let id = self.request_id();
         let timeout = self.config.request_timeout;

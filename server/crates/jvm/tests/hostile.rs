@@ -126,6 +126,131 @@ fn writes_and_deletes_outside_scratch_are_denied() {
 }
 
 #[test]
+fn reads_outside_the_project_the_jdk_and_scratch_are_refused() {
+    let outside = std::env::temp_dir().join(format!("ctgls-secret-{}", std::process::id()));
+    std::fs::create_dir_all(&outside).unwrap();
+    let secret = outside.join("secret.txt");
+    std::fs::write(&secret, "sk-live-hostile").unwrap();
+    let project = std::env::temp_dir().join(format!("ctgls-readable-{}", std::process::id()));
+    std::fs::create_dir_all(&project).unwrap();
+    let resource = project.join("resource.txt");
+    std::fs::write(&resource, "the project's own").unwrap();
+    let (mut sup, unit) = hostile_supervisor(config());
+    sup.confine_reads_to(vec![project.clone()]);
+    let path = |p: &std::path::Path| string(&p.display().to_string());
+    // Our own environment, through /proc: the developer's secrets, were it readable.
+    let own_environ = format!("/proc/{}/environ", std::process::id());
+    let read = |p: &str| one("readFile", &["java.lang.String"], vec![string(p)]);
+    let tests = [
+        read(&secret.display().to_string()),
+        read("/etc/passwd"),
+        read("/etc/hostname"),
+        read(&own_environ),
+        one("readFile", &["java.lang.String"], vec![path(&resource)]),
+        read("/proc/self/status"),
+        one("writeTemp", &[], vec![]),
+    ];
+    let r = finished(sup.execute(unit, &tests, &options(5000)).unwrap());
+    let report = sup.sandbox().unwrap();
+    drop(sup);
+    std::fs::remove_dir_all(&outside).unwrap();
+    std::fs::remove_dir_all(&project).unwrap();
+    if !report.reads {
+        eprintln!("reads are not confined here: not checked ({report})");
+        return;
+    }
+    for t in &r[..4] {
+        assert_eq!(t.status, TestStatus::Exception, "{t:#?}");
+        let e = t.exception.as_ref().unwrap();
+        // EACCES from open(2): what the refusal detection looks for, as for writes.
+        assert!(
+            e.type_name == "java.nio.file.AccessDeniedException"
+                || e.message
+                    .as_ref()
+                    .and_then(JavaText::as_str)
+                    .is_some_and(|m| m.contains("Permission denied")),
+            "{e:?}"
+        );
+        assert!(e.declared, "IOException is declared");
+    }
+    assert_eq!(text_value(&r[4], 1), "the project's own", "{:#?}", r[4]);
+    assert_eq!(
+        r[5].status,
+        TestStatus::Ok,
+        "its own /proc entries: {:#?}",
+        r[5]
+    );
+    assert_eq!(r[6].status, TestStatus::Ok, "scratch: {:#?}", r[6]);
+}
+
+#[test]
+fn code_under_test_sees_a_neutral_identity_and_no_variable_of_ours() {
+    // SAFETY: set before this test starts a worker; no other thread reads this variable.
+    unsafe { std::env::set_var("CTGLS_HOSTILE_SECRET", "sk-live-hostile-env") };
+    let identity = |sup: &mut Supervisor, unit| {
+        let r = finished(
+            sup.execute(
+                unit,
+                &[one(
+                    "identity",
+                    &["java.lang.String"],
+                    vec![string("CTGLS_HOSTILE_SECRET")],
+                )],
+                &options(5000),
+            )
+            .unwrap(),
+        );
+        assert_eq!(r[0].status, TestStatus::Ok, "{:#?}", r[0]);
+        text_value(&r[0], 1)
+    };
+    let (mut sup, unit) = hostile_supervisor(config());
+    let primary = identity(&mut sup, unit);
+    let report = sup.sandbox().unwrap();
+    let scratch = sup.scratch_dir().unwrap();
+    sup.set_identity(Identity::Alternate);
+    let alternate = identity(&mut sup, unit);
+    let alternate_scratch = sup.scratch_dir().unwrap();
+    let fields: Vec<&str> = primary.split('|').collect();
+    assert_eq!(fields[0], "user", "{primary}");
+    assert_eq!(fields[1], scratch.join("home").display().to_string());
+    assert_eq!(fields[2], scratch.join("tmp").display().to_string());
+    assert_eq!(fields[4], fields[1], "HOME is user.home");
+    assert_eq!(fields[5], "user");
+    assert_eq!(
+        fields[6], "null",
+        "our variables do not reach code under test"
+    );
+    if report.host_name {
+        assert_eq!(fields[3], "localhost", "{report}");
+    }
+    let fields: Vec<&str> = alternate.split('|').collect();
+    assert_eq!(fields[0], "tester", "{alternate}");
+    assert_eq!(
+        fields[1],
+        alternate_scratch
+            .join("home-alternate")
+            .display()
+            .to_string()
+    );
+    assert_eq!(fields[6], "ctgls-alternate-ctgls_hostile_secret");
+    if report.host_name {
+        assert!(fields[3].starts_with("ctgls-alternate-host"), "{alternate}");
+    }
+    for seen in [&primary, &alternate] {
+        assert!(!seen.contains("sk-live"), "{seen}");
+    }
+    // Passed through on request, with its value for the primary identity only.
+    let passing = WorkerConfig {
+        pass_environment: vec!["CTGLS_HOSTILE_*".into()],
+        ..config()
+    };
+    let (mut sup, unit) = hostile_supervisor(passing);
+    assert!(identity(&mut sup, unit).ends_with("|sk-live-hostile-env"));
+    sup.set_identity(Identity::Alternate);
+    assert!(identity(&mut sup, unit).ends_with("|ctgls-alternate-ctgls_hostile_secret"));
+}
+
+#[test]
 fn network_connections_are_refused() {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();

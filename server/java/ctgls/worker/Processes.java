@@ -32,6 +32,12 @@ import java.util.stream.Collectors;
  * </ul>
  *
  * Processes started by other means (native code) are not seen; they die with the worker.
+ *
+ * <p>Where the sandbox confines reads (Linux, Landlock), the worker may read its own
+ * {@code /proc/<pid>} but not its children's, so {@code descendants()}, which reads every
+ * process's {@code stat}, finds nothing: the children are then read from
+ * {@code /proc/self/task/<tid>/children} and killed with {@code kill -KILL} (their own children,
+ * once orphaned, die with the worker's process group).
  */
 final class Processes {
     /** A process was started since the last look (set by the exit guard). */
@@ -92,8 +98,11 @@ final class Processes {
         Set<Long> killed = new HashSet<>();
         List<CompletableFuture<ProcessHandle>> exits = new ArrayList<>();
         for (int round = 0; round < ROUNDS; round++) {
-            List<ProcessHandle> found = ProcessHandle.current().descendants().collect(Collectors.toList());
+            List<ProcessHandle> found = descendants();
             boolean any = false;
+            if (found.isEmpty()) {
+                any = killChildrenByPid(killed);
+            }
             // descendants() lists children first, then grandchildren, and so on.
             for (int k = found.size() - 1; k >= 0; k--) {
                 ProcessHandle p = found.get(k);
@@ -120,5 +129,74 @@ final class Processes {
             }
         }
         return killed.size();
+    }
+
+    private static List<ProcessHandle> descendants() {
+        try {
+            return ProcessHandle.current().descendants().collect(Collectors.toList());
+        } catch (RuntimeException e) {
+            // "Unable to open /proc" where the sandbox does not let the worker list it.
+            return new ArrayList<>();
+        }
+    }
+
+    /** The worker's children as its own /proc entries list them (Linux). */
+    static List<Long> childrenFromProc() {
+        List<Long> pids = new ArrayList<>();
+        java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
+        if (tasks == null) {
+            return pids;
+        }
+        for (java.io.File task : tasks) {
+            try {
+                String text = new String(java.nio.file.Files.readAllBytes(new java.io.File(task, "children").toPath()),
+                        java.nio.charset.StandardCharsets.US_ASCII).trim();
+                for (String pid : text.split("\\s+")) {
+                    if (!pid.isEmpty()) {
+                        pids.add(Long.parseLong(pid));
+                    }
+                }
+            } catch (java.io.IOException | NumberFormatException e) {
+                // A thread that ended meanwhile, or a kernel without the file.
+            }
+        }
+        return pids;
+    }
+
+    /**
+     * SIGKILLs the children {@link #childrenFromProc} lists that were not killed yet, with the
+     * system's {@code kill} (no {@link ProcessHandle} can be had for a process whose /proc
+     * entry the worker cannot read). Whether it killed any.
+     */
+    private static boolean killChildrenByPid(Set<Long> killed) {
+        List<String> command = new ArrayList<>();
+        command.add("kill");
+        command.add("-KILL");
+        for (long pid : childrenFromProc()) {
+            if (killed.add(pid)) {
+                command.add(Long.toString(pid));
+            }
+        }
+        if (command.size() == 2) {
+            return false;
+        }
+        try {
+            Process kill = new ProcessBuilder(command)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            kill.waitFor(EXIT_WAIT_MS, TimeUnit.MILLISECONDS);
+            // As with descendants(): the next test starts once the killed children are reaped
+            // (the JDK's reaper waits for the processes Java started).
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EXIT_WAIT_MS);
+            while (System.nanoTime() < deadline && !java.util.Collections.disjoint(childrenFromProc(), killed)) {
+                Thread.sleep(2);
+            }
+        } catch (java.io.IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return true;
     }
 }

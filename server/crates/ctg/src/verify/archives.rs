@@ -217,6 +217,7 @@ fn run_launcher(
         .args(limits.jvm_memory_args())
         .args(LAUNCHER_JVM_FLAGS)
         .arg(dump)
+        .args(limits.environment.jvm_properties(dir))
         .arg("-cp")
         .arg(join_paths(classpath))
         .args(runner_args(
@@ -227,6 +228,8 @@ fn run_launcher(
             &events,
         ))
         .arg(join_paths(&[classes.to_path_buf()]));
+    let mut readable: Vec<&Path> = classpath.iter().map(PathBuf::as_path).collect();
+    readable.push(classes);
     let finished = run_bounded(
         command,
         TRAINING_TIMEOUT,
@@ -235,6 +238,7 @@ fn run_launcher(
         &Confinement {
             limits,
             writable: &[dir],
+            readable: &readable,
         },
     )
     .map_err(|e| e.to_string())?;

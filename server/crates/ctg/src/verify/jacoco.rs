@@ -288,6 +288,7 @@ fn run_helper(
     classpath.extend(jars.jars.iter().cloned());
     let mut command = Command::new(&jdk.java);
     command
+        .args(options.limits.environment.jvm_properties(dir))
         .arg("-cp")
         .arg(join_paths(&classpath))
         .arg("CoverageReport")
@@ -296,9 +297,12 @@ fn run_helper(
     let label = format!("jacoco-{mode}");
     // The helper runs JaCoCo's analysis, which reads the project's classes without loading
     // them; it is sandboxed like the rest all the same.
+    let mut readable: Vec<&Path> = classpath.iter().map(PathBuf::as_path).collect();
+    readable.extend(args.iter().copied());
     let confinement = Confinement {
         limits: &options.limits,
         writable: &[dir],
+        readable: &readable,
     };
     let finished = run_bounded(command, options.process_timeout, dir, &label, &confinement)?;
     if finished.timed_out() {

@@ -101,9 +101,14 @@ impl Javac<'_> {
         }
         command.args(self.jvm_options.iter().map(|o| format!("-J{o}")));
         command.arg(format!("@{}", argfile.display()));
+        // javac reads its class path, the sources and its argument file, and nothing else.
+        let mut readable: Vec<&Path> = self.classpath.iter().map(PathBuf::as_path).collect();
+        readable.extend(sources.iter().map(PathBuf::as_path));
+        readable.push(self.scratch);
         let confinement = Confinement {
             limits: self.limits,
             writable: &[self.out_dir],
+            readable: &readable,
         };
         let finished = run_bounded(
             command,

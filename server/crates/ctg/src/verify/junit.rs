@@ -287,16 +287,26 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
         .current_dir(launch.dir)
         .args(launch.limits.jvm_memory_args())
         .args(LAUNCHER_JVM_FLAGS)
-        .arg(format!("-Djava.io.tmpdir={}", tmp.display()))
-        .arg(format!("-Duser.home={}", launch.dir.display()))
+        .args(launch.limits.environment.jvm_properties(launch.dir))
         .args(archive)
         .args(launch.jvm_args)
         .arg("-cp")
         .arg(join_paths(&classpath));
     let label = format!("junit-{}", order_arg(launch.order));
+    let mut readable: Vec<&Path> = classpath.iter().map(PathBuf::as_path).collect();
+    readable.extend(launch.archives.dir());
+    // An agent the caller adds (JaCoCo's) is read by the JVM like the class path.
+    let agents: Vec<PathBuf> = launch
+        .jvm_args
+        .iter()
+        .filter_map(|arg| arg.strip_prefix("-javaagent:"))
+        .map(|agent| PathBuf::from(agent.split('=').next().unwrap_or(agent)))
+        .collect();
+    readable.extend(agents.iter().map(PathBuf::as_path));
     let confinement = Confinement {
         limits: launch.limits,
         writable: &[launch.dir],
+        readable: &readable,
     };
     let events = launch.dir.join("events.tsv");
     command.args(runner_args(

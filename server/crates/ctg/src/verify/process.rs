@@ -49,6 +49,9 @@ pub(crate) struct Confinement<'a> {
     pub limits: &'a ExecutionLimits,
     /// Directories (existing) beneath which it may create, change and delete files.
     pub writable: &'a [&'a Path],
+    /// What it may read besides them, the JDK and the system's libraries (where Landlock
+    /// confines reads): its class path, sources, archives.
+    pub readable: &'a [&'a Path],
 }
 
 /// Runs `command` to completion or until `timeout`, sandboxed by `confinement`, with stdin
@@ -74,7 +77,7 @@ pub(crate) fn run_bounded(
     // Dropped on every early return: that kills the process group.
     let mut child = confinement
         .limits
-        .spawn(command, confinement.writable)
+        .spawn_reading(command, confinement.writable, confinement.readable)
         .map_err(VerifyError::Execution)?;
     let mut pause = Duration::from_millis(5);
     let status = loop {
@@ -115,6 +118,7 @@ mod tests {
         let confinement = Confinement {
             limits: &limits,
             writable: &[&dir],
+            readable: &[],
         };
         let mut sleep = Command::new("sh");
         // Killed with its background sleep: the whole group goes.

@@ -37,8 +37,12 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     };
     let mut layout = ProjectLayout::discover(&args.project, &overrides);
     let classpath = resolve_classpath(&mut layout, &args);
+    if let Some(warning) = jvm::pass_warning(&args.pass_environment) {
+        eprintln!("ctgls: warning: {warning}");
+    }
     let mut supervisor = match Supervisor::new(WorkerConfig {
         java_home: args.java_home.clone(),
+        pass_environment: args.pass_environment.clone(),
         ..WorkerConfig::default()
     }) {
         Ok(supervisor) => supervisor,

@@ -41,7 +41,14 @@ files' contents (--classpath entries come first):
                          ~/.m2/settings.xml)
   --gradle FILE          the Gradle executable (default: the project's gradlew, else gradle)
   --no-build-tool        do not ask the build tool: guess the classpath from build outputs and
-                         lib/ jars";
+                         lib/ jars
+
+What code under test sees:
+  --pass-environment NAMES
+                         environment variables code under test may see, comma-separated
+                         names or patterns (`MYAPP_*`); repeatable. Every other variable is
+                         hidden from it. Their values can end up asserted in written tests:
+                         never pass secrets";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct GenerateArgs {
@@ -62,6 +69,8 @@ pub struct GenerateArgs {
     pub java_home: Option<PathBuf>,
     /// How the build tool is asked for the classpath.
     pub build_tool: BuildToolSettings,
+    /// Names or patterns of the variables code under test sees (`passEnvironment`).
+    pub pass_environment: Vec<String>,
 }
 
 impl Default for GenerateArgs {
@@ -81,6 +90,7 @@ impl Default for GenerateArgs {
             report: None,
             java_home: None,
             build_tool: BuildToolSettings::default(),
+            pass_environment: Vec::new(),
         }
     }
 }
@@ -158,6 +168,16 @@ pub fn parse(args: &[&str]) -> Result<GenerateArgs, String> {
             }
             "--online" => parsed.build_tool.offline = false,
             "--no-build-tool" => parsed.build_tool.enabled = false,
+            "--pass-environment" => {
+                let names: Vec<String> = value()?
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|name| !name.is_empty())
+                    .map(str::to_owned)
+                    .collect();
+                jvm::check_patterns(&names).map_err(|e| format!("--pass-environment: {e}"))?;
+                parsed.pass_environment.extend(names);
+            }
             other => return Err(format!("unexpected argument `{other}` for `generate`")),
         }
     }
@@ -265,9 +285,16 @@ mod tests {
             "--gradle",
             "./gradlew",
             "--no-build-tool",
+            "--pass-environment",
+            "MYAPP_*,DB_URL",
+            "--pass-environment=LOG_LEVEL",
         ])
         .expect("valid");
         assert_eq!(args.project, PathBuf::from("proj"));
+        assert_eq!(args.pass_environment, ["MYAPP_*", "DB_URL", "LOG_LEVEL"]);
+        assert!(parse(&["--class", "A", "--pass-environment", "*"])
+            .unwrap_err()
+            .contains("whole environment"));
         assert_eq!(
             args.source_roots,
             vec![PathBuf::from("src"), PathBuf::from("gen")]

@@ -43,6 +43,9 @@ pub struct Config {
     pub maven_settings: Option<PathBuf>,
     /// The Gradle executable; the project's `gradlew`, else `gradle`, when unset.
     pub gradle_executable: Option<PathBuf>,
+    /// Names or glob patterns of the environment variables code under test may see; every
+    /// other one is hidden from it. Their values can end up asserted in written tests.
+    pub pass_environment: Vec<String>,
 }
 
 impl Default for Config {
@@ -61,6 +64,7 @@ impl Default for Config {
             maven_executable: None,
             maven_settings: None,
             gradle_executable: None,
+            pass_environment: Vec::new(),
         }
     }
 }
@@ -178,6 +182,11 @@ pub fn parse(settings: &Value) -> Result<ParsedConfig, InvalidConfig> {
             "mavenExecutable" => field(key, value).map(|v| config.maven_executable = v),
             "mavenSettings" => field(key, value).map(|v| config.maven_settings = v),
             "gradleExecutable" => field(key, value).map(|v| config.gradle_executable = v),
+            "passEnvironment" => field(key, value).and_then(|v: Vec<String>| {
+                jvm::check_patterns(&v).map_err(|e| format!("`{key}`: {e}"))?;
+                config.pass_environment = v;
+                Ok(())
+            }),
             _ => {
                 unknown_keys.push(key.clone());
                 Ok(())
@@ -218,7 +227,7 @@ mod tests {
         let parsed = parse(&json!({})).unwrap();
         assert_eq!(parsed.config, Config::default());
         assert!(parsed.unknown_keys.is_empty());
-        expect![[r#"{"javaHome":null,"classpath":[],"budgetSeconds":10.0,"algorithm":"dynamosa","junit":null,"executionEnabled":true,"idleDelayMs":1000,"logLevel":"info","buildToolEnabled":true,"buildToolOffline":true,"mavenExecutable":null,"mavenSettings":null,"gradleExecutable":null}"#]]
+        expect![[r#"{"javaHome":null,"classpath":[],"budgetSeconds":10.0,"algorithm":"dynamosa","junit":null,"executionEnabled":true,"idleDelayMs":1000,"logLevel":"info","buildToolEnabled":true,"buildToolOffline":true,"mavenExecutable":null,"mavenSettings":null,"gradleExecutable":null,"passEnvironment":[]}"#]]
             .assert_eq(&serde_json::to_string(&parsed.config).unwrap());
     }
 
@@ -238,6 +247,7 @@ mod tests {
             "mavenExecutable": "/opt/maven/bin/mvn",
             "mavenSettings": "/w/settings.xml",
             "gradleExecutable": "/opt/gradle/bin/gradle",
+            "passEnvironment": ["MYAPP_*"],
             "colour": "blue",
             "budget_seconds": 3,
         }))
@@ -258,6 +268,7 @@ mod tests {
                 maven_executable: Some(PathBuf::from("/opt/maven/bin/mvn")),
                 maven_settings: Some(PathBuf::from("/w/settings.xml")),
                 gradle_executable: Some(PathBuf::from("/opt/gradle/bin/gradle")),
+                pass_environment: vec!["MYAPP_*".into()],
             }
         );
         assert_eq!(parsed.unknown_keys, ["budget_seconds", "colour"]);
@@ -271,9 +282,10 @@ mod tests {
             "junit": 3,
             "idleDelayMs": "soon",
             "executionEnabled": true,
+            "passEnvironment": ["*"],
         }))
         .unwrap_err();
-        expect![[r#"`algorithm`: unknown variant `hillclimbing`, expected one of `dynamosa`, `adynamosa`, `mosa`, `wholesuite`, got "hillclimbing"; `budgetSeconds` must be a positive number of seconds, got -1; `idleDelayMs`: invalid type: string "soon", expected u64, got "soon"; `junit` must be 4 or 5, got 3"#]]
+        expect![[r#"`algorithm`: unknown variant `hillclimbing`, expected one of `dynamosa`, `adynamosa`, `mosa`, `wholesuite`, got "hillclimbing"; `budgetSeconds` must be a positive number of seconds, got -1; `idleDelayMs`: invalid type: string "soon", expected u64, got "soon"; `junit` must be 4 or 5, got 3; `passEnvironment`: `*` would pass the whole environment, secrets included: name the variables"#]]
             .assert_eq(&error.to_string());
     }
 

@@ -1,5 +1,5 @@
-//! The diagnostics of an open file: uncovered branches, undeclared exceptions, and why
-//! generation cannot run (codes and shapes in `docs/lsp-extensions.md`). Computed from the
+//! The diagnostics of an open file: uncovered branches, undeclared exceptions, calls that read
+//! the machine (`machine_inputs.rs`), and why generation cannot run (codes and shapes in `docs/lsp-extensions.md`). Computed from the
 //! results placed on the current text, so they are always for the version they are published
 //! with.
 
@@ -22,6 +22,7 @@ pub const UNCOVERED_BRANCH: &str = "uncovered-branch";
 pub const UNDECLARED_EXCEPTION: &str = "undeclared-exception";
 pub const GENERATION_UNAVAILABLE: &str = "generation-unavailable";
 pub const NEEDS_ENVIRONMENT: &str = "needs-environment";
+pub const NONDETERMINISTIC_INPUT: &str = "nondeterministic-input";
 
 pub fn compute(
     uri: &Uri,
@@ -69,6 +70,7 @@ pub fn compute(
         undeclared_exceptions(uri, &view, &mut out);
         needs_environment(uri, &view, &mut out);
     }
+    machine_inputs(file, encoding, &mut out);
     out
 }
 
@@ -103,6 +105,30 @@ fn needs_environment(uri: &Uri, view: &View, out: &mut Vec<Diagnostic>) {
                 "goals": need.goals,
                 "run": results.run,
             }),
+        ));
+    }
+}
+
+/// One hint per call that reads the machine: why what it returned is never asserted.
+fn machine_inputs(file: &OpenFile, encoding: PositionEncoding, out: &mut Vec<Diagnostic>) {
+    for input in crate::lsp::machine_inputs::find(file) {
+        let Ok(range) = file
+            .document()
+            .line_index()
+            .text_range(input.bytes.clone(), encoding)
+        else {
+            continue;
+        };
+        out.push(diagnostic(
+            crate::lsp::to_proto::range(range),
+            DiagnosticSeverity::HINT,
+            NONDETERMINISTIC_INPUT,
+            format!(
+                "reads {} of the machine it runs on: generated tests never assert what depends \
+                 on it (it differs on another machine, and could be a secret)",
+                input.what
+            ),
+            json!({ "reads": input.what }),
         ));
     }
 }
@@ -410,6 +436,33 @@ mod tests {
             lines,
             [8, 8],
             "withdraw's two outcomes moved; interest's are withdrawn"
+        );
+    }
+
+    #[test]
+    fn a_call_that_reads_the_machine_is_a_hint_on_its_line() {
+        let source = "package p;\n\npublic class Settings {\n    public String header() {\n        return \"Bearer \" + System.getenv(\"API_TOKEN\");\n    }\n}\n";
+        let file = OpenFile::open(source, 1);
+        let diagnostics = compute(
+            &uri(),
+            &file,
+            &Tracked::new(),
+            None,
+            PositionEncoding::Utf16,
+        );
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+        let hint = &diagnostics[0];
+        assert_eq!(
+            hint.code,
+            Some(NumberOrString::String(NONDETERMINISTIC_INPUT.into()))
+        );
+        assert_eq!(hint.severity, Some(DiagnosticSeverity::HINT));
+        assert_eq!((hint.range.start.line, hint.range.start.character), (4, 27));
+        assert!(
+            hint.message
+                .starts_with("reads the environment variable \"API_TOKEN\" of the machine"),
+            "{}",
+            hint.message
         );
     }
 

@@ -364,6 +364,7 @@ impl State {
                 }
             }),
             java_home: self.config.java_home.clone(),
+            pass_environment: self.config.pass_environment.clone(),
             cancel,
             build_tool: self.config.build_tool(),
             explicit_classpath: self.config.classpath.len(),

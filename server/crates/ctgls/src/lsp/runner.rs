@@ -54,6 +54,8 @@ pub struct RunJob {
     pub algorithm: Algorithm,
     pub junit: Option<JUnitVersion>,
     pub java_home: Option<PathBuf>,
+    /// `passEnvironment`: the developer's variables code under test may see.
+    pub pass_environment: Vec<String>,
     pub cancel: CancelToken,
     /// The project's `.ctgls/` store: warm start and history.
     pub store: Option<Store>,
@@ -332,6 +334,7 @@ fn run_one(
         workers.insert(key.clone(), (supervisor, CostLedger::default()));
     }
     let (supervisor, costs) = workers.get_mut(&key).expect("inserted above");
+    supervisor.set_pass_environment(job.pass_environment.clone());
 
     let mut request = GenerationRequest::new(job.layout.clone(), job.class.clone());
     request.overlays = job.overlays.clone();

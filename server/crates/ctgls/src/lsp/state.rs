@@ -493,6 +493,12 @@ impl State {
                     .await;
                 }
                 let was_enabled = self.config.execution_enabled;
+                if let Some(warning) = jvm::pass_warning(&parsed.config.pass_environment) {
+                    if parsed.config.pass_environment != self.config.pass_environment {
+                        self.show_once(MessageType::WARNING, &format!("ctgls: {warning}"))
+                            .await;
+                    }
+                }
                 self.config = parsed.config;
                 self.log_level.set(self.config.log_level);
                 tracing::info!("configuration from {origin}: {:?}", self.config);

@@ -17,7 +17,7 @@ use std::time::Duration;
 use super::Started;
 use crate::config::WorkerConfig;
 use crate::error::JvmError;
-use crate::sandbox::{PreparedSandbox, SandboxPolicy, SandboxReport};
+use crate::sandbox::{PreparedSandbox, SandboxPaths, SandboxPolicy, SandboxReport};
 
 /// Descriptor numbers of the protocol pipes in the child.
 const CHILD_IN_FD: i32 = 3;
@@ -28,16 +28,27 @@ pub(super) const PROTOCOL_JVM_ARGS: &[&str] = &["--add-opens=java.base/java.io=A
 pub(super) const PROTOCOL_WORKER_ARGS: &[&str] = &["--in-fd", "3", "--out-fd", "4"];
 
 /// Starts `cmd` (the worker's `java` command line) in its own process group under the sandbox
-/// of `config`, with the protocol pipes on descriptors 3 and 4 and stdout and stderr into one
+/// of `config` (reading only `readable` besides the scratch directory and the system's), with the protocol pipes on descriptors 3 and 4 and stdout and stderr into one
 /// console pipe.
 pub(super) fn start(
     mut cmd: Command,
     config: &WorkerConfig,
     scratch: &Path,
+    readable: &[&Path],
 ) -> Result<Started, JvmError> {
     let spawn_err = |what: &str, e: std::io::Error| JvmError::Spawn(format!("{what}: {e}"));
     let max_file_bytes = config.execution_limits().max_file_bytes();
-    let mut sandbox = PreparedSandbox::new(config.sandbox, &[scratch], max_file_bytes)
+    let paths = SandboxPaths {
+        writable: &[scratch],
+        readable,
+        host_name: config.identity.host_name(),
+        // The alternate observation reads what it likes: a result that depends on a file
+        // outside the project then differs from the confined primary one and is not written.
+        // Where the whole sandbox is required, it stays confined like the rest.
+        confine_reads: config.identity == crate::Identity::Primary
+            || config.sandbox == SandboxPolicy::Required,
+    };
+    let mut sandbox = PreparedSandbox::new(config.sandbox, &paths, max_file_bytes)
         .map_err(|e| JvmError::Spawn(format!("preparing the sandbox: {e}")))?;
 
     let (req_r, req_w) = pipe().map_err(|e| spawn_err("pipe", e))?;

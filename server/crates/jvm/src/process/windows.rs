@@ -40,6 +40,7 @@ pub(super) fn start(
     mut cmd: Command,
     _config: &WorkerConfig,
     _scratch: &Path,
+    _readable: &[&Path],
 ) -> Result<Started, JvmError> {
     let spawn_err = |what: &str, e: std::io::Error| JvmError::Spawn(format!("{what}: {e}"));
     cmd.stdin(Stdio::piped())

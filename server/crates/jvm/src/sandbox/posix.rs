@@ -5,10 +5,8 @@
 //! [`super::SandboxPlatform::can_sandbox_fully`]; a child that got this far anyway stops before
 //! exec).
 
-use std::path::Path;
-
 use super::rlimit::file_size_limit;
-use super::{SandboxPolicy, SandboxReport};
+use super::{SandboxPaths, SandboxPolicy, SandboxReport};
 
 /// The child writes no status here: there is nothing to measure.
 pub(crate) const STATUS_LEN: usize = 0;
@@ -22,10 +20,11 @@ pub(crate) struct PreparedSandbox {
 }
 
 impl PreparedSandbox {
-    /// The file size bound of `policy`; `writable` has no effect, since nothing confines writes.
+    /// The file size bound of `policy`; `paths` has no effect, since nothing confines reads,
+    /// writes or the host name.
     pub(crate) fn new(
         policy: SandboxPolicy,
-        _writable: &[&Path],
+        _paths: &SandboxPaths,
         max_file_bytes: u64,
     ) -> Result<Self, String> {
         Ok(PreparedSandbox {
