@@ -64,8 +64,11 @@ pub struct Emission {
     pub junit: JUnitVersion,
     /// Where the test class goes (whether or not it was written).
     pub path: PathBuf,
-    /// `None` when nothing was written (not asked to, or no test survived verification).
+    /// `None` when nothing was written (not asked to, no test survived verification, the
+    /// verification failed, or writing failed: `write_error`).
     pub written: Option<Written>,
+    /// Why the verified tests could not be written to `path`; the run's results are kept.
+    pub write_error: Option<String>,
     pub suite: VerifiedSuite,
     pub verification: Verification,
     /// Tests the worker could not run consistently for printing, with the reason.
@@ -86,6 +89,22 @@ pub enum Verification {
     /// worker (values that differed were left out). Written anyway, marked as unverified, so
     /// a machine with just a JDK still gets its tests; the reason says how to fix it.
     WorkerOnly { reason: String },
+    /// Emission or verification failed for a reason outside the class under test (the test
+    /// class does not compile, JUnit cannot start, the verification deadline passed, the
+    /// worker or the disk failed). The search's results are kept, unverified: the coverage is
+    /// what the search's tests reached, and no test is offered or written. `reason` says what
+    /// failed and what to do.
+    Failed { reason: String },
+}
+
+impl Verification {
+    /// Why the tests of a [`Verification::Failed`] run could not be verified.
+    pub fn failure(&self) -> Option<&str> {
+        match self {
+            Verification::Failed { reason } => Some(reason),
+            _ => None,
+        }
+    }
 }
 
 /// The line written under the header of a test class that JUnit did not verify.
@@ -169,28 +188,6 @@ pub fn generate_tests(
     }
 
     let emission_started = Instant::now();
-    // The sources the job read and compiled: emission compiles them again, uninstrumented, from
-    // the same roots, so the unit has the classes the tests use (the worker recompiles only the
-    // instrumented file and the files mentioning its class; the others are cached by content).
-    let compiled = supervisor
-        .compile(&CompileRequest {
-            sources: sources.iter().map(|source| source.file.clone()).collect(),
-            classpath: request.layout.classpath.clone(),
-            options: request.javac_options.clone(),
-            roots: Some(roots),
-        })
-        .map_err(|error| PipelineError::Jvm {
-            class: class.clone(),
-            error,
-        })?;
-    let Some(unit) = compiled.unit else {
-        // The job compiled these same texts with one class instrumented a moment ago, so only
-        // a worker problem can get here; the next run will say so properly.
-        return Err(PipelineError::Generation(GenerationError::DoesNotCompile {
-            class: class.clone(),
-            diagnostics: Vec::new(),
-        }));
-    };
     let mut verify = options.verify.clone();
     // The tests must compile where the project's tests do: at the release its build targets
     // (a getter the worker's newer JDK has, such as `StringBuilder.isEmpty()` since 15, must
@@ -201,7 +198,7 @@ pub fn generate_tests(
     if verify.deadline.is_none() {
         verify.deadline = Some(started + request.budget);
     }
-    let emitted = emit_verified(
+    let emitted = compile_and_emit(
         &request,
         &verify,
         TestShape {
@@ -209,12 +206,27 @@ pub fn generate_tests(
             level: levels.written,
         },
         supervisor,
-        unit,
+        &sources,
+        roots,
         &cut.model,
         &generation,
     );
-    supervisor.release(unit);
-    let (suite, verification, not_printable) = emitted?;
+    // A failure here is not the class's: the search's results stand, marked unverified with
+    // the reason, and no test is offered or written from them (issue #15: a run that reached
+    // 90 of 93 branches must not end in "could not generate tests").
+    let (suite, verification, not_printable) = match emitted {
+        Ok(emitted) => emitted,
+        Err(error) => {
+            tracing::warn!("{class}: {error}");
+            (
+                unverified_suite(),
+                Verification::Failed {
+                    reason: failure_reason(&error),
+                },
+                Vec::new(),
+            )
+        }
+    };
     let took = emission_started.elapsed();
     tracing::debug!(
         "{class}: emission of {} tests took {took:?} (reserved {:?}; javac {:?}, JUnit {:?}, \
@@ -229,21 +241,34 @@ pub fn generate_tests(
         suite.runs.iter().map(|r| r.duration).collect::<Vec<_>>(),
         suite.rounds,
     );
-    options.costs.learn(
-        generation.tests.len(),
-        took,
-        (verification == Verification::JUnit).then_some(&suite),
-    );
-    restrict_coverage(&mut generation, &suite.kept_tests);
+    if verification.failure().is_none() {
+        // A failed emission's time says nothing about the next one's.
+        options.costs.learn(
+            generation.tests.len(),
+            took,
+            (verification == Verification::JUnit).then_some(&suite),
+        );
+        restrict_coverage(&mut generation, &suite.kept_tests);
+    }
 
     let path = emit::test_file(&request.layout, &class);
+    let mut write_error = None;
     let written = if options.write && !suite.kept.is_empty() {
-        Some(
-            emit::write_test_class(&path, &suite.source).map_err(|error| PipelineError::Emit {
-                class: class.clone(),
-                error,
-            })?,
-        )
+        match emit::write_test_class(&path, &suite.source) {
+            Ok(written) => Some(written),
+            // The tests were verified and the coverage is theirs: the report and the editor
+            // still get them, with the reason nothing was written.
+            Err(error) => {
+                write_error = Some(
+                    PipelineError::Emit {
+                        class: class.clone(),
+                        error,
+                    }
+                    .to_string(),
+                );
+                None
+            }
+        }
     } else {
         None
     };
@@ -251,6 +276,7 @@ pub fn generate_tests(
         junit,
         path,
         written,
+        write_error,
         suite,
         verification,
         not_printable,
@@ -345,6 +371,96 @@ fn restrict_class<'t>(
 struct TestShape {
     junit: JUnitVersion,
     level: Option<u32>,
+}
+
+/// Compiles the sources the job read again, uninstrumented, then [`emit_verified`].
+#[allow(clippy::too_many_arguments)]
+fn compile_and_emit(
+    request: &GenerationRequest,
+    verify: &VerifyOptions,
+    shape: TestShape,
+    supervisor: &mut Supervisor,
+    sources: &[job::ProjectSource],
+    roots: Vec<String>,
+    model: &javamodel::JavaModel,
+    generation: &GenerationResult,
+) -> Result<(VerifiedSuite, Verification, Vec<String>), PipelineError> {
+    let class = &request.class;
+    // The sources the job read and compiled: emission compiles them again, uninstrumented, from
+    // the same roots, so the unit has the classes the tests use (the worker recompiles only the
+    // instrumented file and the files mentioning its class; the others are cached by content).
+    let compiled = supervisor
+        .compile(&CompileRequest {
+            sources: sources.iter().map(|source| source.file.clone()).collect(),
+            classpath: request.layout.classpath.clone(),
+            options: request.javac_options.clone(),
+            roots: Some(roots),
+        })
+        .map_err(|error| PipelineError::Jvm {
+            class: class.clone(),
+            error,
+        })?;
+    let Some(unit) = compiled.unit else {
+        // The job compiled these same texts with one class instrumented a moment ago, so only
+        // a worker problem can get here.
+        return Err(PipelineError::Generation(GenerationError::DoesNotCompile {
+            class: class.clone(),
+            diagnostics: Vec::new(),
+        }));
+    };
+    let emitted = emit_verified(request, verify, shape, supervisor, unit, model, generation);
+    supervisor.release(unit);
+    emitted
+}
+
+/// An empty suite: what a run whose emission or verification failed offers.
+fn unverified_suite() -> VerifiedSuite {
+    VerifiedSuite {
+        source: String::new(),
+        kept: Vec::new(),
+        kept_tests: Vec::new(),
+        dropped: Vec::new(),
+        runs: Vec::new(),
+        rounds: 0,
+        compiles: Vec::new(),
+        deadline_round: None,
+    }
+}
+
+/// What failed in emission or verification, and what the user can do about it.
+fn failure_reason(error: &PipelineError) -> String {
+    let hint = match error {
+        PipelineError::Verify { error, .. } => match error {
+            VerifyError::JUnitNotFound { .. }
+            | VerifyError::JUnitMismatch { .. }
+            | VerifyError::Launcher { .. } => {
+                "check the JUnit jars on the project's classpath or in CTGLS_JUNIT_CLASSPATH \
+                 (JUnit 5 needs junit-jupiter-api and -engine, junit-platform-commons, -engine \
+                 and -launcher, and opentest4j; JUnit 4 needs junit and hamcrest-core)"
+            }
+            VerifyError::TimedOut { .. } => {
+                "the budget ended during verification: give the class a larger budget"
+            }
+            VerifyError::TestClassDoesNotCompile { .. } => {
+                "javac rejected ctgls's test class: please report this with the error above"
+            }
+            VerifyError::ProjectDoesNotCompile { .. } => {
+                "javac could not compile the project for verification: check the classpath"
+            }
+            VerifyError::Unstable { .. } => {
+                "the tests kept failing under JUnit: the class may depend on the time, the \
+                 order of tests or the machine"
+            }
+            VerifyError::Jdk(_) | VerifyError::Execution(_) | VerifyError::Io { .. } => {
+                "check the JDK and the temporary directory, then run again"
+            }
+        },
+        PipelineError::Emit { .. } => "check that the test directory is writable",
+        PipelineError::Jvm { .. } | PipelineError::Generation(_) => {
+            "the worker failed while printing the tests: run again"
+        }
+    };
+    format!("{error}; {hint}")
 }
 
 fn emit_verified(
@@ -561,7 +677,9 @@ fn stored_suite(generation: &GenerationResult, emission: &Emission) -> Option<st
         methods,
         unverified: match &emission.verification {
             Verification::JUnit => None,
-            Verification::WorkerOnly { reason } => Some(reason.clone()),
+            Verification::WorkerOnly { reason } | Verification::Failed { reason } => {
+                Some(reason.clone())
+            }
         },
     })
 }

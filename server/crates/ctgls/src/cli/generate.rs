@@ -112,7 +112,13 @@ pub fn run(args: GenerateArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    if rows.iter().all(|(_, outcome)| outcome.is_ok()) {
+    // A class whose tests could not be verified or written fails the command like one with no
+    // results: its coverage is in the summary and the report, but it has no test to keep.
+    if rows.iter().all(|(_, outcome)| {
+        outcome.as_ref().is_ok_and(|o| {
+            o.emission.verification.failure().is_none() && o.emission.write_error.is_none()
+        })
+    }) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
@@ -211,6 +217,10 @@ impl ProgressLine {
     fn finish(&mut self, outcome: &Result<ClassOutcome, PipelineError>) {
         let elapsed = self.started.elapsed().as_secs_f64();
         let text = match outcome {
+            Ok(outcome) if outcome.emission.verification.failure().is_some() => format!(
+                "{}: searched in {elapsed:.1}s, tests not verified",
+                self.class
+            ),
             Ok(outcome) => format!(
                 "{}: done in {elapsed:.1}s, {} tests",
                 self.class,
@@ -235,8 +245,18 @@ impl ProgressLine {
             }
         }
         if let Ok(outcome) = outcome {
-            if let Verification::WorkerOnly { reason } = &outcome.emission.verification {
-                eprintln!("ctgls: warning: the tests were not run with JUnit: {reason}");
+            match &outcome.emission.verification {
+                Verification::WorkerOnly { reason } => {
+                    eprintln!("ctgls: warning: the tests were not run with JUnit: {reason}")
+                }
+                Verification::Failed { reason } => eprintln!(
+                    "ctgls: error: the tests could not be verified and none was written (the \
+                     coverage shown is the search's): {reason}"
+                ),
+                Verification::JUnit => {}
+            }
+            if let Some(error) = &outcome.emission.write_error {
+                eprintln!("ctgls: error: {error}");
             }
             for warning in outcome
                 .generation
@@ -345,7 +365,13 @@ fn summary_table(rows: &[(String, Result<ClassOutcome, PipelineError>)]) -> Stri
                         .count()
                         .to_string(),
                     g.environment.len().to_string(),
-                    outcome.emission.suite.kept.len().to_string(),
+                    if outcome.emission.verification.failure().is_some() {
+                        "unverified".to_string()
+                    } else if outcome.emission.write_error.is_some() {
+                        "not written".to_string()
+                    } else {
+                        outcome.emission.suite.kept.len().to_string()
+                    },
                     g.executions.to_string(),
                     format!("{:.1}s", outcome.wall.as_secs_f64()),
                 ]
@@ -501,7 +527,15 @@ fn class_json(outcome: &ClassOutcome) -> Value {
     let t = &g.timings;
     json!({
         "class": g.class,
-        "status": "ok",
+        "status": if e.verification.failure().is_some() {
+            "unverified"
+        } else if e.write_error.is_some() {
+            "not_written"
+        } else {
+            "ok"
+        },
+        "verification_error": e.verification.failure(),
+        "write_error": e.write_error,
         "algorithm": pipeline::algorithm_name(g.algorithm),
         "seed": g.seed,
         "branches": { "covered": g.branches.covered, "total": g.branches.total },

@@ -23,6 +23,7 @@ pub const UNDECLARED_EXCEPTION: &str = "undeclared-exception";
 pub const GENERATION_UNAVAILABLE: &str = "generation-unavailable";
 pub const NEEDS_ENVIRONMENT: &str = "needs-environment";
 pub const NONDETERMINISTIC_INPUT: &str = "nondeterministic-input";
+pub const VERIFICATION_FAILED: &str = "verification-failed";
 
 pub fn compute(
     uri: &Uri,
@@ -63,6 +64,17 @@ pub fn compute(
             problem.message.clone(),
             json!({}),
         ));
+    }
+    if let Some(reason) = tracked.results.as_ref().and_then(|r| r.unverified.as_ref()) {
+        if unavailable.is_none() && tracked.problem.is_none() {
+            out.push(diagnostic(
+                class_range,
+                DiagnosticSeverity::WARNING,
+                VERIFICATION_FAILED,
+                reason.clone(),
+                json!({}),
+            ));
+        }
     }
     if let Some(results) = &tracked.results {
         let view = View::new(file, results, encoding);

@@ -514,10 +514,16 @@ impl State {
             Ok(results) => {
                 let total: usize = results.decisions.iter().map(|d| d.outcomes.len()).sum();
                 format!(
-                    "{}/{} branches · {} tests ({:.1} s)",
+                    "{}/{} branches · {} ({:.1} s)",
                     results.covered_goals(),
                     total,
-                    results.tests.iter().filter(|t| t.name.is_some()).count(),
+                    match results.unverified {
+                        Some(_) => "tests not verified".to_string(),
+                        None => format!(
+                            "{} tests",
+                            results.tests.iter().filter(|t| t.name.is_some()).count()
+                        ),
+                    },
                     wall.as_secs_f64()
                 )
             }
@@ -531,6 +537,9 @@ impl State {
         match outcome {
             Ok(results) => {
                 self.global_problem = None;
+                if let Some(reason) = &results.unverified {
+                    self.show_once(MessageType::WARNING, reason).await;
+                }
                 if let Some(tracked) = self.tracked.get_mut(&uri) {
                     tracked.results = Some(results);
                     tracked.problem = None;

@@ -60,6 +60,9 @@ pub struct ClassResults {
     /// The project's Java levels, where this JDK compiles at others than its build declares
     /// (`ctg::levels`): one note for the project, shown once in `ctgls/status`.
     pub level_note: Option<String>,
+    /// Why the run's tests could not be verified (`ctg::pipeline::Verification::Failed`): the
+    /// coverage is the search's, unverified, and no test is offered for insertion.
+    pub unverified: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -176,6 +179,7 @@ impl ClassResults {
         self.tests
             .get(index)
             .is_some_and(|t| t.source.is_some() && t.members.iter().all(|m| live(m)))
+            && self.unverified.is_none()
     }
 
     /// The decision outcomes covered.
@@ -267,8 +271,13 @@ impl ClassResults {
             path: emission.path.clone(),
             unverified: match &emission.verification {
                 Verification::JUnit => None,
-                Verification::WorkerOnly { reason } => Some(reason.clone()),
+                Verification::WorkerOnly { reason } | Verification::Failed { reason } => {
+                    Some(reason.clone())
+                }
             },
+        });
+        results.unverified = emission.verification.failure().map(|reason| {
+            format!("tests could not be verified, so none is offered (the coverage is the search's): {reason}")
         });
         if let Verification::WorkerOnly { reason } = &emission.verification {
             results
@@ -473,6 +482,7 @@ impl ClassResults {
         merged.suite = base.suite.clone();
         merged.notes = base.notes.clone();
         merged.level_note = base.level_note.clone();
+        merged.unverified = base.unverified.clone();
         merged
     }
 
@@ -507,6 +517,7 @@ impl ClassResults {
             suite: None,
             notes: Vec::new(),
             level_note: None,
+            unverified: None,
         }
     }
 

@@ -46,7 +46,11 @@ pub fn compute(state: &State) -> Value {
         let problem = if !file.model().problems.is_empty() {
             Some("the file has syntax errors: waiting for them to be fixed".to_string())
         } else {
-            tracked.problem.as_ref().map(|p| p.message.clone())
+            tracked
+                .problem
+                .as_ref()
+                .map(|p| p.message.clone())
+                .or_else(|| results.and_then(|r| r.unverified.clone()))
         };
         classes.push(json!({
             "uri": uri.as_str(),
