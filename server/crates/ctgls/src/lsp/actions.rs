@@ -512,6 +512,15 @@ mod tests {
     }
 
     #[test]
+    fn results_whose_tests_could_not_be_verified_offer_no_test() {
+        let mut results = results();
+        assert!(results.insertable(0, |_| true));
+        results.unverified = Some("tests could not be verified: JUnit could not run".into());
+        assert!(!results.insertable(0, |_| true));
+        assert!(!results.insertable(1, |_| true));
+    }
+
+    #[test]
     fn a_missing_test_file_is_created_with_the_one_test() {
         let results = results();
         let suite = results.suite.as_ref().unwrap();

@@ -103,9 +103,15 @@ impl TestServer {
     }
 
     pub fn start_with_args(args: &[&str]) -> Self {
+        Self::start_with_env(args, &[])
+    }
+
+    /// `ctgls <args>` with `env` added to its environment.
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ctgls"))
             .args(args)
             .env("CTGLS_LOG", "debug")
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
