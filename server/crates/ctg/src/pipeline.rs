@@ -547,6 +547,14 @@ fn emit_verified(
     // those class files instead of compiling every source again with javac, which on a real
     // project costs seconds of the user's budget (5.5 s of 9.4 s for commons-lang3's 215
     // files). Where they cannot be written, javac compiles the sources as before.
+    if supervisor.scratch_dir().is_none() {
+        // The worker was replaced since it ran the tests (one left a thread it could not stop,
+        // say): a fresh one compiles the unit again, which costs less than javac compiling
+        // every source, and does not fail on a file outside what the class needs.
+        if let Err(error) = supervisor.start() {
+            tracing::warn!("verification compiles the project with javac: {error}");
+        }
+    }
     let worker_classes = supervisor.scratch_dir().and_then(|scratch| {
         let dir = scratch.join(format!("verify-classes-{}", unit.0));
         match supervisor.write_classes(unit, &dir) {
