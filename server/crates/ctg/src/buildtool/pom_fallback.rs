@@ -349,8 +349,11 @@ fn version_key(version: &str) -> Vec<u64> {
         .collect()
 }
 
+/// A real version number, as opposed to Debian's `debian` and `4.x` placeholders.
 fn is_numeric(version: &str) -> bool {
-    version.starts_with(|c: char| c.is_ascii_digit())
+    version
+        .split('.')
+        .all(|part| part.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// The version a range such as `[1.2,2.0)` starts from; a plain version as it is.
@@ -590,7 +593,7 @@ pub fn resolve(dir: &Path, modules: &[PathBuf], repository: &Path) -> Fallback {
     };
     add_sources_and_resources(&mut module, dir, &closure, modules, &poms);
     let mut summary = format!(
-        "ctgls used the POM's declared dependencies from the local repository {} instead: {}",
+        "ctgls uses the POMs' declared dependencies from the local repository {} instead: {}",
         repository.display(),
         if used.is_empty() {
             "none".to_string()

@@ -195,7 +195,7 @@ fn a_module_gets_its_sibling_sources_and_the_repository_jars_with_theirs() {
 #[test]
 fn the_closest_version_is_below_else_above() {
     let t = Temp::new("closest");
-    for version in ["1.2", "1.10", "2.0", "debian"] {
+    for version in ["1.2", "1.10", "1.x", "2.0", "debian"] {
         t.artifact("g", "a", version, "", true);
     }
     let reader = Reader {
