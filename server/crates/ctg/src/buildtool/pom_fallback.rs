@@ -269,13 +269,18 @@ impl Reader {
                 }
             }
         }
-        // Dependencies are inherited from the parents; the child's declaration wins.
+        // Dependencies are inherited from the parents; the child's declaration wins. A version
+        // or scope left out comes from the management.
         let mut dependencies: Vec<Dep> = Vec::new();
-        for dep in chain
+        for mut dep in chain
             .iter()
             .flat_map(|p| p.dependencies.iter())
             .map(resolve)
         {
+            if let Some(entry) = managed.get(&(dep.group.clone(), dep.artifact.clone())) {
+                dep.version = dep.version.or_else(|| entry.version.clone());
+                dep.scope = dep.scope.or_else(|| entry.scope.clone());
+            }
             if !dependencies.iter().any(|d| {
                 d.group == dep.group && d.artifact == dep.artifact && d.classifier == dep.classifier
             }) {
@@ -517,11 +522,12 @@ pub fn resolve(dir: &Path, modules: &[PathBuf], repository: &Path) -> Fallback {
             queue.extend(junit5_runtime(&seen, &versions));
             continue;
         };
-        let key = (
-            dep.group.clone(),
-            dep.artifact.clone(),
-            dep.classifier.clone(),
-        );
+        // A dependency on a module's tests is another artifact than one on the module.
+        let classifier = dep
+            .classifier
+            .clone()
+            .or_else(|| (dep.kind.as_deref() == Some("test-jar")).then(|| "tests".to_string()));
+        let key = (dep.group.clone(), dep.artifact.clone(), classifier);
         if dep.group.is_empty() || !seen.insert(key) {
             continue;
         }
@@ -540,11 +546,14 @@ pub fn resolve(dir: &Path, modules: &[PathBuf], repository: &Path) -> Fallback {
         if dep.scope.as_deref() == Some("system") {
             continue;
         }
-        let version = dep
-            .version
-            .clone()
-            .or_else(|| managed(&own, &dep).and_then(|m| m.version.clone()))
-            .map(|v| range_floor(&v));
+        // The module's management decides the versions of what its dependencies bring.
+        let managed_version = managed(&own, &dep).and_then(|m| m.version.clone());
+        let version = if depth == 0 {
+            dep.version.clone().or(managed_version)
+        } else {
+            managed_version.or_else(|| dep.version.clone())
+        }
+        .map(|v| range_floor(&v));
         let Some(found) = reader.find(&dep, version.as_deref()) else {
             not_found.push(match &version {
                 Some(v) => format!("{name}:{v}"),
@@ -570,18 +579,7 @@ pub fn resolve(dir: &Path, modules: &[PathBuf], repository: &Path) -> Fallback {
             jars.push(found.jar.clone());
         }
         if depth < MAX_DEPTH {
-            if let Some(mut model) = reader.model(&found.pom, 0) {
-                // The module's management decides its dependencies' dependencies' versions.
-                for dep in &mut model.dependencies {
-                    if let Some(version) = managed(&own, dep).and_then(|m| m.version.clone()) {
-                        dep.version = Some(version);
-                    } else if dep.version.is_none() {
-                        dep.version = model
-                            .managed
-                            .get(&(dep.group.clone(), dep.artifact.clone()))
-                            .and_then(|m| m.version.clone());
-                    }
-                }
+            if let Some(model) = reader.model(&found.pom, 0) {
                 queue.extend(passed_on(&model, &dep, depth, &exclusions));
             }
         }
