@@ -505,14 +505,12 @@ fn write_unresolvable_build(dir: &Scratch) -> PathBuf {
         "shop/b/pom.xml",
         &pom(
             &parent.replace("{}", "b"),
-            &format!(
-                "<dependencies><dependency><groupId>${{project.groupId}}</groupId>\
-                 <artifactId>a</artifactId><version>${{project.version}}</version></dependency>\
-                 <dependency><groupId>org.apache.commons</groupId>\
-                 <artifactId>commons-lang3</artifactId></dependency>\
-                 <dependency><groupId>junit</groupId><artifactId>junit</artifactId>\
-                 <version>4.12</version><scope>test</scope></dependency></dependencies>"
-            ),
+            "<dependencies><dependency><groupId>${project.groupId}</groupId>\
+             <artifactId>a</artifactId><version>${project.version}</version></dependency>\
+             <dependency><groupId>org.apache.commons</groupId>\
+             <artifactId>commons-lang3</artifactId></dependency>\
+             <dependency><groupId>junit</groupId><artifactId>junit</artifactId>\
+             <version>4.12</version><scope>test</scope></dependency></dependencies>",
         ),
     );
     dir.0.join("shop/b")
