@@ -306,8 +306,27 @@ fn a_dependency_missing_offline_is_named_with_what_to_do_and_not_cached() {
         "{text}"
     );
     assert!(text.contains("`buildToolOffline: false`"), "{text}");
-    // The guess stays, and the failure is asked again next time.
-    assert_eq!(layout, guessed);
+    // Instead of the guess, the POM's declared dependencies that the local repository holds,
+    // and the user is told which.
+    assert!(
+        text.contains(&format!(
+            "Until then ctgls uses the POMs' declared dependencies from the local repository \
+             {REPOSITORY} instead: org.apache.commons:commons-lang3 3.12.0; not found: \
+             org.example.absent:nowhere:2.1."
+        )),
+        "{text}"
+    );
+    assert_ne!(layout, guessed);
+    assert_eq!(
+        names(&layout.classpath),
+        ["commons-lang3-3.12.0.jar"],
+        "the fallback replaces the guessed lib/ jar"
+    );
+    assert_eq!(
+        resolution.fallback.as_ref().map(|m| m.classpath.len()),
+        Some(1)
+    );
+    // The failure is asked again next time.
     buildtool::resolve(&layout, &settings, &mut |_| {})
         .unwrap()
         .outcome
@@ -454,4 +473,96 @@ fn a_gradle_build_with_a_sibling_project() {
         .contains(&dir.0.join("g/a/src/main/java")));
     let again = buildtool::resolve(&layout, &settings, &mut |_| panic!("gradle started")).unwrap();
     assert!(again.cached);
+}
+
+/// A multi-module build whose parent POM pins a parent the local repository lacks (as real
+/// projects pin `commons-parent` or `oss-parent`): Maven fails on every module, and the POMs'
+/// own declarations give module b its sibling a's sources and the closest commons-lang3 the
+/// repository holds.
+fn write_unresolvable_build(dir: &Scratch) -> PathBuf {
+    dir.write(
+        "shop/pom.xml",
+        &pom(
+            "<parent><groupId>org.example.absent</groupId><artifactId>corporate-parent</artifactId>\
+             <version>52</version></parent><groupId>com.acme</groupId><artifactId>shop</artifactId>\
+             <version>1.0</version><packaging>pom</packaging>",
+            "<properties><lang.version>3.14.0</lang.version></properties>\
+             <modules><module>a</module><module>b</module></modules>\
+             <dependencyManagement><dependencies><dependency><groupId>org.apache.commons</groupId>\
+             <artifactId>commons-lang3</artifactId><version>${lang.version}</version></dependency>\
+             </dependencies></dependencyManagement>",
+        ),
+    );
+    let parent = "<parent><groupId>com.acme</groupId><artifactId>shop</artifactId>\
+                  <version>1.0</version></parent><artifactId>{}</artifactId>";
+    dir.write("shop/a/pom.xml", &pom(&parent.replace("{}", "a"), ""));
+    dir.write(
+        "shop/a/src/main/java/com/acme/a/Prefix.java",
+        "package com.acme.a;\n\npublic final class Prefix {\n    private Prefix() {}\n\n    \
+         public static String of(String s) {\n        return \"> \" + s;\n    }\n}\n",
+    );
+    dir.write(
+        "shop/b/pom.xml",
+        &pom(
+            &parent.replace("{}", "b"),
+            "<dependencies><dependency><groupId>${project.groupId}</groupId>\
+             <artifactId>a</artifactId><version>${project.version}</version></dependency>\
+             <dependency><groupId>org.apache.commons</groupId>\
+             <artifactId>commons-lang3</artifactId></dependency>\
+             <dependency><groupId>junit</groupId><artifactId>junit</artifactId>\
+             <version>4.12</version><scope>test</scope></dependency></dependencies>",
+        ),
+    );
+    dir.0.join("shop/b")
+}
+
+#[test]
+fn when_maven_fails_the_poms_declarations_give_the_classpath() {
+    let dir = Scratch::new("fallback");
+    let module = write_unresolvable_build(&dir);
+    let settings = maven_settings(&dir);
+    let mut layout = ProjectLayout::discover(&module, &LayoutOverrides::default());
+    let resolution =
+        buildtool::resolve_into(&mut layout, 0, &settings, &mut |_| {}).expect("a Maven project");
+    assert_eq!(runs(&dir), 1, "Maven was asked first");
+    let error = resolution
+        .outcome
+        .expect_err("Maven cannot read the parent");
+    assert!(
+        error.detail.contains("corporate-parent"),
+        "{}",
+        error.detail
+    );
+    let fallback = resolution.fallback.expect("the POMs' declarations");
+    // The declared 3.14.0 is not in Debian's repository: 3.12.0 is the closest below; JUnit
+    // 4.12 neither: 4.13.2 is the closest above, with its hamcrest.
+    assert_eq!(
+        names(&fallback.classpath),
+        [
+            "commons-lang3-3.12.0.jar",
+            "junit-4.13.2.jar",
+            "hamcrest-debian.jar"
+        ]
+    );
+    assert_eq!(
+        fallback.sibling_sources,
+        [dir.0.join("shop/a/src/main/java")]
+    );
+    assert!(layout
+        .classpath
+        .iter()
+        .any(|p| p.ends_with("commons-lang3-3.12.0.jar")));
+    assert!(layout
+        .source_roots
+        .contains(&dir.0.join("shop/a/src/main/java")));
+    let text = error.to_string();
+    for said in [
+        "Until then ctgls uses the POMs' declared dependencies from the local repository",
+        "instead: a (sibling module sources), org.apache.commons:commons-lang3 3.12.0, junit:junit 4.13.2",
+        "other versions: org.apache.commons:commons-lang3 3.12.0 for 3.14.0, junit:junit 4.13.2 for 4.12",
+        "parent or imported POMs not found (their settings are ignored): \
+         org.example.absent:corporate-parent:52",
+    ] {
+        assert!(text.contains(said), "{said}\n{text}");
+    }
 }

@@ -172,7 +172,7 @@ fn a_maven_project_using_commons_lang_gets_verified_tests_run_with_its_junit() {
 }
 
 #[test]
-fn a_dependency_missing_offline_is_explained_and_the_guess_is_used() {
+fn a_dependency_missing_offline_is_explained_and_the_poms_declarations_are_used() {
     let project = Scratch::new("missing");
     let settings = project.settings();
     let root = project.0.join("p");
@@ -184,6 +184,7 @@ fn a_dependency_missing_offline_is_explained_and_the_guess_is_used() {
         )),
     );
     project.write("p/src/main/java/com/acme/Names.java", NAMES);
+    let report_path = project.0.join("report.json");
     let output = generate(
         &root,
         &[
@@ -193,10 +194,11 @@ fn a_dependency_missing_offline_is_explained_and_the_guess_is_used() {
             "5",
             "--maven-settings",
             settings.to_str().expect("utf-8"),
+            "--report",
+            report_path.to_str().expect("utf-8"),
         ],
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains(
             "ctgls: Maven could not give the classpath: the local repository lacks \
@@ -212,9 +214,21 @@ fn a_dependency_missing_offline_is_explained_and_the_guess_is_used() {
         stderr.contains("`--online` on the command line"),
         "{stderr}"
     );
-    // The guessed classpath has no commons-lang3: javac says so.
-    assert!(stderr.contains("does not compile"), "{stderr}");
-    assert!(stderr.contains("org.apache.commons.lang3"), "{stderr}");
+    // The POM's declarations give commons-lang3 from the local repository: the class compiles.
+    assert!(
+        stderr.contains(
+            "Until then ctgls uses the POMs' declared dependencies from the local repository \
+             /usr/share/maven-repo instead: org.apache.commons:commons-lang3 3.12.0; not found: \
+             org.example.absent:nowhere:2.1."
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("does not compile"), "{stderr}");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report_path).expect("report written"))
+            .expect("the report is JSON");
+    assert_eq!(report["classpath"]["state"], "fallback", "{report}");
+    assert_eq!(report["classes"][0]["status"], "ok", "{report}");
 }
 
 #[test]
@@ -320,5 +334,103 @@ fn a_module_of_a_multi_module_build_gets_verified_tests_with_its_sibling_never_b
     assert!(
         !project.0.join("shop/text/target").exists(),
         "the sibling was not built"
+    );
+}
+
+/// Real projects pin parent POMs the local repository may lack (`commons-parent`, `oss-parent`):
+/// Maven then fails on every module, and the POMs' own declarations give the classpath.
+#[test]
+fn a_module_whose_build_maven_cannot_read_gets_verified_tests_from_the_poms_declarations() {
+    if !e2e_enabled() {
+        eprintln!("skipped: the Maven end-to-end generate test runs with CTGLS_E2E=1");
+        return;
+    }
+    let project = Scratch::new("pinned");
+    let settings = project.settings();
+    project.write(
+        "shop/pom.xml",
+        "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>\
+         <parent><groupId>org.example.absent</groupId><artifactId>corporate-parent</artifactId>\
+         <version>52</version></parent>\
+         <groupId>com.acme</groupId><artifactId>shop</artifactId><version>1.0</version>\
+         <packaging>pom</packaging><properties><lang.version>3.14.0</lang.version></properties>\
+         <modules><module>text</module><module>greet</module></modules></project>\n",
+    );
+    let parent = "<parent><groupId>com.acme</groupId><artifactId>shop</artifactId>\
+                  <version>1.0</version></parent>";
+    project.write(
+        "shop/text/pom.xml",
+        &format!(
+            "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>\
+             {parent}<artifactId>text</artifactId></project>\n"
+        ),
+    );
+    project.write(
+        "shop/text/src/main/java/com/acme/text/Text.java",
+        "package com.acme.text;\n\npublic final class Text {\n    private Text() {}\n\n    \
+         public static String quote(String s) {\n        return \"'\" + s + \"'\";\n    }\n}\n",
+    );
+    // commons-lang3 3.14.0 and JUnit 4.12 are not in Debian's repository: 3.12.0 and 4.13.2.
+    project.write(
+        "shop/greet/pom.xml",
+        &format!(
+            "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>\
+             {parent}<artifactId>greet</artifactId><dependencies>\n\
+             <dependency><groupId>com.acme</groupId><artifactId>text</artifactId>\
+             <version>${{project.version}}</version></dependency>\n\
+             <dependency><groupId>org.apache.commons</groupId><artifactId>commons-lang3</artifactId>\
+             <version>${{lang.version}}</version></dependency>\n\
+             <dependency><groupId>junit</groupId><artifactId>junit</artifactId>\
+             <version>4.12</version><scope>test</scope></dependency>\n</dependencies></project>\n"
+        ),
+    );
+    project.write(
+        "shop/greet/src/main/java/com/acme/greet/Greeter.java",
+        "package com.acme.greet;\n\nimport com.acme.text.Text;\nimport org.apache.commons.lang3.StringUtils;\n\n\
+         public class Greeter {\n    public String greet(String name) {\n        \
+         if (StringUtils.isBlank(name)) {\n            return \"Hello!\";\n        }\n        \
+         return \"Hello, \" + Text.quote(StringUtils.normalizeSpace(name)) + \"!\";\n    }\n}\n",
+    );
+    let root = project.0.join("shop/greet");
+    let report_path = project.0.join("report.json");
+    let output = generate(
+        &root,
+        &[
+            "--class",
+            "com.acme.greet.Greeter",
+            "--budget",
+            "15",
+            "--maven-settings",
+            settings.to_str().expect("utf-8"),
+            "--report",
+            report_path.to_str().expect("utf-8"),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("corporate-parent"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "instead: text (sibling module sources), org.apache.commons:commons-lang3 3.12.0, \
+             junit:junit 4.13.2"
+        ),
+        "{stderr}"
+    );
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report_path).expect("report written"))
+            .expect("the report is JSON");
+    assert_eq!(report["classpath"]["state"], "fallback", "{report}");
+    assert_eq!(report["classpath"]["sibling_sources"], 1, "{report}");
+    let entry = &report["classes"][0];
+    assert_eq!(entry["status"], "ok", "{entry}");
+    assert_eq!(entry["junit"], 4, "{entry}");
+    assert_eq!(entry["verified_with_junit"], true, "{entry}");
+    assert!(
+        entry["tests_written"].as_u64().expect("count") > 0,
+        "{entry}"
+    );
+    assert_eq!(
+        entry["branches"]["covered"], entry["branches"]["total"],
+        "{entry}"
     );
 }

@@ -85,6 +85,7 @@ impl Build {
             tool: Tool::Gradle,
             detail,
             advice,
+            fallback: None,
         };
         let scratch = std::env::temp_dir().join(format!(
             "ctgls-gradle-{}-{}",
@@ -149,6 +150,7 @@ impl Build {
                     "Check that Gradle works in the project.".to_string()
                 },
                 detail,
+                fallback: None,
             })?;
         if output.success {
             return Ok(());
@@ -164,6 +166,7 @@ impl Build {
             tool: Tool::Gradle,
             detail,
             advice: offline_advice(Tool::Gradle, &self.root, settings.offline),
+            fallback: None,
         })
     }
 }

@@ -57,7 +57,7 @@ impl Artifact {
     }
 }
 
-fn read_pom(dir: &Path) -> Result<Pom, String> {
+pub(super) fn read_pom(dir: &Path) -> Result<Pom, String> {
     let path = dir.join("pom.xml");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     Pom::parse(text).map_err(|e| format!("{} is not a readable POM: {e}", path.display()))
@@ -131,6 +131,7 @@ impl Build {
             tool: Tool::Maven,
             detail,
             advice: advice.to_string(),
+            fallback: None,
         };
         let mut poms = Vec::new();
         for dir in &self.modules {
@@ -355,6 +356,7 @@ fn run_list(
             "Check that Maven works in the project.".to_string()
         },
         detail,
+        fallback: None,
     })?;
     Ok(output.text)
 }
@@ -502,7 +504,7 @@ fn push_artifact(artifacts: &mut Vec<Artifact>, artifact: Artifact) {
 /// The module's resources, and per sibling its source root (with its test sources when its
 /// tests are a dependency) and resources; a sibling without sources on disk gives its build
 /// output instead.
-fn add_sources_and_resources(
+pub(super) fn add_sources_and_resources(
     module: &mut ModuleClasspath,
     dir: &Path,
     closure: &[(usize, bool)],

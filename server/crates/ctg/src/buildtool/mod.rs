@@ -4,6 +4,9 @@
 //! the build files' contents. When the tool is missing or fails, its error is returned for the
 //! user and the caller keeps the classpath `ProjectLayout::discover` guessed.
 //!
+//! When Maven fails or is missing, `pom_fallback` reads the classpath from the POMs and the
+//! local repository instead, and the error says so.
+//!
 //! `maven` and `gradle` run the tools, `cache` keys and stores their answers, `pom` and `xml`
 //! read build files.
 
@@ -11,6 +14,7 @@ mod cache;
 mod gradle;
 mod maven;
 mod pom;
+mod pom_fallback;
 mod process;
 mod xml;
 
@@ -106,18 +110,27 @@ pub struct BuildToolError {
     pub detail: String,
     /// What the user can do about it.
     pub advice: String,
+    /// What ctgls used instead of the tool's answer, when not the guessed classpath (the POMs'
+    /// declared dependencies, see `pom_fallback`).
+    pub fallback: Option<String>,
 }
 
 impl std::fmt::Display for BuildToolError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} could not give the classpath: {}. {} Until then ctgls guesses the classpath \
-             from the project's directories.",
+            "{} could not give the classpath: {}. {} ",
             self.tool.name(),
             self.detail,
             self.advice
-        )
+        )?;
+        match &self.fallback {
+            Some(fallback) => write!(f, "Until then {fallback}."),
+            None => write!(
+                f,
+                "Until then ctgls guesses the classpath from the project's directories."
+            ),
+        }
     }
 }
 
@@ -128,6 +141,9 @@ pub struct Resolution {
     pub outcome: Result<ModuleClasspath, BuildToolError>,
     /// The answer came from the cache: the tool was not run.
     pub cached: bool,
+    /// When the tool failed: the classpath read from the build files instead (Maven's POMs and
+    /// local repository), to use rather than the guess. The error's `fallback` says so.
+    pub fallback: Option<ModuleClasspath>,
 }
 
 /// The advice for a tool that failed offline or online.
@@ -152,7 +168,27 @@ fn offline_advice(tool: Tool, root: &Path, offline: bool) -> String {
 /// cache when the build files are unchanged, else by running the tool (`on_run` is called
 /// first, so that callers can show progress). `None` when there is no build tool to ask (a
 /// plain project) or the user turned it off.
+/// When Maven fails, the classpath comes from the POMs and the local repository instead
+/// (`pom_fallback`), said in the error.
 pub fn resolve(
+    layout: &ProjectLayout,
+    settings: &BuildToolSettings,
+    on_run: &mut dyn FnMut(Tool),
+) -> Option<Resolution> {
+    let mut resolution = ask(layout, settings, on_run)?;
+    if let (Tool::Maven, Err(error)) = (resolution.tool, &mut resolution.outcome) {
+        let module = std::fs::canonicalize(&layout.root).unwrap_or_else(|_| layout.root.clone());
+        let build = maven::Build::find(&module);
+        let repository = pom_fallback::local_repository(settings);
+        let fallback = pom_fallback::resolve(&module, &build.modules, &repository);
+        error.fallback = Some(fallback.summary);
+        resolution.fallback = Some(fallback.module);
+    }
+    Some(resolution)
+}
+
+/// Asks the tool (or its cache) only.
+fn ask(
     layout: &ProjectLayout,
     settings: &BuildToolSettings,
     on_run: &mut dyn FnMut(Tool),
@@ -177,6 +213,7 @@ pub fn resolve(
                 tool,
                 outcome: Ok(classpath.clone()),
                 cached: true,
+                fallback: None,
             });
         }
     }
@@ -201,8 +238,10 @@ pub fn resolve(
                         tool,
                         detail: detail.clone(),
                         advice: offline_advice(tool, build.root(), settings.offline),
+                        fallback: None,
                     }),
                     cached: false,
+                    fallback: None,
                 });
             }
             answer
@@ -218,6 +257,7 @@ pub fn resolve(
                     ),
                     advice: "List it in the build's modules (or open the module's own folder)."
                         .to_string(),
+                    fallback: None,
                 })
         }
         Err(error) => Err(error),
@@ -226,6 +266,7 @@ pub fn resolve(
         tool,
         outcome,
         cached: false,
+        fallback: None,
     })
 }
 
@@ -319,8 +360,9 @@ pub fn resolve_into(
     on_run: &mut dyn FnMut(Tool),
 ) -> Option<Resolution> {
     let resolution = resolve(layout, settings, on_run)?;
-    if let Ok(module) = &resolution.outcome {
-        apply(layout, explicit, module);
+    match (&resolution.outcome, &resolution.fallback) {
+        (Ok(module), _) | (Err(_), Some(module)) => apply(layout, explicit, module),
+        (Err(_), None) => {}
     }
     Some(resolution)
 }
@@ -377,6 +419,7 @@ mod tests {
             tool: Tool::Maven,
             detail: "the artifact org.x:y:jar:1.0 is not in the local repository".into(),
             advice: offline_advice(Tool::Maven, Path::new("/w/p"), true),
+            fallback: None,
         };
         let text = error.to_string();
         assert!(text.starts_with("Maven could not give the classpath: the artifact org.x:y"));

@@ -171,11 +171,16 @@ fn resolve_classpath(layout: &mut ProjectLayout, args: &GenerateArgs) -> Value {
         }
         Err(error) => {
             eprintln!("ctgls: {error}");
+            // The POMs' declared dependencies, when Maven failed, rather than the guess.
+            let (state, sibling_sources) = match &resolution.fallback {
+                Some(module) => ("fallback", module.sibling_sources.len()),
+                None => ("failed", 0),
+            };
             json!({
                 "tool": tool,
-                "state": "failed",
+                "state": state,
                 "entries": layout.classpath.len(),
-                "sibling_sources": 0,
+                "sibling_sources": sibling_sources,
                 "message": error.to_string(),
             })
         }

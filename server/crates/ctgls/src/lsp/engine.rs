@@ -483,7 +483,7 @@ impl State {
                 }
             }
             RunUpdate::Classpath { root, status } => {
-                if status.state == "failed" {
+                if matches!(status.state, "failed" | "fallback") {
                     if let Some(message) = &status.message {
                         self.show_once(MessageType::WARNING, &format!("ctgls: {message}"))
                             .await;

@@ -69,7 +69,8 @@ pub struct RunJob {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClasspathStatus {
     pub tool: &'static str,
-    /// `resolved` (the tool ran), `cached`, or `failed` (the classpath is guessed).
+    /// `resolved` (the tool ran), `cached`, `fallback` (the tool failed; the classpath comes
+    /// from the POMs' declared dependencies) or `failed` (the classpath is guessed).
     pub state: &'static str,
     pub entries: usize,
     pub sibling_sources: usize,
@@ -292,11 +293,19 @@ fn resolve_classpath(
         }
         Err(error) => {
             tracing::warn!("{error}");
+            // The POMs' declared dependencies, when Maven failed, rather than the guess.
+            let (state, sibling_sources) = match &resolution.fallback {
+                Some(module) => {
+                    buildtool::apply(&mut job.layout, job.explicit_classpath, module);
+                    ("fallback", module.sibling_sources.len())
+                }
+                None => ("failed", 0),
+            };
             ClasspathStatus {
                 tool: resolution.tool.name(),
-                state: "failed",
+                state,
                 entries: job.layout.classpath.len(),
-                sibling_sources: 0,
+                sibling_sources,
                 message: Some(error.to_string()),
             }
         }
