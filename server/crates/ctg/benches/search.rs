@@ -2,7 +2,7 @@
 //! several seeds each, one run per (class, algorithm, seed) with a 30 s search budget. Prints
 //! branch coverage at 1, 5, 10 and 30 s (sampled through the job's progress observer), the time
 //! to the run's final coverage, executions per second, the mean archived test length and the
-//! mean aDynaMOSA performance score of the archived tests (seed 002, Equation 1).
+//! mean aDynaMOSA performance score of the archived tests (Grano et al., "Testing with Fewer Resources", Equation 1).
 //!
 //! `cargo bench -p ctg --bench search`. Settings (environment):
 //! - `CTG_BENCH_SEEDS` (default 5): seeds per class and algorithm;

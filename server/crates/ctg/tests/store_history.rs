@@ -1,4 +1,4 @@
-//! The run history and seed 000's re-run rule (section 4.1): a class whose coverage did not
+//! The run history and Campos et al.'s "Continuous Test Generation" re-run rule (section 4.1): a class whose coverage did not
 //! improve over its last three runs is not re-run until it changes.
 
 mod store_fixtures;

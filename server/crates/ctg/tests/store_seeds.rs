@@ -1,4 +1,4 @@
-//! Warm start (seed 000 section 4.2): stored tests re-validated against the class as it is
+//! Warm start (Campos et al., "Continuous Test Generation" section 4.2): stored tests re-validated against the class as it is
 //! now. A test that still fits is kept (equal to the original when nothing changed); one whose
 //! callables went away or no longer fit is dropped with the reason.
 

@@ -5,7 +5,7 @@
 //! A *decision* is one point where execution chooses: an atomic condition (the operands of
 //! `&&`, `||`, `!` and of a conditional expression used as a condition are decisions of their
 //! own, as in bytecode), a switch, an enhanced-for's has-next test, a catch clause being
-//! entered, or the entry of a branch-free method (seed 001, III-C). A *goal* is a decision
+//! entered, or the entry of a branch-free method (Fraser and Arcuri, "Whole Test Suites", III-C). A *goal* is a decision
 //! with one of its outcomes.
 
 use std::fmt;

@@ -230,7 +230,7 @@ pub enum Literal {
 /// Index of an earlier statement of the same test case, whose value is used.
 pub type ValueRef = usize;
 
-/// One statement of a test case (seed 001, section III-B). Statement `i` defines value `i`;
+/// One statement of a test case (Fraser and Arcuri, "Whole Test Suites", section III-B). Statement `i` defines value `i`;
 /// void statements define `null`. Type and parameter names use `Class.getTypeName()` form.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Statement {
@@ -586,7 +586,7 @@ pub struct BranchTrace {
     pub false_distance: f64,
 }
 
-/// Dynamic performance proxies of aDynaMOSA (seed 002, Table I: I1, I2, I4, I5).
+/// Dynamic performance proxies of aDynaMOSA (Grano et al., "Testing with Fewer Resources", Table I: I1, I2, I4, I5).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PerformanceProxies {
     pub loop_iterations: u64,

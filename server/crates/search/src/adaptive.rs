@@ -1,4 +1,4 @@
-//! aDynaMOSA's choice of secondary heuristic per generation (seed 002, Algorithm 2
+//! aDynaMOSA's choice of secondary heuristic per generation (Grano et al., "Testing with Fewer Resources", Algorithm 2
 //! "GET-SECONDARY-HEURISTIC"): start with the performance heuristic; on stagnation (no uncovered
 //! goal improved its best fitness among the offspring since the previous generation), count a
 //! stagnation against the heuristic just used and switch to the one with the lower count.

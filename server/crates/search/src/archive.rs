@@ -10,9 +10,9 @@ use crate::goal_table::GoalId;
 /// Which of two individuals covering the same goal the archive keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ArchivePreference {
-    /// The shorter one (MOSA, DynaMOSA: seed 002 section 2).
+    /// The shorter one (MOSA, DynaMOSA: Grano et al., "Testing with Fewer Resources" section 2).
     Shorter,
-    /// The one with the lower performance-score, Equation 1 (aDynaMOSA: seed 002 section 3.2.2,
+    /// The one with the lower performance-score, Equation 1 (aDynaMOSA: Grano et al., "Testing with Fewer Resources" section 3.2.2,
     /// "PERFORMANCE-UPDATE-ARCHIVE").
     LowerPerformanceScore,
 }
@@ -98,7 +98,7 @@ impl<I: Clone> CoverageArchive<I> {
         // A goal covered only on the way to an exception counts as not covered for bytecode
         // coverage tools such as JaCoCo (they record a block when a probe after it runs), so
         // the suite users measure would cover less than we report. The throwing test stays in
-        // the archive for its own exception goal. (A deviation from seed 002's archive.)
+        // the archive for its own exception goal. (A deviation from Grano et al.'s "Testing with Fewer Resources" archive.)
         let candidate_normal = candidate.result.exceptions.is_empty();
         let kept_normal = kept.result.exceptions.is_empty();
         if candidate_normal != kept_normal {

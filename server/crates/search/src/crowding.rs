@@ -1,5 +1,5 @@
 //! The crowding distance MOSA and DynaMOSA use to keep a front diverse: the subvector-dominance
-//! assignment of Köppen and Yoshida (seed 002 section 3.2.2 cites it for DynaMOSA), which scales
+//! assignment of Köppen and Yoshida (Grano et al., "Testing with Fewer Resources" section 3.2.2 cites it for DynaMOSA), which scales
 //! to many objectives where NSGA-II's crowding distance does not.
 //!
 //! Following the MOSA authors' implementation in EvoSuite, a test's score is, over every other

@@ -22,7 +22,7 @@ pub trait Executor<I> {
 pub enum ExecutionStatus {
     Ok,
     /// The test hit its deadline. Its trace is partial; the search treats it as worst on every
-    /// goal and never archives it (seed 001 IV-A gives timed-out suites the maximum fitness).
+    /// goal and never archives it (Fraser and Arcuri, "Whole Test Suites" IV-A gives timed-out suites the maximum fitness).
     Timeout,
     /// The worker died or the test could not be run; treated like a timeout.
     Crashed,
@@ -43,7 +43,7 @@ pub struct ObservedException {
     pub line: Option<u32>,
 }
 
-/// The performance proxies of seed 002 (Table I) measured while running the production code.
+/// The performance proxies of Grano et al., "Testing with Fewer Resources" (Table I) measured while running the production code.
 /// I3, I6 and I7 describe the test's own code and come from [`crate::TestCodeProxies`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct ProductionProxies {
@@ -76,7 +76,7 @@ pub struct ExecutionResult {
     lines: Vec<u32>,
     pub exceptions: Vec<ObservedException>,
     pub proxies: ProductionProxies,
-    /// Statements of the test executed (seed 001's unit of search budget).
+    /// Statements of the test executed (Fraser and Arcuri's "Whole Test Suites" unit of search budget).
     pub executed_statements: u64,
     /// The run needed something of its environment that a test must not depend on (a file
     /// written outside the temporary directory, the network, a process, or something the

@@ -1,13 +1,13 @@
 //! Fitness functions: pure functions of (execution result, goal table).
 //!
 //! - Per goal, for the many-objective algorithms: approach level plus normalised branch distance
-//!   (seed 001 IV-B, the fitness of single-target and MOSA-family search). 0 means covered.
-//! - Per test suite, for the whole-suite GA: seed 001 Equation 1.
+//!   (Fraser and Arcuri, "Whole Test Suites" IV-B, the fitness of single-target and MOSA-family search). 0 means covered.
+//! - Per test suite, for the whole-suite GA: Fraser and Arcuri, "Whole Test Suites" Equation 1.
 
 use crate::execution::ExecutionResult;
 use crate::goal_table::{DecisionId, Dependency, GoalId, GoalTable, MemberId, StaticGoalKind};
 
-/// Arcuri's normalisation `d / (d + 1)` (seed 001 III-C); an unseen distance (`+inf`) is 1.
+/// Arcuri's normalisation `d / (d + 1)` (Fraser and Arcuri, "Whole Test Suites" III-C); an unseen distance (`+inf`) is 1.
 pub fn normalise(distance: f64) -> f64 {
     if distance.is_infinite() {
         1.0
@@ -150,7 +150,7 @@ fn reach_costs(table: &GoalTable, result: &ExecutionResult, entered: &[bool]) ->
     reach
 }
 
-/// Seed 001, Equation 1, for the test suite whose tests produced `results`:
+/// Fraser and Arcuri, "Whole Test Suites", Equation 1, for the test suite whose tests produced `results`:
 /// `|M| - |M_T| + sum_b d(b, T)`, where `d(b, T)` is 0 for a covered branch, the normalised
 /// minimum distance when the branch's decision was evaluated at least twice (so that both
 /// outcomes can be taken), and 1 otherwise. `M` are the methods and constructors; the
@@ -159,7 +159,7 @@ fn reach_costs(table: &GoalTable, result: &ExecutionResult, entered: &[bool]) ->
 /// suite fitness of every criterion); exceptions add nothing, having no guidance.
 ///
 /// A suite with a test that timed out or crashed gets the maximum, `|M| + |B|` (+ lines), as in
-/// seed 001 IV-A.
+/// Fraser and Arcuri, "Whole Test Suites" IV-A.
 pub fn suite_fitness(table: &GoalTable, results: &[&ExecutionResult]) -> f64 {
     let methods: Vec<MemberId> = table
         .members()

@@ -72,7 +72,7 @@ impl Criterion {
 
 /// Which criteria the search optimises. Branch coverage is always on: it is the backbone through
 /// which DynaMOSA activates the goals of every other criterion (the enhanced control-dependence
-/// graph of multi-criteria DynaMOSA, seed 002 section 2), and without branch goals as targets a
+/// graph of multi-criteria DynaMOSA, Grano et al., "Testing with Fewer Resources" section 2), and without branch goals as targets a
 /// line nested under an uncovered branch could never be activated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Criteria {
@@ -116,7 +116,7 @@ impl Criteria {
 }
 
 impl Default for Criteria {
-    /// Branch, line, method and exception, as the defaults of multi-criteria DynaMOSA (seed 002
+    /// Branch, line, method and exception, as the defaults of multi-criteria DynaMOSA (Grano et al., "Testing with Fewer Resources"
     /// evaluates seven criteria; these are the four ctgls can observe from its probes).
     fn default() -> Criteria {
         Criteria::all()

@@ -1,6 +1,6 @@
 //! Which goals the many-objective search currently optimises (DynaMOSA's `U*`).
 //!
-//! DynaMOSA (seed 002 section 2 and Algorithm 1, `ENTRY-POINTS` / `UPDATE-TARGETS`) starts with the
+//! DynaMOSA (Grano et al., "Testing with Fewer Resources" section 2 and Algorithm 1, `ENTRY-POINTS` / `UPDATE-TARGETS`) starts with the
 //! goals free of control dependencies and, when a goal is covered, adds the goals control
 //! dependent on it; a dependent that is already covered passes the activation on to its own
 //! dependents. MOSA is the same with every goal active from the start.

@@ -28,7 +28,7 @@
 //! Module map: `goal_table` (static goals), `execution` (results, executor), `variation`
 //! (operators), `fitness`, `exception_goals`, `archive`, `goals_manager` (DynaMOSA targets),
 //! `ranking` (dominance, preference sorting), `crowding` (subvector dominance), `performance`
-//! (seed 002's proxies), `adaptive` (aDynaMOSA's heuristic switch), `selection`, `stopping`,
+//! (Grano et al.'s "Testing with Fewer Resources" proxies), `adaptive` (aDynaMOSA's heuristic switch), `selection`, `stopping`,
 //! `progress`, `config`, `engine` (shared loop machinery), `mosa`, `whole_suite`, `search`
 //! (entry point), `result`.
 

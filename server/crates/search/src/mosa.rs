@@ -1,4 +1,4 @@
-//! The MOSA family: MOSA, DynaMOSA and aDynaMOSA (seed 002, Algorithm 1; DynaMOSA is Algorithm 1
+//! The MOSA family: MOSA, DynaMOSA and aDynaMOSA (Grano et al., "Testing with Fewer Resources", Algorithm 1; DynaMOSA is Algorithm 1
 //! without the aDynaMOSA lines, MOSA is DynaMOSA with every goal active from the start).
 //!
 //! Each generation: tournament selection, single-point crossover and mutation make `M`
@@ -40,7 +40,7 @@ where
         _ => GoalsManager::dynamic(engine.table),
     };
 
-    // Warm start (seed 000 section 4.2): earlier tests that are still valid join the initial
+    // Warm start (Campos et al., "Continuous Test Generation" section 4.2): earlier tests that are still valid join the initial
     // population; random tests fill it up.
     let mut population: Vec<Chromosome<V::Individual>> = Vec::with_capacity(size);
     for seed in seeds {
@@ -159,7 +159,7 @@ where
 /// Algorithm 1 lines 13-25: preference sorting over the targets, then whole fronts while they
 /// fit, then the best of the next front by the secondary heuristic.
 ///
-/// Under aDynaMOSA too, front 0 breaks ties by length: seed 002 changes only the secondary
+/// Under aDynaMOSA too, front 0 breaks ties by length: Grano et al., "Testing with Fewer Resources" changes only the secondary
 /// heuristic and the archive (section 3.2.2); putting the performance-score into the preference
 /// criterion was its non-adaptive first attempt (section 3.2.1), which lost coverage.
 fn select<I>(

@@ -1,11 +1,11 @@
-//! Seed 002's performance proxies as scores: the performance-score of one test (Equation 1, used
+//! Grano et al.'s "Testing with Fewer Resources" performance proxies as scores: the performance-score of one test (Equation 1, used
 //! by aDynaMOSA's archive) and the performance-heuristic of a test within a front (Equation 2,
 //! aDynaMOSA's alternative secondary heuristic to the crowding distance).
 
 use crate::execution::ProductionProxies;
 use crate::variation::TestCodeProxies;
 
-/// All seven proxies of seed 002, Table I, in the paper's order I1..I7.
+/// All seven proxies of Grano et al., "Testing with Fewer Resources", Table I, in the paper's order I1..I7.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct PerformanceProxies {
     pub production: ProductionProxies,

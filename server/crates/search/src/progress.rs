@@ -21,7 +21,7 @@ pub struct Progress {
     pub elapsed: Duration,
     /// Individuals executed so far (each test case run counts once).
     pub executions: u64,
-    /// Test statements executed so far (seed 001's budget unit).
+    /// Test statements executed so far (Fraser and Arcuri's "Whole Test Suites" budget unit).
     pub executed_statements: u64,
     /// Completed generations; 0 after the initial population.
     pub generations: u64,

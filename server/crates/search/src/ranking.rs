@@ -1,5 +1,5 @@
 //! Ranking of test cases by their fitness vectors over the current targets: Pareto dominance,
-//! fast non-dominated sorting (Deb et al., NSGA-II) and MOSA's preference sorting (seed 002
+//! fast non-dominated sorting (Deb et al., NSGA-II) and MOSA's preference sorting (Grano et al., "Testing with Fewer Resources"
 //! section 2), which puts the best test for each uncovered target in a front of its own ahead
 //! of the non-dominated fronts.
 //!

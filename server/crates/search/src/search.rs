@@ -58,7 +58,7 @@ where
         self
     }
 
-    /// Individuals from earlier runs to start from (seed 000 section 4.2). Those
+    /// Individuals from earlier runs to start from (Campos et al., "Continuous Test Generation" section 4.2). Those
     /// [`Variation::accept_seed`] refuses are dropped. The MOSA family puts the first
     /// population-size accepted ones in its initial population; the whole-suite GA makes one
     /// initial suite of the first `max_tests`.

@@ -1,5 +1,5 @@
 //! Parent selection: tournament selection for the MOSA family (rank, then secondary score) and
-//! linear rank selection for the whole-suite GA (seed 001 III-D, after Whitley).
+//! linear rank selection for the whole-suite GA (Fraser and Arcuri, "Whole Test Suites" III-D, after Whitley).
 
 use rand::rngs::StdRng;
 use rand::Rng;

@@ -8,7 +8,7 @@ use rand::rngs::StdRng;
 pub trait Variation {
     type Individual: Clone;
 
-    /// A random individual (seed 001 III-E3).
+    /// A random individual (Fraser and Arcuri, "Whole Test Suites" III-E3).
     fn random(&mut self, rng: &mut StdRng) -> Self::Individual;
 
     /// Mutates in place; returns whether anything changed. Unchanged individuals keep their last
@@ -24,18 +24,18 @@ pub trait Variation {
     ) -> (Self::Individual, Self::Individual);
 
     /// Length in statements: the secondary criterion of MOSA's preference sorting and the
-    /// archive, and the unit of seed 001's bloat control.
+    /// archive, and the unit of Fraser and Arcuri's "Whole Test Suites" bloat control.
     fn len(&self, individual: &Self::Individual) -> usize;
 
     /// Whether a warm-start individual from an earlier run is still valid for the class as it is
-    /// now (seed 000 section 4.2 keeps only earlier tests that still compile).
+    /// now (Campos et al., "Continuous Test Generation" section 4.2 keeps only earlier tests that still compile).
     fn accept_seed(&mut self, individual: &Self::Individual) -> bool;
 
-    /// The performance proxies of seed 002 that are properties of the test's own code.
+    /// The performance proxies of Grano et al., "Testing with Fewer Resources" that are properties of the test's own code.
     fn test_code_proxies(&self, individual: &Self::Individual) -> TestCodeProxies;
 }
 
-/// Seed 002, Table I: the proxies computed statically from a test case.
+/// Grano et al., "Testing with Fewer Resources", Table I: the proxies computed statically from a test case.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct TestCodeProxies {
     /// I3 Test Case Method Calls: method calls in the test.

@@ -1,9 +1,9 @@
-//! Whole test suite generation (seed 001, Algorithm 1): a GA over test suites with elitism, rank
+//! Whole test suite generation (Fraser and Arcuri, "Whole Test Suites", Algorithm 1): a GA over test suites with elitism, rank
 //! selection, suite-level crossover and mutation, the fitness of Equation 1, and bloat control.
 //!
 //! Every executed test also goes to the archive, which is the search's result as for the other
 //! algorithms. The archive holds the best test per covered goal over all suites ever executed,
-//! so it covers at least what the best final suite covers; seed 001 returns the best suite
+//! so it covers at least what the best final suite covers; Fraser and Arcuri, "Whole Test Suites" returns the best suite
 //! instead, which minimisation would shrink to about the same tests.
 
 use rand::Rng;
@@ -46,7 +46,7 @@ where
     let max_tests = config.max_tests.max(1);
 
     let mut population: Vec<Suite<V::Individual>> = Vec::with_capacity(size);
-    // Warm start (seed 000 section 4.2): the earlier tests that are still valid form one suite
+    // Warm start (Campos et al., "Continuous Test Generation" section 4.2): the earlier tests that are still valid form one suite
     // of the initial population, "a form of elitism between different invocations".
     let mut seeded = Vec::new();
     for seed in seeds {
@@ -163,7 +163,7 @@ where
     suite.length = suite.tests.iter().map(|t| t.evaluated().length).sum();
 }
 
-/// Best first: lower fitness, then (seed 001 III-D: "in case of ties, we assign better ranks to
+/// Best first: lower fitness, then (Fraser and Arcuri, "Whole Test Suites" III-D: "in case of ties, we assign better ranks to
 /// smaller test suites") shorter. Stable, so equal suites keep their order.
 fn sort_best_first<I>(population: &mut [Suite<I>]) {
     population.sort_by(|a, b| {
@@ -173,7 +173,7 @@ fn sort_best_first<I>(population: &mut [Suite<I>]) {
     });
 }
 
-/// Seed 001 III-E1: with `alpha` in `[0, 1]`, the first offspring takes the first `alpha |P1|`
+/// Fraser and Arcuri, "Whole Test Suites" III-E1: with `alpha` in `[0, 1]`, the first offspring takes the first `alpha |P1|`
 /// tests of the first parent and the last `(1 - alpha) |P2|` of the second; the second
 /// offspring the other way round. Tests keep their evaluations: they did not change.
 fn crossover<I: Clone>(p1: &Suite<I>, p2: &Suite<I>, alpha: f64) -> (Suite<I>, Suite<I>) {
@@ -192,7 +192,7 @@ fn crossover<I: Clone>(p1: &Suite<I>, p2: &Suite<I>, alpha: f64) -> (Suite<I>, S
     (Suite::new(o1), Suite::new(o2))
 }
 
-/// Seed 001 III-E2: each test is mutated with probability `1/|T|`; then a random test is added
+/// Fraser and Arcuri, "Whole Test Suites" III-E2: each test is mutated with probability `1/|T|`; then a random test is added
 /// with probability sigma, a second with sigma^2, and so on, while the suite has fewer than `N`
 /// tests. Tests left without statements are removed.
 fn mutate<V, E>(
@@ -238,7 +238,7 @@ enum Pick {
     Parent,
 }
 
-/// Seed 001 Algorithm 1 lines 10-22 with the bloat control of section III-D. The offspring
+/// Fraser and Arcuri, "Whole Test Suites" Algorithm 1 lines 10-22 with the bloat control of section III-D. The offspring
 /// replace their parents only if their best fitness is better, or equal with no greater total
 /// length. Even then, an offspring is refused in favour of its parent when it is longer than
 /// `factor` times the best suite `T_B` without being fitter than `T_B`: that is the text's

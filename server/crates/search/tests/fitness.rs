@@ -1,5 +1,5 @@
 //! Fitness functions on real goal tables with traces recorded by the toy programs: approach
-//! level plus normalised branch distance per goal, and seed 001's whole-suite fitness.
+//! level plus normalised branch distance per goal, and Fraser and Arcuri's "Whole Test Suites" whole-suite fitness.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! The test cluster (seed 001, section III-B): the class under test's constructors, methods
+//! The test cluster (Fraser and Arcuri, "Whole Test Suites", section III-B): the class under test's constructors, methods
 //! and fields a test in its package can use (the test targets; `access` decides), and for
 //! every type they need, the ways to obtain a
 //! value of it (generators), built from reflection descriptions plus JDK built-ins. Types that

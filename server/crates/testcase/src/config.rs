@@ -1,14 +1,14 @@
 //! Limits and probabilities of test-case sampling and variation, passed in (never global).
-//! Defaults follow seed 001 where it gives a value and EvoSuite's defaults where it does not.
+//! Defaults follow Fraser and Arcuri, "Whole Test Suites" where it gives a value and EvoSuite's defaults where it does not.
 
 /// Settings of [`crate::Variation`]. Every probability is in `[0, 1]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
-    /// Maximum statements per test case, `L`. Seed 001 section IV-D uses `L = 80` (EvoSuite's
+    /// Maximum statements per test case, `L`. Fraser and Arcuri, "Whole Test Suites" section IV-D uses `L = 80` (EvoSuite's
     /// current `chromosome_length` default is 40).
     pub max_length: usize,
     /// `σ'`: probability of the first statement insertion during mutation; the `i`-th further
-    /// one happens with `σ'^i` (seed 001 III-E2, value from IV-D).
+    /// one happens with `σ'^i` (Fraser and Arcuri, "Whole Test Suites" III-E2, value from IV-D).
     pub statement_insertion: f64,
     /// Probability that changing a call statement changes one of its parameters rather than
     /// replacing the call (EvoSuite `p_change_parameter`).
@@ -29,7 +29,7 @@ pub struct Config {
     pub observed_probability: f64,
     /// Random integers mostly lie in `[-max_int, max_int]` (EvoSuite `max_int`).
     pub max_int: i64,
-    /// Largest delta of a numeric mutation (EvoSuite `max_delta`; seed 001's `Δ`).
+    /// Largest delta of a numeric mutation (EvoSuite `max_delta`; Fraser and Arcuri's "Whole Test Suites" `Δ`).
     pub max_delta: i64,
     /// Probability that a primitive mutation draws a fresh random value instead of applying a
     /// delta (EvoSuite `random_perturbation`).

@@ -1,4 +1,4 @@
-//! Single-point crossover of two test cases (seed 001 IV-B, after Tonella): the offspring are
+//! Single-point crossover of two test cases (Fraser and Arcuri, "Whole Test Suites" IV-B, after Tonella): the offspring are
 //! the first part of one parent followed by the second part of the other, cut at the same
 //! relative position `α`. The appended statements' references are repaired one statement at a
 //! time: a value from the other parent's unused prefix is replaced by an existing value of the

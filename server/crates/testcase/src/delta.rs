@@ -1,4 +1,4 @@
-//! Changing the value of a primitive statement (seed 001 III-E2 "Change"): numbers move by a
+//! Changing the value of a primitive statement (Fraser and Arcuri, "Whole Test Suites" III-E2 "Change"): numbers move by a
 //! random delta in `±[1, Δ]` or flip their sign, within their type's bounds; strings get the
 //! character deletions, replacements and insertions of EvoSuite's string mutation, each
 //! character touched with probability `1/len`, with characters often taken from the source's
@@ -19,7 +19,7 @@ const MAX_ATTEMPTS: usize = 32;
 /// source constants (ours).
 const SOURCE_CHAR_SHARE: f64 = 0.5;
 
-/// Probability of a sign flip in a numeric mutation (ours; seed 001 names only deltas).
+/// Probability of a sign flip in a numeric mutation (ours; Fraser and Arcuri, "Whole Test Suites" names only deltas).
 const SIGN_FLIP: f64 = 0.1;
 
 /// Mutates `value` in place, keeping its kind; returns whether it changed.

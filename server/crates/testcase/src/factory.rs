@@ -1,6 +1,6 @@
 //! Building statements into a test case (EvoSuite's `TestFactory`): calls with their receivers
 //! and parameters obtained by reuse, `null` or recursive generation, and the three kinds of
-//! insertion of seed 001 III-E2. Every function here either completes, leaving the test case
+//! insertion of Fraser and Arcuri, "Whole Test Suites" III-E2. Every function here either completes, leaving the test case
 //! well typed, or fails and leaves it as it was.
 
 use std::collections::BTreeMap;
@@ -508,12 +508,12 @@ impl Factory<'_> {
 
     /// A value of a type too general to have generators of its own (`Object`, `Serializable`,
     /// `CharSequence`, ...; [`jdk::TOO_GENERAL`]): with [`GENERAL_LITERAL_SHARE`] an `int` or a
-    /// `String` that fits (seed 001 IV-A), else, in equal parts, an array of a common
+    /// `String` that fits (Fraser and Arcuri, "Whole Test Suites" IV-A), else, in equal parts, an array of a common
     /// component type (when arrays fit: `Object`, `Cloneable`, `Serializable`) or a value of a
     /// concrete type the cluster can build. Options that do not apply are left out and the
     /// others keep their proportions.
     ///
-    /// Deviation: seed 001 only gives `Object` `Integer`s (for containers). Code that takes an
+    /// Deviation: Fraser and Arcuri, "Whole Test Suites" only gives `Object` `Integer`s (for containers). Code that takes an
     /// `Object` and inspects it at run time (`Array.getLength(o)`, `instanceof`, `equals` of
     /// another instance) cannot be covered by literals alone; EvoSuite's implementation also
     /// draws `Object` values from classes of its cluster (its `CastClassManager`).
@@ -649,7 +649,7 @@ impl Factory<'_> {
         Ok(array)
     }
 
-    /// A few `add`/`put` calls on a new container, so that it need not stay empty (seed 001
+    /// A few `add`/`put` calls on a new container, so that it need not stay empty (Fraser and Arcuri, "Whole Test Suites"
     /// IV-A fills containers with `Integer`s; here with values of the element type).
     fn fill_container(
         &mut self,

@@ -30,7 +30,7 @@ pub const BUILTIN_VALUE_TYPES: [&str; 6] = [
 ];
 
 /// Supertypes too general to look for generators under: values for them are literals
-/// (`Object` gets an `Integer` or a `String`, seed 001 section IV-A) and an index of every
+/// (`Object` gets an `Integer` or a `String`, Fraser and Arcuri, "Whole Test Suites" section IV-A) and an index of every
 /// class under `Object` would make the choice meaningless.
 pub const TOO_GENERAL: [&str; 9] = [
     OBJECT,

@@ -1,4 +1,4 @@
-//! Test cases for search-based test generation (seed 001, sections III-B and III-E): the test
+//! Test cases for search-based test generation (Fraser and Arcuri, "Whole Test Suites", sections III-B and III-E): the test
 //! cluster of a class under test, test cases as sequences of typed statements, value pools, and
 //! the operators a search applies (random sampling, mutation, crossover), all well-typedness
 //! preserving.

@@ -1,4 +1,4 @@
-//! Mutation of a test case (seed 001 III-E2): remove, change and insert, each applied with
+//! Mutation of a test case (Fraser and Arcuri, "Whole Test Suites" III-E2): remove, change and insert, each applied with
 //! probability 1/3, in that order. Removal repairs the statements that used a removed value;
 //! change alters primitive values by deltas and replaces calls or their parameters; insertion
 //! adds statements with probabilities `σ'`, `σ'^2`, ...
@@ -189,7 +189,7 @@ impl Factory<'_> {
     /// generator (the declared type stays, so every use stays well typed). A `null` may also
     /// become a literal or an enum constant of exactly its type.
     ///
-    /// Deviation: seed 001 picks a call whose parameters are satisfiable with the existing
+    /// Deviation: Fraser and Arcuri, "Whole Test Suites" picks a call whose parameters are satisfiable with the existing
     /// values; like EvoSuite's implementation, parameters without a fitting value are built
     /// and inserted before the statement, so more calls qualify.
     fn replace_call(&mut self, tc: &mut TestCase, i: usize) -> bool {

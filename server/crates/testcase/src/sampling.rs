@@ -1,4 +1,4 @@
-//! Random test cases (seed 001 III-E3): a length `r` drawn uniformly from `1..=L`, then
+//! Random test cases (Fraser and Arcuri, "Whole Test Suites" III-E3): a length `r` drawn uniformly from `1..=L`, then
 //! insertions into an empty test case until it is at least `r` long.
 
 use rand::Rng;

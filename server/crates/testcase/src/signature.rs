@@ -1,7 +1,7 @@
 //! A callable's parameter and result types at one call site: class type variables bound from
 //! the receiver's (or the constructed instance's) type arguments, method type variables from
 //! the statement's chosen type arguments. Wildcards in parameters become a concrete type (the
-//! bound, or `Integer` for `?`, as seed 001 section IV-A puts `Integer` into containers); a
+//! bound, or `Integer` for `?`, as Fraser and Arcuri, "Whole Test Suites" section IV-A puts `Integer` into containers); a
 //! result that stays non-ground falls back to the erased type, which is always sound.
 
 use std::collections::BTreeMap;
@@ -160,7 +160,7 @@ pub fn concretize_wildcards(t: &JavaType) -> JavaType {
 
 /// Chooses ground type arguments for `params` (class or method type parameters): variables
 /// already in `bindings` keep theirs; others get `Integer`, else `String`, when that satisfies
-/// every bound (seed 001 IV-A: put `Integer` into generic containers), else their first bound
+/// every bound (Fraser and Arcuri, "Whole Test Suites" IV-A: put `Integer` into generic containers), else their first bound
 /// (ground after substitution) or its erasure.
 pub fn choose_type_args(
     table: &TypeTable,

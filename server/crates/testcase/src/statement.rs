@@ -1,4 +1,4 @@
-//! The test-case representation (seed 001, section III-B): a sequence of statements, each
+//! The test-case representation (Fraser and Arcuri, "Whole Test Suites", section III-B): a sequence of statements, each
 //! defining at most one typed variable; arguments, receivers and stored values refer to earlier
 //! statements by index.
 //!
@@ -251,7 +251,7 @@ pub(crate) fn can_replace(original: &Statement, candidate: &Statement, use_: Use
     }
 }
 
-/// A test case: a sequence of statements (seed 001, section III-B).
+/// A test case: a sequence of statements (Fraser and Arcuri, "Whole Test Suites", section III-B).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TestCase {
     statements: Vec<Statement>,
@@ -268,7 +268,7 @@ impl TestCase {
         TestCase { statements }
     }
 
-    /// The number of statements: the length in seed 001's sense.
+    /// The number of statements: the length in Fraser and Arcuri's "Whole Test Suites" sense.
     pub fn len(&self) -> usize {
         self.statements.len()
     }

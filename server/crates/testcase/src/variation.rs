@@ -11,7 +11,7 @@ use crate::factory::Factory;
 use crate::statement::TestCase;
 use crate::validate::check_well_typed;
 
-/// Search operators on test cases (seed 001 III-E) with their [`Config`]. Every operator keeps
+/// Search operators on test cases (Fraser and Arcuri, "Whole Test Suites" III-E) with their [`Config`]. Every operator keeps
 /// a test case well typed ([`check_well_typed`]) and at most `config.max_length` long.
 #[derive(Debug, Clone, Default)]
 pub struct Variation {

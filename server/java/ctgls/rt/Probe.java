@@ -23,7 +23,7 @@ public final class Probe {
     /** Comparison operators for the {@code cmp*} probes. */
     public static final int EQ = 0, NE = 1, LT = 2, LE = 3, GT = 4, GE = 5;
 
-    /** The constant k of the branch distance (seed 001, section III-C). */
+    /** The constant k of the branch distance (Fraser and Arcuri, "Whole Test Suites", section III-C). */
     private static final double K = 1.0;
     /** Distance of the other outcome when no numeric measure exists (null, instanceof, NaN). */
     private static final double UNIT = 1.0;

@@ -1,4 +1,4 @@
-//! Minimisation of the archived tests (seed 001 IV-A, EvoSuite's test minimiser): for each test,
+//! Minimisation of the archived tests (Fraser and Arcuri, "Whole Test Suites" IV-A, EvoSuite's test minimiser): for each test,
 //! from its last statement backwards, remove the statement together with every statement that
 //! uses its value, run the shorter test, and keep the removal when every goal the archive
 //! credits to the test is still covered. The result is a test from which no single statement
@@ -13,7 +13,7 @@
 //!
 //! Then the values: each primitive and string literal left is replaced by a simpler one while
 //! the test keeps its goals (`0` for `-1873`, `30` for `30472`, `""` or `"ab"` for `"x#\u0007ab"`),
-//! so that a developer reads the input that matters rather than the search's noise. Seed 001
+//! so that a developer reads the input that matters rather than the search's noise. Fraser and Arcuri, "Whole Test Suites"
 //! minimises only the statements; this second pass follows the shrinking of property-based
 //! testing tools (greedy, one candidate at a time, smaller by the length of the printed literal),
 //! and runs side by side and under the same deadline as the first.

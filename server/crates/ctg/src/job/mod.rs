@@ -16,7 +16,7 @@
 //! (sources, model, compile), `widen` (describe, with the unit widened by project subtypes the
 //! cluster needs), `trace_mapping` (worker results in goal terms), `executor` (the
 //! JVM-backed `search::Executor`), `variation` (the search's operators on test cases),
-//! `minimise` (seed 001 IV-A), `report` (coverage, exceptions and tests of the result).
+//! `minimise` (Fraser and Arcuri, "Whole Test Suites" IV-A), `report` (coverage, exceptions and tests of the result).
 
 mod executor;
 mod minimise;

@@ -50,7 +50,7 @@ pub struct GenerationRequest {
     /// Test-case operators' settings.
     pub variation: testcase::Config,
     pub cancel: CancelToken,
-    /// Tests of an earlier run (seed 000 section 4.2); those that no longer type-check against
+    /// Tests of an earlier run (Campos et al., "Continuous Test Generation" section 4.2); those that no longer type-check against
     /// the class as it is now are dropped.
     pub warm_start: Vec<TestCase>,
     /// More warm-start tests, read once the job has built the cluster (the `.ctgls/` store
@@ -63,7 +63,7 @@ pub struct GenerationRequest {
     /// Stop the search once every static goal is covered. Ignored with the exception
     /// criterion on: there is no knowing when every undeclared exception has been found.
     pub stop_when_covered: bool,
-    /// Minimise the archived tests (seed 001 IV-A).
+    /// Minimise the archived tests (Fraser and Arcuri, "Whole Test Suites" IV-A).
     pub minimise: bool,
 }
 

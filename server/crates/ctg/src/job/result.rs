@@ -135,7 +135,7 @@ pub struct OutcomeCoverage {
     pub outcome: Outcome,
     /// Index into [`GenerationResult::tests`] of the first test covering it.
     pub covered_by: Option<usize>,
-    /// For an uncovered outcome, the smallest branch distance any execution reached (seed 001
+    /// For an uncovered outcome, the smallest branch distance any execution reached (Fraser and Arcuri, "Whole Test Suites"
     /// III-C: `k = 1` for outcome-only probes); `None` when its decision was never reached.
     pub closest_distance: Option<f64>,
     /// Whether a probe measures this outcome at all (see the fallbacks when not).

@@ -64,7 +64,7 @@ impl<'a> TraceMapper<'a> {
     }
 
     /// Reads only the probes on `lines` of the file for covered lines and the production
-    /// proxies (seed 002's I1, I2 and I5): the job passes the lines of the class under test's
+    /// proxies (Grano et al.'s "Testing with Fewer Resources" I1, I2 and I5): the job passes the lines of the class under test's
     /// top-level type, which is all the file had probes for until another class of the same
     /// file was instrumented too (`GenerationRequest::also_instrument`). The object
     /// instantiations (I4) stay the worker's count over every instrumented class:
@@ -123,7 +123,7 @@ impl<'a> TraceMapper<'a> {
             if file.key != self.probes.key {
                 continue;
             }
-            // The I1 proxy counts loops that iterated more than once (seed 002, Table I), so
+            // The I1 proxy counts loops that iterated more than once (Grano et al., "Testing with Fewer Resources", Table I), so
             // that covering a loop is never penalised.
             loops += file
                 .loops

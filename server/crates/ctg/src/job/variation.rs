@@ -66,7 +66,7 @@ impl search::Variation for ClusterVariation {
         individual.len()
     }
 
-    /// Seed 000 section 4.2: an earlier test is kept only if it still compiles against the class
+    /// Campos et al., "Continuous Test Generation" section 4.2: an earlier test is kept only if it still compiles against the class
     /// as it is now, which `check_well_typed` against the new cluster decides (a removed method
     /// or a changed signature is no longer in the cluster).
     fn accept_seed(&mut self, individual: &TestCase) -> bool {
@@ -78,7 +78,7 @@ impl search::Variation for ClusterVariation {
     }
 }
 
-/// Seed 002's I3, I6 and I7 of a test case: method calls, other statements, and lines (one
+/// Grano et al.'s "Testing with Fewer Resources" I3, I6 and I7 of a test case: method calls, other statements, and lines (one
 /// statement prints as one line).
 pub fn test_code_proxies(test: &TestCase) -> TestCodeProxies {
     let calls = test

@@ -1,4 +1,4 @@
-//! The run history and CTG's re-run rule (seed 000 section 4.1): a class whose coverage did not
+//! The run history and CTG's re-run rule (Campos et al., "Continuous Test Generation" section 4.1): a class whose coverage did not
 //! improve over its last three runs is not tested again until it changes; a class with every
 //! goal covered is not tested again until it changes either. Pure functions of the history.
 
@@ -29,7 +29,7 @@ impl RerunDecision {
 pub enum RerunReason {
     /// The store has no run of the class.
     NeverRun,
-    /// The source hash differs from the latest run's: seed 000's "changed" classes, which
+    /// The source hash differs from the latest run's: Campos et al.'s "Continuous Test Generation" "changed" classes, which
     /// get the h = 2 budget factor.
     SourceChanged,
     /// Unchanged, and one of the last three runs improved coverage (or there were fewer).
@@ -66,7 +66,7 @@ impl fmt::Display for SkipReason {
     }
 }
 
-/// Seed 000 section 4.1 on `history` (oldest first) for a class whose source now hashes to
+/// Campos et al., "Continuous Test Generation" section 4.1 on `history` (oldest first) for a class whose source now hashes to
 /// `current_source_hash`.
 pub fn rerun_decision(history: &[HistoryEntry], current_source_hash: &str) -> RerunDecision {
     let Some(last) = history.last() else {

@@ -1,6 +1,6 @@
 //! The project store under `<workspace>/.ctgls/` (DESIGN decision 6): per class under test, the
 //! tests the last run found with the goals they cover, the JUnit class they were verified as,
-//! that run's coverage, and the run history, so that the editor, the command line and CI warm-start each other (seed 000
+//! that run's coverage, and the run history, so that the editor, the command line and CI warm-start each other (Campos et al., "Continuous Test Generation"
 //! sections 4.1 and 4.2). The format is specified in `docs/store.md`.
 //!
 //! Layout: `.ctgls/README.txt`, `.ctgls/.gitignore` (temporary files only) and one JSON file
@@ -178,7 +178,7 @@ impl Store {
         })
     }
 
-    /// The earlier tests of `class` that are still valid against `cluster` (seed 000 section
+    /// The earlier tests of `class` that are still valid against `cluster` (Campos et al., "Continuous Test Generation" section
     /// 4.2). Never fails: an unreadable record gives no seeds and says why in
     /// [`Seeds::problem`].
     pub fn load_seeds(&self, class: &str, cluster: &Cluster) -> Seeds {
@@ -195,7 +195,7 @@ impl Store {
         }
     }
 
-    /// Seed 000 section 4.1 for `class`, whose source now hashes to `current_source_hash`.
+    /// Campos et al., "Continuous Test Generation" section 4.1 for `class`, whose source now hashes to `current_source_hash`.
     /// An unreadable history means "run" ([`RerunReason::HistoryUnreadable`]).
     pub fn should_rerun(&self, class: &str, current_source_hash: &str) -> RerunDecision {
         match self.history(class) {

@@ -1,4 +1,4 @@
-//! Warm start (seed 000 section 4.2): which tests of an earlier run still "compile" against the
+//! Warm start (Campos et al., "Continuous Test Generation" section 4.2): which tests of an earlier run still "compile" against the
 //! class as it is now. Each callable of a stored test is resolved against the current cluster,
 //! then the test must pass `check_well_typed`. Pure.
 //!

@@ -1,4 +1,4 @@
-//! Continuous generation inside the owner task (seed 000's ideas, in the editor): which class
+//! Continuous generation inside the owner task (Campos et al.'s "Continuous Test Generation" ideas, in the editor): which class
 //! runs next and with what budget, cancel-on-edit, what happens when a run reports back, and
 //! publishing what changed (diagnostics, `ctgls/status`, `ctgls/coverageChanged`, code lens
 //! refresh, progress).
@@ -9,12 +9,12 @@
 //!    that have been quiet for the idle delay (or were just opened or saved), most recently
 //!    active first, with the full budget;
 //! 3. when nobody is typing, the other open classes, unchanged since their last run, with half
-//!    the budget (seed 000's h = 2 factor between changed and unchanged classes), as long as
+//!    the budget (Campos et al.'s "Continuous Test Generation" h = 2 factor between changed and unchanged classes), as long as
 //!    the store's history says a re-run may still improve coverage (section 4.1: not after
 //!    three runs without improvement, nor at full coverage).
 //!
 //! A class whose file has syntax errors is not run; its earlier results stay. Deviation from
-//! seed 000: the first run of a class in a session always happens, even when the history says
+//! Campos et al., "Continuous Test Generation": the first run of a class in a session always happens, even when the history says
 //! it stagnated: the store's tests were verified against the class and its dependencies as
 //! they were then, and a run checks them against the project as it is now.
 //!
@@ -67,7 +67,7 @@ pub struct Tracked {
     pub settled: bool,
     /// Not to be run again until the text changes (the user cancelled).
     pub paused_hash: Option<String>,
-    /// Background re-runs of the current text. Bounded by seed 000's three runs even when
+    /// Background re-runs of the current text. Bounded by Campos et al.'s "Continuous Test Generation" three runs even when
     /// the store cannot say (unwritable `.ctgls/`), so re-running never goes on for ever.
     pub background_runs: u32,
 }

@@ -705,7 +705,7 @@ fn condition_text(text: &str, decision: &Decision) -> String {
 }
 
 /// "How close did the search get" for an uncovered outcome of an integral comparison with
-/// one literal side, worked back from the probe's branch distance (seed 001 III-C with
+/// one literal side, worked back from the probe's branch distance (Fraser and Arcuri, "Whole Test Suites" III-C with
 /// `K = 1`, as `ctgls.rt.Probe` computes it: `d = left - right`). For other shapes the
 /// distance itself.
 fn closest_in_words(

@@ -64,7 +64,7 @@ pub struct ToyTest {
     pub calls: Vec<Call>,
 }
 
-/// Operators in the style of seed 001 III-E for test cases: random sampling by repeated
+/// Operators in the style of Fraser and Arcuri, "Whole Test Suites" III-E for test cases: random sampling by repeated
 /// insertion up to a random length, and mutation by remove / change / insert, each with
 /// probability 1/3, per-call probability 1/n.
 #[derive(Debug, Clone)]

@@ -1,4 +1,4 @@
-//! Removing statements from a test case (seed 001, section IV-A: the minimised suite keeps
+//! Removing statements from a test case (Fraser and Arcuri, "Whole Test Suites", section IV-A: the minimised suite keeps
 //! only statements that contribute to coverage). Removal never repairs: a statement goes
 //! together with every statement that uses its value, directly or through another removed one.
 
