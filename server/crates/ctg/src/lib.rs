@@ -13,3 +13,4 @@ pub mod project;
 pub mod store;
 pub mod subtypes;
 pub mod verify;
+mod xml;

@@ -16,7 +16,6 @@ mod maven;
 mod pom;
 mod pom_fallback;
 mod process;
-mod xml;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

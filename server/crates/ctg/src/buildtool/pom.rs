@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use super::xml::{self, Element};
+use crate::xml::{self, Element};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pom {

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 use super::maven::{add_sources_and_resources, read_pom};
 use super::pom::{normalise, Pom};
-use super::xml::{self, Element};
 use super::{BuildToolSettings, ModuleClasspath};
+use crate::xml::{self, Element};
 
 /// How many dependency hops from the module's declarations are followed.
 const MAX_DEPTH: usize = 8;

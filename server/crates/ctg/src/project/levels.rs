@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::ProjectLayout;
+use crate::xml::{self, Element};
 
 /// The levels a build declares; `None` where it says nothing (javac's default applies).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -77,22 +78,22 @@ fn maven_levels(pom: &Path) -> JavaLevels {
     let mut chain = Vec::new();
     let mut next = Some(pom.to_path_buf());
     while let Some(path) = next.take() {
-        if chain.len() >= MAX_PARENTS || chain.iter().any(|(p, _)| *p == path) {
+        if chain.len() >= MAX_PARENTS || chain.iter().any(|(p, _, _)| *p == path) {
             break;
         }
-        let Some(root) = std::fs::read_to_string(&path)
-            .ok()
-            .and_then(|text| Element::parse(&text))
-        else {
+        let Some(text) = std::fs::read_to_string(&path).ok() else {
             break;
         };
-        next = local_parent(&path, &root);
-        chain.push((path, root));
+        let Ok(root) = xml::parse(&text) else {
+            break;
+        };
+        next = local_parent(&path, &text, &root);
+        chain.push((path, text, root));
     }
     // The farthest parent first, so that children override.
     let mut model = MavenModel::default();
-    for (_, root) in chain.iter().rev() {
-        model.absorb(root);
+    for (_, text, root) in chain.iter().rev() {
+        model.absorb(text, root);
     }
     model.levels()
 }
@@ -100,10 +101,10 @@ fn maven_levels(pom: &Path) -> JavaLevels {
 /// The parent POM of `root` (read from `path`) when it is in the same tree: `<relativePath>`
 /// (default `../pom.xml`; a directory means its `pom.xml`; empty means none), and only when its
 /// artifactId is the one the child names.
-fn local_parent(path: &Path, root: &Element) -> Option<PathBuf> {
+fn local_parent(path: &Path, xml: &str, root: &Element) -> Option<PathBuf> {
     let parent = root.child("parent")?;
     let relative = match parent.child("relativePath") {
-        Some(element) => element.text.trim().to_string(),
+        Some(element) => element.text(xml),
         None => "../pom.xml".to_string(),
     };
     if relative.is_empty() {
@@ -113,19 +114,19 @@ fn local_parent(path: &Path, root: &Element) -> Option<PathBuf> {
     if candidate.is_dir() {
         candidate = candidate.join("pom.xml");
     }
-    let wanted = parent.child("artifactId").map(|a| a.text.trim());
+    let wanted = parent.child_text(xml, "artifactId");
     let text = std::fs::read_to_string(&candidate).ok()?;
-    let found = Element::parse(&text)?;
-    let artifact = found.child("artifactId").map(|a| a.text.trim());
+    let found = xml::parse(&text).ok()?;
+    let artifact = found.child_text(&text, "artifactId");
     (wanted.is_none() || wanted == artifact).then_some(candidate)
 }
 
 impl MavenModel {
-    fn absorb(&mut self, root: &Element) {
+    fn absorb(&mut self, xml: &str, root: &Element) {
         if let Some(properties) = root.child("properties") {
             for property in &properties.children {
                 self.properties
-                    .insert(property.name.clone(), property.text.trim().to_string());
+                    .insert(property.name.clone(), property.text(xml));
             }
         }
         let Some(build) = root.child("build") else {
@@ -137,30 +138,31 @@ impl MavenModel {
             .and_then(|m| m.child("plugins"));
         for plugins in managed.into_iter().chain(build.child("plugins")) {
             for plugin in plugins.children_named("plugin") {
-                let artifact = plugin.child("artifactId").map(|a| a.text.trim());
-                if artifact != Some(COMPILER_PLUGIN) {
+                let artifact = plugin.child_text(xml, "artifactId");
+                if artifact.as_deref() != Some(COMPILER_PLUGIN) {
                     continue;
                 }
                 if let Some(configuration) = plugin.child("configuration") {
-                    merge_parameters(&mut self.compiler, configuration);
+                    merge_parameters(&mut self.compiler, xml, configuration);
                 }
                 let Some(executions) = plugin.child("executions") else {
                     continue;
                 };
                 for execution in executions.children_named("execution") {
-                    let id = execution.child("id").map_or("", |i| i.text.trim());
-                    let goals: Vec<&str> = execution
+                    let id = execution.child_text(xml, "id").unwrap_or_default();
+                    let goals: Vec<String> = execution
                         .child("goals")
-                        .map(|g| g.children_named("goal").map(|g| g.text.trim()).collect())
+                        .map(|g| g.children_named("goal").map(|g| g.text(xml)).collect())
                         .unwrap_or_default();
+                    let has_goal = |goal: &str| goals.iter().any(|g| g == goal);
                     let Some(configuration) = execution.child("configuration") else {
                         continue;
                     };
-                    if id == "default-compile" || goals.contains(&"compile") {
-                        merge_parameters(&mut self.compile, configuration);
+                    if id == "default-compile" || has_goal("compile") {
+                        merge_parameters(&mut self.compile, xml, configuration);
                     }
-                    if id == "default-testCompile" || goals.contains(&"testCompile") {
-                        merge_parameters(&mut self.test_compile, configuration);
+                    if id == "default-testCompile" || has_goal("testCompile") {
+                        merge_parameters(&mut self.test_compile, xml, configuration);
                     }
                 }
             }
@@ -224,108 +226,10 @@ impl MavenModel {
     }
 }
 
-fn merge_parameters(into: &mut BTreeMap<String, String>, configuration: &Element) {
+fn merge_parameters(into: &mut BTreeMap<String, String>, xml: &str, configuration: &Element) {
     for parameter in &configuration.children {
-        into.insert(parameter.name.clone(), parameter.text.trim().to_string());
+        into.insert(parameter.name.clone(), parameter.text(xml));
     }
-}
-
-/// An XML element: its name, its own text (character data directly inside it) and its child
-/// elements. Attributes, comments, processing instructions and namespaces prefixes' meaning are
-/// not kept: a POM's values are element text.
-#[derive(Debug, Default)]
-struct Element {
-    name: String,
-    text: String,
-    children: Vec<Element>,
-}
-
-impl Element {
-    /// The document element of `xml`, or `None` when it is not well-formed enough to read.
-    fn parse(xml: &str) -> Option<Element> {
-        let mut stack: Vec<Element> = vec![Element::default()];
-        let mut rest = xml;
-        while !rest.is_empty() {
-            let Some(lt) = rest.find('<') else {
-                stack.last_mut()?.text.push_str(&unescape(rest));
-                break;
-            };
-            stack.last_mut()?.text.push_str(&unescape(&rest[..lt]));
-            rest = &rest[lt..];
-            if let Some(after) = rest.strip_prefix("<!--") {
-                rest = &after[after.find("-->")? + 3..];
-            } else if let Some(after) = rest.strip_prefix("<![CDATA[") {
-                let end = after.find("]]>")?;
-                stack.last_mut()?.text.push_str(&after[..end]);
-                rest = &after[end + 3..];
-            } else if rest.starts_with("<?") || rest.starts_with("<!") {
-                rest = &rest[rest.find('>')? + 1..];
-            } else if let Some(after) = rest.strip_prefix("</") {
-                let end = after.find('>')?;
-                let element = stack.pop()?;
-                if element.name != after[..end].trim() {
-                    return None;
-                }
-                stack.last_mut()?.children.push(element);
-                rest = &after[end + 1..];
-            } else {
-                let end = tag_end(rest)?;
-                let tag = &rest[1..end];
-                let (tag, closed) = match tag.strip_suffix('/') {
-                    Some(tag) => (tag, true),
-                    None => (tag, false),
-                };
-                let name = tag.split_whitespace().next()?.to_string();
-                let element = Element {
-                    name,
-                    ..Element::default()
-                };
-                if closed {
-                    stack.last_mut()?.children.push(element);
-                } else {
-                    stack.push(element);
-                }
-                rest = &rest[end + 1..];
-            }
-        }
-        if stack.len() != 1 {
-            return None;
-        }
-        stack.pop()?.children.into_iter().next()
-    }
-
-    fn child(&self, name: &str) -> Option<&Element> {
-        self.children.iter().find(|c| c.name == name)
-    }
-
-    fn children_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Element> + 'a {
-        self.children.iter().filter(move |c| c.name == name)
-    }
-}
-
-/// The index of the `>` ending the tag at the start of `s`, skipping quoted attribute values.
-fn tag_end(s: &str) -> Option<usize> {
-    let mut quote = None;
-    for (i, c) in s.char_indices() {
-        match (quote, c) {
-            (None, '"' | '\'') => quote = Some(c),
-            (Some(q), c) if c == q => quote = None,
-            (None, '>') => return Some(i),
-            _ => {}
-        }
-    }
-    None
-}
-
-fn unescape(text: &str) -> String {
-    if !text.contains('&') {
-        return text.to_string();
-    }
-    text.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&apos;", "'")
-        .replace("&amp;", "&")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -535,7 +439,7 @@ mod tests {
             maven_levels(&dir.write("pom.xml", xml)),
             levels(Some(7), Some(7))
         );
-        assert!(Element::parse("<project><a></b></project>").is_none());
+        assert!(xml::parse("<project><a></b></project>").is_err());
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Just enough XML for build files: the element tree of a POM with each element's byte range,
 //! so that Maven's coordinates, modules and dependencies can be read and a copy of the file
-//! edited in place. Comments, processing instructions, CDATA and DOCTYPE are skipped;
+//! edited in place. Comments, processing instructions and DOCTYPE are skipped, CDATA is text;
 //! entities other than the five predefined ones are left as written.
 
 use std::ops::Range;
@@ -27,19 +27,33 @@ impl Element {
     /// The element's text, trimmed and with predefined entities decoded (for elements without
     /// children).
     pub fn text(&self, xml: &str) -> String {
-        xml[self.inner.clone()]
-            .trim()
-            .replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&quot;", "\"")
-            .replace("&apos;", "'")
-            .replace("&amp;", "&")
+        // Character data outside CDATA sections has its entities decoded; a CDATA section's
+        // content is taken as written.
+        let mut text = String::new();
+        let mut rest = &xml[self.inner.clone()];
+        while let Some(start) = rest.find("<![CDATA[") {
+            text.push_str(&decode_entities(&rest[..start]));
+            let content = &rest[start + "<![CDATA[".len()..];
+            let end = content.find("]]>").unwrap_or(content.len());
+            text.push_str(&content[..end]);
+            rest = content.get(end + "]]>".len()..).unwrap_or("");
+        }
+        text.push_str(&decode_entities(rest));
+        text.trim().to_string()
     }
 
     /// The text of the child `name`, if there is one.
     pub fn child_text(&self, xml: &str, name: &str) -> Option<String> {
         self.child(name).map(|c| c.text(xml))
     }
+}
+
+fn decode_entities(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
 }
 
 /// The root element of `xml`, or why the text is not XML this reader understands.
