@@ -50,8 +50,14 @@ fn describe_offers_the_jdk_members_of_the_release_the_tests_compile_at() {
     let running = sup.start().unwrap().java_feature;
     let unit = compiled(&mut sup);
     let at = |sup: &mut Supervisor, release: Option<u32>| {
-        sup.describe_at(unit, &["fruit.Basket".into()], 1, release)
-            .unwrap()
+        // `String` is a leaf, never expanded from a mention: asked for by name.
+        sup.describe_at(
+            unit,
+            &["fruit.Basket".into(), "java.lang.String".into()],
+            1,
+            release,
+        )
+        .unwrap()
     };
 
     let java8 = at(&mut sup, Some(8));
