@@ -149,7 +149,7 @@ fn getters_the_release_lacks_are_not_observed() {
             release,
             ..options(2000)
         };
-        let r = finished(sup.execute(unit, &[t.clone()], &opts).unwrap());
+        let r = finished(sup.execute(unit, std::slice::from_ref(&t), &opts).unwrap());
         assert_eq!(r[0].status, TestStatus::Ok, "{:#?}", r[0]);
         value(&r[0], 0)
             .getters
