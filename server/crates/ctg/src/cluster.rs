@@ -24,14 +24,16 @@ pub const DEFAULT_DESCRIBE_DEPTH: u32 = 2;
 const SUBCLASS_ROUNDS: usize = 3;
 
 /// Describes `class` to `depth`, then the project subclasses and implementations of every
-/// described type that were not described yet (one level deep), until none are left.
+/// described type that were not described yet (one level deep), until none are left. JDK
+/// members are those of Java `release` (the tests' level; `None`: the worker's JDK's).
 pub fn describe_for_cluster(
     supervisor: &mut Supervisor,
     unit: UnitId,
     class: &str,
     depth: u32,
+    release: Option<u32>,
 ) -> Result<DescribeResult, JvmError> {
-    let mut result = supervisor.describe(unit, &[class.to_string()], depth)?;
+    let mut result = supervisor.describe_at(unit, &[class.to_string()], depth, release)?;
     for _ in 0..SUBCLASS_ROUNDS {
         let described: BTreeSet<&str> = result.classes.iter().map(|c| c.name.as_str()).collect();
         let missing: BTreeSet<&str> = result.missing.iter().map(|(n, _)| n.as_str()).collect();
@@ -46,7 +48,7 @@ pub fn describe_for_cluster(
             break;
         }
         let wanted: Vec<String> = wanted.into_iter().collect();
-        let more = supervisor.describe(unit, &wanted, 1)?;
+        let more = supervisor.describe_at(unit, &wanted, 1, release)?;
         merge(&mut result, more);
     }
     Ok(result)

@@ -310,5 +310,5 @@ fn value(v: &jvm::ObservedValue) -> Value {
 /// (`testcase::visible_from`), so that no observed getter it could not call is asserted.
 pub fn type_facts(described: &jvm::DescribeResult, class: &str) -> TypeFacts {
     let types: Vec<_> = described.classes.iter().map(type_description).collect();
-    TypeFacts::from_descriptions(&testcase::visible_from(&types, class))
+    TypeFacts::visible_from(&types, class)
 }

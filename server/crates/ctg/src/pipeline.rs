@@ -159,6 +159,8 @@ pub fn generate_tests(
         .unwrap_or_else(|| supervisor.jdk().clone());
     let levels = CompileLevels::of(&request.layout, &jdk, junit);
     request.javac_options = levels.javac_options(&request.javac_options);
+    // The cluster offers the JDK API of the release the tests compile at, not the worker's.
+    request.test_release = options.verify.release.or(levels.test);
     if let Some(store) = &options.store {
         let store = store.clone();
         let seed_class = class.clone();
@@ -478,7 +480,12 @@ fn emit_verified(
         error,
     };
     let described = supervisor
-        .describe(unit, std::slice::from_ref(class), DEFAULT_DESCRIBE_DEPTH)
+        .describe_at(
+            unit,
+            std::slice::from_ref(class),
+            DEFAULT_DESCRIBE_DEPTH,
+            verify.release,
+        )
         .map_err(jvm_error)?;
     let mut facts = emit::type_facts(&described, class);
     facts.add_parameter_names(model);
@@ -487,6 +494,7 @@ fn emit_verified(
     let execute = ExecuteOptions {
         timeout_per_test: request.test_timeout,
         test_package: Some(testcase::package_of(class).to_string()),
+        release: verify.release,
         ..ExecuteOptions::default()
     };
     let observed = emit::observe(supervisor, unit, &tests, &execute).map_err(jvm_error)?;

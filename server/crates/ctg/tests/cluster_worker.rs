@@ -84,7 +84,7 @@ fn constants(sources: &[SourceFile], class: &str) -> ConstantPool {
 }
 
 fn cluster_of(sup: &mut Supervisor, unit: UnitId, sources: &[SourceFile], class: &str) -> Cluster {
-    let described = describe_for_cluster(sup, unit, class, DEFAULT_DESCRIBE_DEPTH).unwrap();
+    let described = describe_for_cluster(sup, unit, class, DEFAULT_DESCRIBE_DEPTH, None).unwrap();
     build_cluster(&described, class, constants(sources, class)).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -341,8 +341,14 @@ fn describe_results_become_clusters_with_reasons() {
     let sources = sources(&root);
     let mut sup = supervisor();
     let unit = compile(&mut sup, &sources);
-    let described =
-        describe_for_cluster(&mut sup, unit, "cluster.Greeter", DEFAULT_DESCRIBE_DEPTH).unwrap();
+    let described = describe_for_cluster(
+        &mut sup,
+        unit,
+        "cluster.Greeter",
+        DEFAULT_DESCRIBE_DEPTH,
+        None,
+    )
+    .unwrap();
     assert!(described
         .classes
         .iter()
@@ -371,7 +377,7 @@ fn describe_results_become_clusters_with_reasons() {
     assert_eq!(signature.params, vec![JavaType::class("java.lang.Integer")]);
 
     let err = build_cluster(
-        &describe_for_cluster(&mut sup, unit, "cluster.Orphan", 1).unwrap(),
+        &describe_for_cluster(&mut sup, unit, "cluster.Orphan", 1, None).unwrap(),
         "cluster.Orphan",
         ConstantPool::new(),
     )

@@ -77,7 +77,7 @@ fn worker_results_map_onto_goals() {
     let table =
         GoalTable::for_class_with_lines(&model, CLASS, Criteria::all(), &probes.lines).unwrap();
     let described =
-        describe_for_cluster(&mut sup, compiled.unit, CLASS, DEFAULT_DESCRIBE_DEPTH).unwrap();
+        describe_for_cluster(&mut sup, compiled.unit, CLASS, DEFAULT_DESCRIBE_DEPTH, None).unwrap();
     let cluster = build_cluster(&described, CLASS, ConstantPool::new()).unwrap();
     let new_words = || Statement::Constructor {
         callable: target(&cluster, "<init>").clone(),

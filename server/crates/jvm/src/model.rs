@@ -296,6 +296,9 @@ pub struct ExecuteOptions {
     /// The package the emitted tests are in (that of the class under test), whose
     /// package-private and protected getters a test can call; `None` observes public ones only.
     pub test_package: Option<String>,
+    /// The Java release the emitted tests are compiled at: getters of JDK classes that release
+    /// does not have (`Optional.isEmpty` below 11) are not observed. `None`: the worker's own.
+    pub release: Option<u32>,
     pub max_getters: u32,
     /// Bytes of stdout and of stderr kept per test.
     pub output_limit: u32,
@@ -314,6 +317,7 @@ impl Default for ExecuteOptions {
             timeout_per_test: Duration::from_secs(1),
             observe_getters: false,
             test_package: None,
+            release: None,
             max_getters: 16,
             output_limit: 16 * 1024,
             classes_under_test: Vec::new(),

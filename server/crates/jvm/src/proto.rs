@@ -86,12 +86,19 @@ pub(crate) fn save_compile_cache_result(line: &str) -> Res<Option<(u64, u64)>> {
     )))
 }
 
-pub(crate) fn describe(id: u64, unit: UnitId, classes: &[String], depth: u32) -> Request {
-    Request::of(
-        id,
-        &json!({"id": id, "op": "describe", "unit": unit.wire(), "classes": classes,
-                "depth": depth}),
-    )
+pub(crate) fn describe(
+    id: u64,
+    unit: UnitId,
+    classes: &[String],
+    depth: u32,
+    release: Option<u32>,
+) -> Request {
+    let mut request = json!({"id": id, "op": "describe", "unit": unit.wire(), "classes": classes,
+                "depth": depth});
+    if let Some(release) = release {
+        request["release"] = json!(release);
+    }
+    Request::of(id, &request)
 }
 
 pub(crate) fn write_classes(id: u64, unit: UnitId, dir: &std::path::Path) -> Request {
@@ -125,6 +132,10 @@ pub(crate) fn execute(id: u64, unit: UnitId, tests: &[TestCase], opts: &ExecuteO
     if let Some(package) = &opts.test_package {
         w.raw(",\"testPackage\":");
         w.str(package);
+    }
+    if let Some(release) = opts.release {
+        w.raw(",\"release\":");
+        w.num(u64::from(release));
     }
     w.raw(",\"maxGetters\":");
     w.num(opts.max_getters);

@@ -520,18 +520,32 @@ impl Supervisor {
         }
     }
 
-    /// Public surface of `classes` and, to `depth`, of the types their members mention.
+    /// Public surface of `classes` and, to `depth`, of the types their members mention, with
+    /// the JDK's API of the worker's own Java release.
     pub fn describe(
         &mut self,
         unit: UnitId,
         classes: &[String],
         depth: u32,
     ) -> Result<DescribeResult, JvmError> {
+        self.describe_at(unit, classes, depth, None)
+    }
+
+    /// [`Supervisor::describe`] for tests compiled at Java `release`: JDK classes and members
+    /// that release does not have (`List.of` below 9) are left out, as javac's `--release`
+    /// sees them (docs/protocol.md, "describe").
+    pub fn describe_at(
+        &mut self,
+        unit: UnitId,
+        classes: &[String],
+        depth: u32,
+        release: Option<u32>,
+    ) -> Result<DescribeResult, JvmError> {
         self.with_unit(unit, |s| {
             let id = s.request_id();
             let timeout = s.config.request_timeout;
             let reply = s.roundtrip(
-                proto::describe(id, unit, classes, depth),
+                proto::describe(id, unit, classes, depth, release),
                 timeout,
                 &mut proto::message,
             )?;

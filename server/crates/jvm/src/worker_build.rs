@@ -67,6 +67,10 @@ pub(crate) const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../java/ctgls/worker/Describer.java"),
     ),
     (
+        "ctgls/worker/JdkApi.java",
+        include_str!("../../../java/ctgls/worker/JdkApi.java"),
+    ),
+    (
         "ctgls/worker/Types.java",
         include_str!("../../../java/ctgls/worker/Types.java"),
     ),

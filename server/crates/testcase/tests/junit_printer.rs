@@ -1421,3 +1421,70 @@ fn record_component_accessors_are_asserted_like_getters() {
         );
     }
 }
+
+/// A value's runtime class is named only where the test can name it: an enum constant of a
+/// package-private JDK class (`Comparator.naturalOrder()` is
+/// `java.util.Comparators$NaturalOrderComparator.INSTANCE`) or of a package-private class of
+/// another package is not asserted, while one of a public enum the facts describe is, through
+/// its class.
+#[test]
+fn enum_constants_of_classes_the_test_cannot_name_are_not_asserted() {
+    const SORTERS: &str = "shop.internal.Sorters";
+    let sorters = TypeDescription {
+        access: Access::Package,
+        name: SORTERS.into(),
+        kind: TypeKind::Enum,
+        enum_constants: vec!["BY_NAME".into()],
+        constructors: vec![],
+        methods: vec![],
+        ..inventory_description()
+    };
+    let order = static_method(INVENTORY, "order", &[], "java.util.Comparator");
+    let sorter = static_method(INVENTORY, "sorter", &[], "java.util.Comparator");
+    let favourite = static_method(INVENTORY, "favourite", &[], "java.lang.Object");
+    let constant = |runtime: &str, name: &str| {
+        Some(Observed {
+            runtime_type: Some(runtime.into()),
+            enum_constant: Some(name.into()),
+            ..Observed::default()
+        })
+    };
+    let test = executed(
+        vec![
+            call(&order, None, &[]),
+            call(&sorter, None, &[]),
+            call(&favourite, None, &[]),
+        ],
+        vec![
+            constant("java.util.Comparators$NaturalOrderComparator", "INSTANCE"),
+            constant(SORTERS, "BY_NAME"),
+            constant(CATEGORY, "DARK_TOOLS"),
+        ],
+    );
+    let mut spec = TestClassSpec::new(INVENTORY, "InventoryGeneratedTest", JUnit::Five);
+    spec.tests = vec![test];
+    spec.facts = TypeFacts::visible_from(
+        &[inventory_description(), category_description(), sorters],
+        INVENTORY,
+    );
+    let printed = print_class(&spec, &Suppressions::default());
+    for absent in [
+        "Comparators",
+        "NaturalOrderComparator",
+        "Sorters",
+        "BY_NAME",
+    ] {
+        assert!(
+            !printed.source.contains(absent),
+            "`{absent}` named in\n{}",
+            printed.source
+        );
+    }
+    assert!(
+        printed
+            .source
+            .contains("assertEquals(Inventory.Category.DARK_TOOLS, "),
+        "the public enum's constant is asserted in\n{}",
+        printed.source
+    );
+}

@@ -40,6 +40,8 @@ final class Describer {
     private final Unit unit;
     private final ClassLoader loader;
     private List<Class<?>> projectClasses;
+    /** The Java release the tests are compiled at: JDK members it lacks are left out; 0: the running JDK's. */
+    private int release;
 
     Describer(Unit unit) {
         this.unit = unit;
@@ -48,6 +50,7 @@ final class Describer {
 
     Map<String, Object> describe(Map<String, Object> req) {
         int maxDepth = (int) Json.num(req, "depth", 1);
+        release = (int) Json.num(req, "release", 0);
         ArrayDeque<Object[]> queue = new ArrayDeque<>();
         Set<String> seen = new HashSet<>();
         List<Object> out = new ArrayList<>();
@@ -72,6 +75,13 @@ final class Describer {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("name", name);
                 m.put("message", e.toString());
+                missing.add(m);
+                continue;
+            }
+            if (!JdkApi.hasClass(release, c)) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("name", name);
+                m.put("message", "not in the API of Java " + release);
                 missing.add(m);
                 continue;
             }
@@ -154,7 +164,7 @@ final class Describer {
         boolean instantiable = !Modifier.isAbstract(c.getModifiers()) && !c.isInterface() && !c.isEnum();
         if (instantiable) {
             for (Constructor<?> k : cs) {
-                if (!k.isSynthetic() && !Modifier.isPrivate(k.getModifiers())) {
+                if (!k.isSynthetic() && !Modifier.isPrivate(k.getModifiers()) && JdkApi.has(release, k)) {
                     ctors.add(executable(k, mentioned, variables));
                 }
             }
@@ -165,7 +175,8 @@ final class Describer {
         Method[] ms = memberMethods(c);
         Arrays.sort(ms, Comparator.comparing(Method::getName).thenComparing(Method::toString));
         for (Method x : ms) {
-            if (x.isBridge() || x.isSynthetic() || x.getDeclaringClass() == Object.class) {
+            if (x.isBridge() || x.isSynthetic() || x.getDeclaringClass() == Object.class
+                    || !JdkApi.has(release, x)) {
                 continue;
             }
             Map<String, Object> e = executable(x, mentioned, variables);
@@ -197,7 +208,7 @@ final class Describer {
             }
         }
         for (Field f : fs) {
-            if (f.isSynthetic() || f.isEnumConstant()) {
+            if (f.isSynthetic() || f.isEnumConstant() || !JdkApi.has(release, f)) {
                 continue;
             }
             Map<String, Object> e = new LinkedHashMap<>();

@@ -29,12 +29,15 @@ final class Observer {
     private final int maxGetters;
     /** The emitted test's package; {@code null} observes public getters only. */
     private final String testPackage;
+    /** The release the tests are compiled at: getters of JDK classes it lacks are not observed; 0: any. */
+    private final int release;
     private final Map<Class<?>, Method[]> methods = new java.util.HashMap<>();
 
-    Observer(boolean getters, int maxGetters, String testPackage) {
+    Observer(boolean getters, int maxGetters, String testPackage, int release) {
         this.getters = getters;
         this.maxGetters = maxGetters;
         this.testPackage = testPackage;
+        this.release = release;
     }
 
     /**
@@ -119,7 +122,7 @@ final class Observer {
             if (x.getParameterCount() != 0 || Modifier.isStatic(x.getModifiers()) || x.isSynthetic()
                     || x.getDeclaringClass() == Object.class || !Types.isSimple(x.getReturnType())
                     || !(isGetterName(x.getName(), x.getReturnType()) || accessors.contains(x.getName()))
-                    || changesReceiver(v, x)) {
+                    || changesReceiver(v, x) || !JdkApi.has(release, x)) {
                 continue;
             }
             candidates.add(x);

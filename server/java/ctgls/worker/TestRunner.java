@@ -170,7 +170,8 @@ final class TestRunner {
             }
             project = new HashSet<>(unit.classNames);
             Object testPackage = req.get("testPackage");
-            observer = new Observer(observe, maxGetters, testPackage instanceof String ? (String) testPackage : null);
+            observer = new Observer(observe, maxGetters, testPackage instanceof String ? (String) testPackage : null,
+                    (int) Json.num(req, "release", 0));
             for (int k = 0; k < tests.size(); k++) {
                 Json.arr(Json.obj(tests.get(k), "test " + k).get("statements"), "statements");
             }

@@ -305,6 +305,7 @@ fn run_compiled(
         timeout_per_test: request.test_timeout,
         classes_under_test: vec![class.to_string()],
         test_package: Some(testcase::package_of(class).to_string()),
+        release: request.test_release,
         ..ExecuteOptions::default()
     };
     let mut executor = JvmExecutor::new(supervisor, context.unit, options, &mapper);

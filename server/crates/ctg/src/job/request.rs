@@ -60,6 +60,10 @@ pub struct GenerationRequest {
     pub test_timeout: Duration,
     /// Extra javac options, e.g. `--release 17`.
     pub javac_options: Vec<String>,
+    /// The Java release the tests will be compiled at: the cluster offers, and the worker
+    /// observes, only the JDK API that release has (`List.of` is Java 9). `None`: the
+    /// worker's own JDK's.
+    pub test_release: Option<u32>,
     /// Stop the search once every static goal is covered. Ignored with the exception
     /// criterion on: there is no knowing when every undeclared exception has been found.
     pub stop_when_covered: bool,
@@ -88,6 +92,7 @@ impl GenerationRequest {
             warm_start_from: None,
             test_timeout: Duration::from_secs(1),
             javac_options: Vec::new(),
+            test_release: None,
             stop_when_covered: true,
             minimise: true,
         }

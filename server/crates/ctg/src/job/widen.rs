@@ -78,7 +78,13 @@ pub(super) fn describe_widening(
     let mut compile_time = Duration::ZERO;
     let mut round = 0;
     loop {
-        let described = describe_for_cluster(supervisor, *unit, class, DEFAULT_DESCRIBE_DEPTH)?;
+        let described = describe_for_cluster(
+            supervisor,
+            *unit,
+            class,
+            DEFAULT_DESCRIBE_DEPTH,
+            request.test_release,
+        )?;
         // An abstract class under test whose only subclasses are outside its closure has no
         // cluster yet: widening by its own subtypes may give it one.
         let cluster = build_cluster(&described, class, constants.clone()).map_err(|e| match e {

@@ -121,8 +121,14 @@ impl Subject {
 
     /// The test cluster of `class`; adds what reflection says about its types to the facts.
     pub fn cluster(&mut self, class: &str) -> Cluster {
-        let described =
-            describe_for_cluster(&mut self.sup, self.unit, class, DEFAULT_DESCRIBE_DEPTH).unwrap();
+        let described = describe_for_cluster(
+            &mut self.sup,
+            self.unit,
+            class,
+            DEFAULT_DESCRIBE_DEPTH,
+            None,
+        )
+        .unwrap();
         let path = format!("{}.java", class.replace('.', "/"));
         let file = self.sources.iter().find(|s| s.path == path).unwrap();
         let tree = syntax::parse_java(&file.text, None);

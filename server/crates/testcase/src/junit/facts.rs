@@ -37,6 +37,9 @@ impl Default for TypeFacts {
 #[derive(Debug, Clone)]
 struct ClassFacts {
     kind: TypeKind,
+    /// Whether the tests can name the class (`None`: not judged, the facts were not made for
+    /// one package by [`TypeFacts::visible_from`]).
+    nameable: Option<bool>,
     inner_class: bool,
     /// Public no-arg instance methods with a result, inherited ones included.
     no_arg_methods: BTreeMap<String, JavaType>,
@@ -68,6 +71,18 @@ impl TypeFacts {
         facts
     }
 
+    /// Facts from the descriptions as a test in the package of `under_test` sees them
+    /// ([`crate::visible_from`]), knowing which of the types it can name.
+    pub fn visible_from(types: &[TypeDescription], under_test: &str) -> TypeFacts {
+        let mut facts = TypeFacts::from_descriptions(&crate::visible_from(types, under_test));
+        for t in types {
+            if let Some(c) = facts.classes.get_mut(&t.name) {
+                c.nameable = Some(crate::access::nameable_from(t, under_test));
+            }
+        }
+        facts
+    }
+
     pub fn add_description(&mut self, t: &TypeDescription) {
         add_type_info(&mut self.table, t);
         let mut no_arg_methods = BTreeMap::new();
@@ -89,6 +104,7 @@ impl TypeFacts {
             t.name.clone(),
             ClassFacts {
                 kind: t.kind,
+                nameable: None,
                 inner_class: t.inner_class,
                 no_arg_methods,
                 overloaded: arities
@@ -258,6 +274,12 @@ impl TypeFacts {
             },
             None => MethodLookup::Unknown,
         }
+    }
+
+    /// Whether a test can name `class`: `None` when it was not described or the facts were not
+    /// made for a package.
+    pub(crate) fn nameable(&self, class: &str) -> Option<bool> {
+        self.classes.get(class).and_then(|c| c.nameable)
     }
 
     pub(crate) fn is_enum(&self, class: &str) -> Option<bool> {

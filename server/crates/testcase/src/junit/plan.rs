@@ -181,7 +181,7 @@ pub(crate) fn plan<'a>(index: usize, executed: &'a ExecutedTest, facts: &TypeFac
         let produced = match s {
             Statement::Method { ty: Some(ty), .. } | Statement::FieldRead { ty, .. } => {
                 let name = s.callable().map_or("", |c| c.name());
-                let items = value_items(i, name, ty, observed, &mut ids);
+                let items = value_items(i, name, ty, observed, facts, &mut ids);
                 let asserted = !items.is_empty();
                 after[i].extend(items);
                 Some((ty, asserted))
@@ -268,6 +268,7 @@ fn value_items(
     member: &str,
     ty: &JavaType,
     observed: &Observed,
+    facts: &TypeFacts,
     ids: &mut Ids,
 ) -> Vec<Item> {
     let assert = |check: Check, subject: Subject, ids: &mut Ids| {
@@ -318,16 +319,21 @@ fn value_items(
         }
         None
     } else if let Some(constant) = &observed.enum_constant {
-        observed.runtime_type.as_ref().map(|runtime| {
-            equals(
-                Expected::Constant {
-                    class: enum_class(runtime).to_string(),
-                    name: constant.clone(),
-                },
-                None,
-                None,
-            )
-        })
+        observed
+            .runtime_type
+            .as_deref()
+            .map(enum_class)
+            .filter(|class| nameable_enum(class, ty, facts))
+            .map(|class| {
+                equals(
+                    Expected::Constant {
+                        class: class.to_string(),
+                        name: constant.clone(),
+                    },
+                    None,
+                    None,
+                )
+            })
     } else {
         observed
             .value
@@ -387,6 +393,16 @@ fn boxed_check(v: &Value, runtime: Option<&str>) -> Option<Check> {
         _ => return None,
     };
     Some(equals(Expected::Literal(expected), None, None))
+}
+
+/// Whether the test can name enum `class`, the runtime class of a value of static type `ty`:
+/// the static type itself, or an enum the facts describe as nameable from the test's package.
+/// A runtime class the test may not name is never written (`Comparator.naturalOrder()` is
+/// `java.util.Comparators.NaturalOrderComparator.INSTANCE`, of a package-private class): the
+/// value is then not asserted.
+fn nameable_enum(class: &str, ty: &JavaType, facts: &TypeFacts) -> bool {
+    matches!(ty, JavaType::Class { name, .. } if name == class)
+        || facts.is_enum(class) == Some(true) && facts.nameable(class) != Some(false)
 }
 
 /// The enum class of a constant's runtime class: a constant with a body is an instance of an
