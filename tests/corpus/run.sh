@@ -107,7 +107,10 @@ measure_main() {
     fi
     touch "$out/.compiled"
   fi
-  echo "$out/classes${cp:+:$cp}"
+  # The module's resources (message bundles, say) are on a Maven build's test classpath too.
+  local resources=""
+  [ -d "$dir/src/main/resources" ] && resources=":$dir/src/main/resources"
+  echo "$out/classes$resources${cp:+:$cp}"
 }
 
 # measure KEY CLASS TEST_FILE JUNIT CLASSPATH: compiles the written test class and runs it under
