@@ -337,11 +337,11 @@ fn collect_java_files(dir: &Path, project_root: &Path, files: &mut Vec<PathBuf>)
 mod tests {
     use super::*;
 
-    /// A scratch project directory removed on drop.
-    struct Scratch(PathBuf);
+    /// A scratch project directory removed on drop (the level reading's tests use it too).
+    pub(super) struct Scratch(pub(super) PathBuf);
 
     impl Scratch {
-        fn new(name: &str) -> Scratch {
+        pub(super) fn new(name: &str) -> Scratch {
             let dir =
                 std::env::temp_dir().join(format!("ctg-project-{name}-{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&dir);
@@ -349,7 +349,7 @@ mod tests {
             Scratch(dir)
         }
 
-        fn write(&self, relative: &str, text: &str) -> PathBuf {
+        pub(super) fn write(&self, relative: &str, text: &str) -> PathBuf {
             let path = self.0.join(relative);
             std::fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
             std::fs::write(&path, text).expect("write");

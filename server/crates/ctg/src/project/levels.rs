@@ -317,31 +317,7 @@ fn gradle_level(build: &str) -> Option<u32> {
 mod tests {
     use super::*;
 
-    /// A scratch directory removed on drop.
-    struct Scratch(PathBuf);
-
-    impl Scratch {
-        fn new(name: &str) -> Scratch {
-            let dir =
-                std::env::temp_dir().join(format!("ctg-levels-{name}-{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&dir);
-            std::fs::create_dir_all(&dir).expect("scratch dir");
-            Scratch(dir)
-        }
-
-        fn write(&self, relative: &str, text: &str) -> PathBuf {
-            let path = self.0.join(relative);
-            std::fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
-            std::fs::write(&path, text).expect("write");
-            path
-        }
-    }
-
-    impl Drop for Scratch {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
+    use crate::project::tests::Scratch;
 
     fn levels(main: Option<u32>, test: Option<u32>) -> JavaLevels {
         JavaLevels { main, test }
