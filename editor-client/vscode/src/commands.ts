@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 
 import { errorMessage, type CtglsClient } from './client';
 import type { CoverageController } from './coverageController';
-import { SHOW_STATUS_COMMAND } from './statusBar';
+import { SHOW_STATUS_COMMAND } from './languageStatus';
 import { statusPickItems, type StatusAction, type StatusPickItem } from './status';
 
 export const Command = {

@@ -38,6 +38,11 @@ function M.call(client, method, ...)
   return client[method](...)
 end
 
+--- Whether `t` is a list (`vim.islist` from 0.10, which deprecated `vim.tbl_islist`).
+function M.islist(t)
+  return (vim.islist or vim.tbl_islist)(t)
+end
+
 --- The settings a client was started with (0.11 keeps them on the client itself).
 function M.client_settings(client)
   return client.settings or (client.config and client.config.settings) or {}
