@@ -173,11 +173,8 @@ end
 
 --- `ctgls/coverageChanged` for `uri`.
 function M.coverage_changed(uri)
-  if not M.enabled() or type(uri) ~= 'string' then
-    return
-  end
-  local bufnr = vim.fn.bufnr(vim.uri_to_fname(uri))
-  if bufnr > 0 then
+  local bufnr = compat.buffer_of_uri(uri)
+  if bufnr and M.enabled() then
     M.refresh(bufnr)
   end
 end
@@ -201,17 +198,10 @@ local function listen()
   end
   listening = true
   local group = vim.api.nvim_create_augroup('ctgls_coverage', { clear = true })
-  if vim.fn.exists('##LspAttach') == 1 then
-    vim.api.nvim_create_autocmd('LspAttach', {
-      group = group,
-      callback = function(event)
-        vim.schedule(function()
-          M.refresh(event.buf)
-        end)
-      end,
-      desc = 'ctgls: coverage signs of a newly attached buffer',
-    })
-  else
+  local refresh = function(bufnr)
+    M.refresh(bufnr)
+  end
+  if not compat.on_lsp_attach(group, refresh, 'ctgls: coverage signs of a newly attached buffer') then
     -- 0.7 has no LspAttach: entering a buffer asks instead.
     vim.api.nvim_create_autocmd('BufEnter', {
       group = group,
