@@ -130,44 +130,55 @@ local function buffer_version(bufnr)
   return type(versions) == 'table' and versions[bufnr] or nil
 end
 
---- Asks the server serving `bufnr` for its coverage and redraws the signs. `on_done(err)` is
---- called once the signs are drawn (or the request failed).
-function M.refresh(bufnr, on_done)
-  on_done = on_done or function() end
+--- The entry of `uri` in a `ctgls/coverage` answer about that one file (the only entry, should
+--- the server spell the URI differently).
+local function entry_of(result, uri)
+  local files = type(result) == 'table' and type(result.files) == 'table' and result.files or {}
+  for _, file in ipairs(files) do
+    if file.uri == uri then
+      return file
+    end
+  end
+  return #files == 1 and files[1] or nil
+end
+
+--- Clients whose failed `ctgls/coverage` the user was told about.
+local failures_told = {}
+
+--- Asks the server serving `bufnr` for its coverage and redraws the signs.
+function M.refresh(bufnr)
   if not M.enabled() or not vim.api.nvim_buf_is_loaded(bufnr) then
-    return on_done(nil)
+    return
   end
   local client = status.client_for(bufnr)
   if not client then
-    return on_done({ message = 'no ctgls client serves this buffer' })
+    return
   end
   local uri = vim.uri_from_bufnr(bufnr)
   compat.call(client, 'request', 'ctgls/coverage', { textDocument = { uri = uri } }, function(err, result)
     if err then
-      return on_done(err)
+      -- Once per client: the signs stay as they were, and the user knows why.
+      if not failures_told[client.id] then
+        failures_told[client.id] = true
+        vim.notify('ctgls: coverage signs: ctgls/coverage failed: ' .. tostring(err.message or vim.inspect(err)), vim.log.levels.WARN)
+      end
+      return
     end
     if not M.enabled() or not vim.api.nvim_buf_is_loaded(bufnr) then
-      return on_done(nil)
+      return
     end
-    local file
-    for _, candidate in ipairs(type(result) == 'table' and type(result.files) == 'table' and result.files or {}) do
-      if candidate.uri == uri then
-        file = candidate
-      end
-    end
+    local file = entry_of(result, uri)
     if not file then
       -- No results (yet, or withdrawn by an edit): nothing to show.
-      M.clear(bufnr)
-      return on_done(nil)
+      return M.clear(bufnr)
     end
     local version = buffer_version(bufnr)
     if type(file.version) == 'number' and version and file.version < version then
       -- An answer for older text; the edit since then brings a `ctgls/coverageChanged`. The
       -- signs already there moved with the text.
-      return on_done(nil)
+      return
     end
     place(bufnr, M.line_kinds(file))
-    on_done(nil)
   end, bufnr)
 end
 
