@@ -137,11 +137,19 @@ test('code-server shows ctgls status, diagnostics and coverage for the bank fixt
     await runQuickOpen(page, '>', 'ctgls: Show Coverage', 'Show Coverage of Generated Tests');
     await page.locator('.monaco-editor .coverage-deco-gutter').first().waitFor({ timeout: 60_000 });
 
-    // The settings as the server applies them, written to the ctgls output channel.
-    await runQuickOpen(page, '>', 'ctgls: Show Settings the Server', 'Show Settings the Server Applies');
-    const line = page.locator('.monaco-editor .view-line', { hasText: /settings.the.server.applies/ });
-    await line.first().waitFor({ timeout: 30_000 });
-    const text = ((await line.first().textContent()) ?? '').replace(/\u00a0/g, ' ');
+    // The settings as the server applies them, written to the ctgls output channel (whose log
+    // VS Code keeps on disk, under the user data folder).
+    await page.keyboard.press('Escape');
+    await runQuickOpen(page, '>', 'ctgls: Show Settings the Server Applies', 'Show Settings the Server Applies');
+    let text = '';
+    try {
+      await waitUntil(async () => {
+        text = outputChannelLog(data).split('\n').find((line) => line.includes('settings the server applies')) ?? '';
+        return text !== '';
+      }, 30_000);
+    } catch {
+      assert.fail('ctgls: Show Settings the Server Applies wrote nothing to the ctgls output channel');
+    }
     const applied = JSON.parse(text.slice(text.indexOf('{')));
     assert.equal(applied.budgetSeconds, SETTINGS.budgetSeconds, text);
     for (const key of ['diagnostics', 'sourceRoots', 'testRoots']) {
@@ -218,8 +226,23 @@ async function waitUntil(condition, timeoutMs) {
   throw new Error(`timed out after ${timeoutMs} ms`);
 }
 
+/** The ctgls output channel as VS Code logs it (`N-ctgls.log` under `exthost1/output_logging_…`). */
+function outputChannelLog(data) {
+  return logFiles(data)
+    .filter((file) => /-ctgls\.log$/.test(file))
+    .map((file) => fs.readFileSync(file, 'utf8'))
+    .join('\n');
+}
+
 /** The tail of the ctgls output channel and the extension host log, for a failure message. */
 function extensionLogs(data) {
+  return logFiles(data)
+    .map((file) => `--- ${file}\n${fs.readFileSync(file, 'utf8').split('\n').slice(-40).join('\n')}`)
+    .join('\n');
+}
+
+/** The ctgls and extension host logs under the user data folder. */
+function logFiles(data) {
   const found = [];
   const walk = (dir) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -235,7 +258,5 @@ function extensionLogs(data) {
   if (fs.existsSync(logs)) {
     walk(logs);
   }
-  return found
-    .map((file) => `--- ${file}\n${fs.readFileSync(file, 'utf8').split('\n').slice(-40).join('\n')}`)
-    .join('\n');
+  return found;
 }
