@@ -29,7 +29,8 @@ export interface LanguageClientLike {
   dispose(timeout?: number): Promise<void>;
   onNotification<P>(method: string, handler: (params: P) => void): vscode.Disposable;
   onDidChangeState(listener: (event: { oldState: number; newState: number }) => void): vscode.Disposable;
-  sendRequest<R>(method: string, param: unknown): Promise<R>;
+  /** Without `param`, the request has no params (a `null` would travel as `[null]`). */
+  sendRequest<R>(method: string, param?: unknown): Promise<R>;
   readonly code2ProtocolConverter: { asUri(uri: vscode.Uri): string };
 }
 
@@ -114,7 +115,7 @@ export class CtglsClient implements vscode.Disposable {
 
   /** The settings the server applies (`ctgls/debugConfig`): what it made of the section. */
   async serverSettings(): Promise<unknown> {
-    return this.running().sendRequest<unknown>(Method.debugConfig, null);
+    return this.running().sendRequest<unknown>(Method.debugConfig);
   }
 
   async requestCoverage(params: CoverageParams): Promise<CoverageResult> {

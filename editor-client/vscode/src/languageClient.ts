@@ -15,7 +15,7 @@ export const createLanguageClient: ClientFactory = (server, options) => {
     dispose: (timeout) => client.dispose(timeout),
     onNotification: (method, handler) => client.onNotification(method, handler),
     onDidChangeState: (listener) => client.onDidChangeState(listener),
-    sendRequest: (method, param) => client.sendRequest(method, param),
+    sendRequest: (method, param) => (param === undefined ? client.sendRequest(method) : client.sendRequest(method, param)),
     code2ProtocolConverter: client.code2ProtocolConverter,
   };
 };

@@ -125,7 +125,7 @@ describe('commands', () => {
     await run(Command.showServerSettings);
     assert.deepEqual(
       made[0]?.requests.filter((r) => r.method === 'ctgls/debugConfig'),
-      [{ method: 'ctgls/debugConfig', param: null }],
+      [{ method: 'ctgls/debugConfig', param: undefined }],
     );
     assert.equal(output.lines.at(-1), '[client] settings the server applies: {"budgetSeconds":3,"trigger":"save"}');
     assert.equal(output.shown, 1);
