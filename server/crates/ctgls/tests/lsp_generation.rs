@@ -7,13 +7,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use support::{Project, TestServer};
+use support::{e2e_enabled, Project, TestServer};
 
 const RUN_TIMEOUT: Duration = Duration::from_secs(120);
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
 
 fn start(project: &Project, settings: Value) -> TestServer {
     let mut server = TestServer::start();

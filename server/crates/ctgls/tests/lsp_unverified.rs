@@ -10,13 +10,9 @@ mod support;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use support::{Project, TestServer};
+use support::{e2e_enabled, Project, TestServer};
 
 const RUN_TIMEOUT: Duration = Duration::from_secs(120);
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
 
 fn codes(diagnostics: &Value) -> Vec<&str> {
     diagnostics

@@ -15,6 +15,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+pub mod scratch;
+#[allow(unused_imports)]
+pub use scratch::{e2e_enabled, Scratch};
+
 /// Copies a directory tree (test fixtures into scratch directories).
 pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     std::fs::create_dir_all(to).unwrap();
