@@ -176,6 +176,23 @@ fn trigger_manual_runs_only_when_asked_and_the_action_says_so() {
 }
 
 #[test]
+fn switching_the_trigger_to_idle_runs_the_waiting_classes() {
+    let project = Project::copy("settings", "switch");
+    let uri = project.uri("Account");
+    let text = std::fs::read_to_string(project.file("Account")).unwrap();
+    let mut server = start(&project, failing_runs("manual"), json!({}));
+    open(&mut server, &uri, &text);
+    server.pump_for(Duration::from_millis(300));
+    assert_eq!(status(&mut server)["state"], "idle");
+    server.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "ctgls": failing_runs("idle") } }),
+    );
+    wait_for_a_run(&mut server);
+    assert_eq!(server.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
 fn trigger_save_runs_after_a_save_only() {
     let project = Project::copy("settings", "save");
     let uri = project.uri("Account");

@@ -377,6 +377,9 @@ impl Owner {
                             .await;
                     }
                 }
+                if parsed.config.trigger != self.config.trigger {
+                    self.scheduler.set_trigger(parsed.config.trigger);
+                }
                 self.config = parsed.config;
                 self.log_level.set(self.config.log_level);
                 tracing::info!("configuration from {origin}: {:?}", self.config);
@@ -696,34 +699,28 @@ impl Owner {
     /// Shows the results the `.ctgls/` store holds for a just-opened file, when they are of
     /// the same text: a restarted server shows coverage at once.
     fn load_stored(&mut self, uri: &Uri, layout: &ctg::project::ProjectLayout) {
-        let Some(file) = self.files.get(uri) else {
-            return;
-        };
-        let Some(path) = uri_path(uri) else {
+        let (Some(file), Some(path)) = (self.files.get(uri), uri_path(uri)) else {
             return;
         };
         let Some(class) = primary_type(file.model(), Some(&path)).map(|t| t.binary_name.clone())
         else {
             return;
         };
-        let store = Store::open(&layout.root);
-        let hash = ctg::pipeline::source_hash(file.model().text());
         // The JUnit a run would write now: the stored class is used only when it is that one.
         let junit = match self.config.junit {
             Some(4) => ctg::project::JUnitVersion::Four,
             Some(_) => ctg::project::JUnitVersion::Five,
             None => layout.junit_version(),
         };
-        let suite = (ctg::emit::test_file(layout, &class), junit);
-        match store.load(&class) {
-            Ok(Some(record)) if record.last_run().is_some_and(|r| r.run.source_hash == hash) => {
-                let results = ClassResults::stored(&class, &record, file.model(), suite);
-                if let Some(shown) = self.shown.get_mut(uri) {
-                    shown.results = Some(Arc::new(results));
-                }
-            }
-            Ok(_) => {}
-            Err(error) => tracing::warn!("ignoring the stored results of {class}: {error}"),
+        let results = ClassResults::from_store(
+            &Store::open(&layout.root),
+            layout,
+            &class,
+            file.model(),
+            junit,
+        );
+        if let (Some(results), Some(shown)) = (results, self.shown.get_mut(uri)) {
+            shown.results = Some(Arc::new(results));
         }
     }
 

@@ -147,6 +147,14 @@ impl Scheduler {
         self.files.insert(uri.clone(), schedule);
     }
 
+    /// The `trigger` setting changed: with `idle`, every class is ready at once (as if just
+    /// opened); with `save` or `manual`, none is until saved or asked for.
+    pub fn set_trigger(&mut self, trigger: Trigger) {
+        for schedule in self.files.values_mut() {
+            schedule.ready = trigger == Trigger::Idle;
+        }
+    }
+
     /// Stops scheduling a closed file (cancelling its run); whether it was tracked.
     pub fn untrack(&mut self, uri: &Uri) -> bool {
         if let Some(running) = self.running.as_ref().filter(|r| &r.uri == uri) {

@@ -138,6 +138,31 @@ impl ClassResults {
         results
     }
 
+    /// What `store` holds of `class` when its last run was on the text of `model`, with the
+    /// tests of its JUnit class when the class is for `junit` (the JUnit a run would write
+    /// now); `None` when the store has nothing for this text (or cannot be read, which is
+    /// logged).
+    pub fn from_store(
+        store: &ctg::store::Store,
+        layout: &ctg::project::ProjectLayout,
+        class: &str,
+        model: &JavaModel,
+        junit: JUnitVersion,
+    ) -> Option<ClassResults> {
+        let hash = ctg::pipeline::source_hash(model.text());
+        match store.load(class) {
+            Ok(Some(record)) if record.last_run().is_some_and(|r| r.run.source_hash == hash) => {
+                let suite = (ctg::emit::test_file(layout, class), junit);
+                Some(ClassResults::stored(class, &record, model, suite))
+            }
+            Ok(_) => None,
+            Err(error) => {
+                tracing::warn!("ignoring the stored results of {class}: {error}");
+                None
+            }
+        }
+    }
+
     /// The store's record of an earlier run on the same text. `suite` says where the test
     /// class goes and which JUnit this session writes; the record's JUnit class is used only
     /// for that JUnit.
