@@ -97,18 +97,27 @@ pub fn test_edit(
             };
             let document = Document::new(existing, version.unwrap_or(0));
             let index = document.line_index();
-            let text_edits = edits
-                .into_iter()
-                .map(|(range, text)| {
-                    index
-                        .text_range(range, encoding)
-                        .map(|r| TextEdit::new(to_proto::range(r), text))
-                        .map_err(|e| e.to_string())
-                })
-                .collect::<Result<Vec<_>, _>>()?;
+            let text_edits = text_edits(&index, edits, encoding)?;
             Ok(edit_document(&file.uri, *version, text_edits, support))
         }
     }
+}
+
+/// Byte-range edits of a text as LSP text edits.
+fn text_edits(
+    index: &syntax::LineIndex,
+    edits: Vec<(Range<usize>, String)>,
+    encoding: PositionEncoding,
+) -> Result<Vec<TextEdit>, String> {
+    edits
+        .into_iter()
+        .map(|(range, text)| {
+            index
+                .text_range(range, encoding)
+                .map(|r| TextEdit::new(to_proto::range(r), text))
+                .map_err(|e| e.to_string())
+        })
+        .collect()
 }
 
 fn create_with_text(uri: &Uri, text: String, support: EditSupport) -> WorkspaceEdit {
@@ -256,15 +265,7 @@ pub fn throws_edit(
 ) -> Result<WorkspaceEdit, String> {
     let edits = throws_edits(file, &exception.called, &exception.type_name)?;
     let index = file.document().line_index();
-    let text_edits = edits
-        .into_iter()
-        .map(|(range, text)| {
-            index
-                .text_range(range, encoding)
-                .map(|r| TextEdit::new(to_proto::range(r), text))
-                .map_err(|e| e.to_string())
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let text_edits = text_edits(&index, edits, encoding)?;
     Ok(edit_document(
         uri,
         Some(file.document().version()),

@@ -288,33 +288,27 @@ fn from_results(input: &ListInput, results: &ClassResults, out: &mut Vec<CodeAct
                     continue;
                 };
                 if let Some(test) = named(outcome.covered_by) {
-                    out.push(action(
+                    out.push(insert_test(
                         "Insert test covering this branch".into(),
-                        CodeActionKind::QUICKFIX,
                         Some(diagnostic.clone()),
-                        ActionData::Test {
-                            uri: uri.clone(),
-                            run,
-                            test,
-                        },
+                        uri.clone(),
+                        run,
+                        test,
                     ));
                 } else if let Some((other, test)) = decision
                     .outcomes
                     .iter()
                     .find_map(|o| named(o.covered_by).map(|t| (o, t)))
                 {
-                    out.push(action(
+                    out.push(insert_test(
                         format!(
                             "Insert the closest test (it takes the {} branch; edit its inputs)",
                             other.label
                         ),
-                        CodeActionKind::QUICKFIX,
                         Some(diagnostic.clone()),
-                        ActionData::Test {
-                            uri: uri.clone(),
-                            run,
-                            test,
-                        },
+                        uri.clone(),
+                        run,
+                        test,
                     ));
                 } else if let Some(test) = (results.origin == Origin::Interim)
                     .then(|| closest_so_far(results, &decision.key.member, &named))
@@ -322,18 +316,15 @@ fn from_results(input: &ListInput, results: &ClassResults, out: &mut Vec<CodeAct
                 {
                     // While the search runs: a test of the same member that fits the text, as
                     // a starting point, until the run ends with a test for this branch.
-                    out.push(action(
+                    out.push(insert_test(
                         format!(
                             "Insert the closest test found so far (it calls {}; edit its inputs)",
                             member_display(&decision.key.member)
                         ),
-                        CodeActionKind::QUICKFIX,
                         Some(diagnostic.clone()),
-                        ActionData::Test {
-                            uri: uri.clone(),
-                            run,
-                            test,
-                        },
+                        uri.clone(),
+                        run,
+                        test,
                     ));
                 }
             }
@@ -349,15 +340,12 @@ fn from_results(input: &ListInput, results: &ClassResults, out: &mut Vec<CodeAct
                 let exception = &results.exceptions[index];
                 let simple = simple_name(&exception.type_name).to_string();
                 if let Some(test) = named(exception.test) {
-                    out.push(action(
+                    out.push(insert_test(
                         format!("Insert test reproducing {simple}"),
-                        CodeActionKind::QUICKFIX,
                         Some(diagnostic.clone()),
-                        ActionData::Test {
-                            uri: uri.clone(),
-                            run,
-                            test,
-                        },
+                        uri.clone(),
+                        run,
+                        test,
                     ));
                 }
                 if exception.checked {
@@ -400,18 +388,15 @@ fn from_results(input: &ListInput, results: &ClassResults, out: &mut Vec<CodeAct
                 }
                 for outcome in &decision.outcomes {
                     if let Some(test) = named(outcome.covered_by) {
-                        out.push(action(
+                        out.push(insert_test(
                             format!(
                                 "Insert test covering the {} branch of `{}`",
                                 outcome.label, decision.condition
                             ),
-                            CodeActionKind::QUICKFIX,
                             None,
-                            ActionData::Test {
-                                uri: uri.clone(),
-                                run,
-                                test,
-                            },
+                            uri.clone(),
+                            run,
+                            test,
                         ));
                     }
                 }
@@ -435,6 +420,22 @@ fn closest_so_far(
                 .as_ref()
                 .map_or(usize::MAX, String::len)
         })
+}
+
+/// A quick fix inserting test `test` of run `run`.
+fn insert_test(
+    title: String,
+    diagnostic: Option<Diagnostic>,
+    uri: Uri,
+    run: u64,
+    test: usize,
+) -> CodeAction {
+    action(
+        title,
+        CodeActionKind::QUICKFIX,
+        diagnostic,
+        ActionData::Test { uri, run, test },
+    )
 }
 
 fn action(
@@ -552,5 +553,96 @@ mod tests {
             ["Generate tests for class A"]
         );
         assert!(whole(&constructor_edited).is_err());
+    }
+
+    fn listed(view: &FileView, diagnostics: &[Diagnostic]) -> Vec<CodeAction> {
+        let position = tower_lsp_server::ls_types::Position::new(0, 0);
+        list(&ListInput {
+            view,
+            range: LspRange::new(position, position),
+            diagnostics,
+            only: None,
+            queued: false,
+            disabled_support: true,
+        })
+    }
+
+    #[test]
+    fn an_interim_diagnostic_offers_the_closest_test_found_so_far() {
+        use crate::lsp::results::fixture::{goal, outcome, stored_fixture, STORED_CLASS};
+        let file = open(STORED_CLASS);
+        let base = stored_fixture(file.model());
+        let searching = ClassResults::interim(9, "p.A", file.model(), &Default::default());
+        let mut merged = ClassResults::with_interim(&base, &searching);
+        // Neither of f's outcomes has a test yet; fOne (test 0) calls f all the same.
+        let (f_true, f_false) = (
+            goal(&merged, "p.A#f(int)", "true"),
+            goal(&merged, "p.A#f(int)", "false"),
+        );
+        for decision in &mut merged.decisions {
+            for o in &mut decision.outcomes {
+                if format!("{}.{}", decision.key, o.outcome) == f_true {
+                    o.covered = false;
+                    o.covered_by = None;
+                }
+            }
+        }
+        assert!(!outcome(&merged, &f_false).covered);
+        let uri: Uri = "file:///p/src/main/java/p/A.java".parse().unwrap();
+        let severities = DiagnosticSeverities::default();
+        let view = FileView {
+            results: Some(&merged),
+            running: Some("searching"),
+            ..FileView::bare(&uri, &file, PositionEncoding::Utf16, &severities)
+        };
+        let diagnostics = crate::lsp::diagnostics::compute(&view);
+        let uncovered = diagnostics
+            .iter()
+            .find(|d| {
+                d.data
+                    .as_ref()
+                    .is_some_and(|data| data["goal"] == f_false.as_str())
+            })
+            .expect("f's false branch is diagnosed")
+            .clone();
+        let actions = listed(&view, &[uncovered]);
+        assert_eq!(
+            actions[0].title,
+            "Insert the closest test found so far (it calls f(int); edit its inputs)"
+        );
+        assert_eq!(
+            actions[0].data.as_ref().unwrap()["test"],
+            0,
+            "fOne, the test that calls f"
+        );
+        // The stored tests fit the text: the whole class is offered while the search runs.
+        assert_eq!(actions.last().unwrap().title, "Generate tests for class A");
+        assert!(actions.last().unwrap().data.is_some());
+    }
+
+    #[test]
+    fn before_any_result_the_actions_say_what_they_wait_for() {
+        let file = open("package p;\npublic class A { int f(int x) { return x > 0 ? 1 : 2; } }\n");
+        let uri: Uri = "file:///p/src/main/java/p/A.java".parse().unwrap();
+        let severities = DiagnosticSeverities::default();
+        let idle = FileView::bare(&uri, &file, PositionEncoding::Utf16, &severities);
+        // Nothing running: Generate tests runs the command.
+        let actions = listed(&idle, &[]);
+        assert_eq!(actions.len(), 1);
+        assert_eq!(
+            actions[0].command.as_ref().unwrap().command,
+            command::GENERATE
+        );
+        // A run in progress: disabled, saying for what.
+        let running = FileView {
+            running: Some("searching"),
+            ..idle
+        };
+        let actions = listed(&running, &[]);
+        assert_eq!(actions[0].title, "Generate tests for class A");
+        assert_eq!(
+            actions[0].disabled.as_ref().unwrap().reason,
+            "waiting for the run in progress (searching); its tests are offered when it ends"
+        );
     }
 }

@@ -503,7 +503,7 @@ pub(crate) mod fixture {
         VarRef,
     };
 
-    use super::ClassResults;
+    use super::{ClassResults, OutcomeResult};
 
     pub const STORED_CLASS: &str = "package p;\nclass A {\n  A() {}\n  int f(int x) {\n    if (x > 0) return 1;\n    return 2;\n  }\n  int g(int x) {\n    if (x > 5) return 10 / (x - 9);\n    return 2;\n  }\n}\n";
 
@@ -620,6 +620,34 @@ pub(crate) mod fixture {
         }
     }
 
+    /// The goal key of `member`'s outcome labelled `label`.
+    pub fn goal(results: &ClassResults, member: &str, label: &str) -> String {
+        results
+            .decisions
+            .iter()
+            .filter(|d| d.key.member == member)
+            .find_map(|d| {
+                d.outcomes
+                    .iter()
+                    .find(|o| o.label == label)
+                    .map(|o| format!("{}.{}", d.key, o.outcome))
+            })
+            .unwrap_or_else(|| panic!("no {label} outcome in {member}"))
+    }
+
+    /// The outcome of `goal`.
+    pub fn outcome<'r>(results: &'r ClassResults, goal: &str) -> &'r OutcomeResult {
+        results
+            .decisions
+            .iter()
+            .find_map(|d| {
+                d.outcomes
+                    .iter()
+                    .find(|o| format!("{}.{}", d.key, o.outcome) == goal)
+            })
+            .unwrap_or_else(|| panic!("no {goal}"))
+    }
+
     pub fn stored_fixture(model: &JavaModel) -> ClassResults {
         ClassResults::stored(
             "p.A",
@@ -652,32 +680,6 @@ mod tests {
             (results.lines[0].member.as_str(), results.lines[0].offset),
             ("A#f(int)", 1)
         );
-    }
-
-    fn goal(results: &ClassResults, member: &str, label: &str) -> String {
-        results
-            .decisions
-            .iter()
-            .filter(|d| d.key.member == member)
-            .find_map(|d| {
-                d.outcomes
-                    .iter()
-                    .find(|o| o.label == label)
-                    .map(|o| format!("{}.{}", d.key, o.outcome))
-            })
-            .unwrap_or_else(|| panic!("no {label} outcome in {member}"))
-    }
-
-    fn outcome<'r>(results: &'r ClassResults, goal: &str) -> &'r OutcomeResult {
-        results
-            .decisions
-            .iter()
-            .find_map(|d| {
-                d.outcomes
-                    .iter()
-                    .find(|o| format!("{}.{}", d.key, o.outcome) == goal)
-            })
-            .unwrap_or_else(|| panic!("no {goal}"))
     }
 
     #[test]

@@ -361,32 +361,6 @@ mod tests {
         assert_eq!(results.decisions.len(), 2, "f's ternary and g's entry");
     }
 
-    fn goal(results: &ClassResults, member: &str, label: &str) -> String {
-        results
-            .decisions
-            .iter()
-            .filter(|d| d.key.member == member)
-            .find_map(|d| {
-                d.outcomes
-                    .iter()
-                    .find(|o| o.label == label)
-                    .map(|o| format!("{}.{}", d.key, o.outcome))
-            })
-            .unwrap_or_else(|| panic!("no {label} outcome in {member}"))
-    }
-
-    fn outcome<'r>(results: &'r ClassResults, goal: &str) -> &'r OutcomeResult {
-        results
-            .decisions
-            .iter()
-            .find_map(|d| {
-                d.outcomes
-                    .iter()
-                    .find(|o| format!("{}.{}", d.key, o.outcome) == goal)
-            })
-            .unwrap_or_else(|| panic!("no {goal}"))
-    }
-
     #[test]
     fn interim_coverage_adds_to_the_earlier_results_of_unchanged_members() {
         let before = STORED_CLASS;
