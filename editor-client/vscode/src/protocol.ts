@@ -50,8 +50,8 @@ export interface RunningClass {
   class: string;
   phase: string;
   /** Branches covered so far, once the search reports. */
-  branches: Count | null;
-  elapsedMs: number;
+  branches?: Count | null;
+  elapsedMs?: number;
 }
 
 export interface ClassStatus {
@@ -62,7 +62,7 @@ export interface ClassStatus {
   tests: number;
   runs: number;
   /** Where the figures come from: a finished run, the run in progress, the store. */
-  origin: 'run' | 'running' | 'stored' | null;
+  origin?: 'run' | 'running' | 'stored' | null;
   /** Why the class cannot be generated for, or null. */
   problem: string | null;
 }
@@ -77,7 +77,10 @@ export interface ClasspathStatus {
   message: string | null;
 }
 
-/** Params of `ctgls/status` and result of the `ctgls.status` command. */
+/**
+ * Params of `ctgls/status` and result of the `ctgls.status` command. The server always sends
+ * every field; the ones marked optional are not read by this client yet.
+ */
 export interface StatusParams {
   state: ServerState;
   message: string;
@@ -85,9 +88,9 @@ export interface StatusParams {
   queued: string[];
   classes: ClassStatus[];
   /** What concerns a project rather than a class, once. */
-  notes: string[];
-  workspaceFolders: string[];
-  classpaths: ClasspathStatus[];
+  notes?: string[];
+  workspaceFolders?: string[];
+  classpaths?: ClasspathStatus[];
   version: string;
 }
 
