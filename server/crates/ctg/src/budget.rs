@@ -344,6 +344,34 @@ mod tests {
     }
 
     #[test]
+    fn perturbed_runs_are_estimated_and_learnt_apart() {
+        let mut c = costs();
+        c.perturbed_rounds = 1.0;
+        // 100 tests: the perturbed stage's reference is 1.0 + 1.0 s.
+        assert_eq!(c.estimate(100), secs(1.5 + 2.0 + 1.0 + 2.0));
+        let mut verified = suite(1, 2.0, &[(100, 1.0), (100, 1.0)]);
+        // Two perturbed stages (a perturbation removed something, the next round confirmed),
+        // each twice its reference.
+        verified.perturbed = (1..=2)
+            .map(|round| crate::verify::PerturbedRound {
+                round,
+                tests: 100,
+                combined: Vec::new(),
+                attribution: Vec::new(),
+                duration: secs(4.0),
+                causes: Default::default(),
+            })
+            .collect();
+        c.learn(100, secs(1.5 + 2.0 + 1.0 + 8.0), Some(&verified));
+        assert!((c.perturbed.scale - 1.5).abs() < 1e-9, "{c:?}");
+        assert!((c.perturbed_rounds - 1.5).abs() < 1e-9, "{c:?}");
+        assert!(
+            (c.worker.scale - 1.0).abs() < 1e-9,
+            "the perturbed time is not the worker's: {c:?}"
+        );
+    }
+
+    #[test]
     fn learning_is_bounded_and_ignores_empty_measurements() {
         let mut c = costs();
         c.learn(10, Duration::ZERO, None);
