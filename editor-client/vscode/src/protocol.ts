@@ -16,6 +16,9 @@ export const Method = {
   status: 'ctgls/status',
   coverage: 'ctgls/coverage',
   coverageChanged: 'ctgls/coverageChanged',
+  /** The configuration in effect, keyed like the `ctgls` section; a debugging request whose
+   * shape may change (server/crates/ctgls/src/lsp/ext.rs). */
+  debugConfig: 'ctgls/debugConfig',
 } as const;
 
 /** The argument of `ctgls.generate` and `ctgls.cancel`; no argument means every file. */
