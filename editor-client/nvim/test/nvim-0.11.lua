@@ -140,16 +140,10 @@ T.run(function()
     T.expect_server_config(T.client(bufnr), bufnr, { executionEnabled = false, idleDelayMs = 200 })
   end, { setup_started })
 
-  do
-    local name = 'setup(): diagnostics, trigger, sourceRoots and testRoots reach the server'
+  T.check('setup(): diagnostics, trigger, sourceRoots and testRoots reach the server', function()
     local bufnr = T.bufnr_of(setup_account)
-    local client = bufnr and T.client(bufnr)
-    if client then
-      T.expect_new_settings(name, client, bufnr, T.new_settings)
-    else
-      T.check(name, function() end, { setup_started })
-    end
-  end
+    T.expect_new_settings(T.client(bufnr), bufnr, T.new_settings)
+  end, { setup_started })
 
   -- Leave no trace of setup() for the vim.lsp.enable path.
   do
