@@ -9,7 +9,9 @@
 //! Module map: `types` (Java types, parsing, unification), `description` (reflection input), `access` (what a test in the class's package can reach),
 //! `hierarchy` (subtyping, assignability), `jdk` (built-in JDK knowledge), `callable`,
 //! `signature` (resolution at a call site), `cluster` (targets, generators, reachability),
-//! `value`, `pool` and `source_literals` (constant and observed pools), `random_value`,
+//! `value`, `pool` and `source_literals` (constant and observed pools), `environment` (console
+//! input, input files and system properties as search input: what a class reads, their
+//! operators), `random_value`,
 //! `delta` (primitive mutation), `statement` (the representation), `dump` (text form), `validate`
 //! (well-typedness), `factory` (building statements, insertion), `sampling`, `mutation`,
 //! `crossover`, `variation` (the search-facing interface), `config`, `junit` (JUnit source of
@@ -26,6 +28,7 @@ mod crossover;
 mod delta;
 mod description;
 mod dump;
+mod environment;
 mod factory;
 mod hierarchy;
 mod jdk;
@@ -51,6 +54,9 @@ pub use config::Config;
 pub use description::{
     Access, ConstructorDescription, FieldDescription, MethodDescription, MissingType,
     ParamDescription, TypeDescription, TypeKind,
+};
+pub use environment::{
+    is_file_name, is_input_text, is_path_type, is_property_key, EnvironmentInputs, PATH_TYPES,
 };
 pub use hierarchy::TypeInfo;
 pub use jdk::TOO_GENERAL;

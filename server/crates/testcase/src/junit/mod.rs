@@ -10,11 +10,13 @@
 //! Module map: `observation` (what was observed, and the state probes that observe objects at
 //! the end of a test), `facts` (what reflection and the source tell about types: getters,
 //! overloads, parameter names), `stability` (values that change between runs), `literal` (exact Java literals), `names` (test and variable
-//! names), `imports` (type references and the import list), `plan` (which assertions a test
+//! names), `imports` (type references and the import list), `environment` (console input,
+//! input files and system properties, and putting them back), `plan` (which assertions a test
 //! gets), `printer` (the source text and its line map), `minimise` (removing statements).
 //!
 //! Conventions of the emitted code are documented in `docs/emission.md`.
 
+mod environment;
 mod facts;
 mod imports;
 mod literal;
