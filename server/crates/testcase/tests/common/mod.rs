@@ -2,6 +2,8 @@
 //! output, and clusters built from them.
 #![allow(dead_code)]
 
+pub mod junit;
+
 use testcase::*;
 
 pub fn param(erased: &str, generic: &str) -> ParamDescription {
