@@ -77,8 +77,8 @@ pub enum Statement {
         value: VarRef,
     },
     /// `System.setIn(new ByteArrayInputStream(<text's bytes>))` (defines no variable): the
-    /// console input of the rest of the test (Arcuri, Fraser and Galeotti, "Automated unit test
-    /// generation for classes with environment dependencies"). The printed test puts the
+    /// console input of the rest of the test (Arcuri et al., "Environment Dependencies",
+    /// 3.3.1). The printed test puts the
     /// console back afterwards; `text` is ASCII ([`crate::environment::is_input_text`]).
     ConsoleInput { text: String },
     /// `System.setProperty(key, value)` (defines no variable); the printed test puts the

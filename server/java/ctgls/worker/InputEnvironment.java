@@ -12,9 +12,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * The environment statements (docs/protocol.md, "execute"): console input, system properties and
- * input files, which the search chooses as it chooses primitive values (Arcuri, Fraser and
- * Galeotti, "Automated unit test generation for classes with environment dependencies"), set up
- * for real rather than mocked, as the written JUnit test sets them up.
+ * input files, which the search chooses as it chooses primitive values (Arcuri et al.,
+ * "Environment Dependencies", 3.3.1 and 3.3.2), set up for real rather than mocked, as the
+ * written JUnit test sets them up.
  *
  * <p>Console input and properties are put back after every test with the rest of the JDK's
  * state ({@link JdkState}). Input files live in one directory per test under

@@ -1,8 +1,8 @@
 //! The operators of the environment statements: inserting console input and system
 //! properties, giving a path parameter an input file, and changing texts, names and values
-//! (Arcuri, Fraser and Galeotti, "Automated unit test generation for classes with environment
-//! dependencies", section III: the search chooses the environment's contents as it chooses
-//! primitive values).
+//! (Arcuri et al., "Environment Dependencies", 3.3.1 and 3.3.2: the search chooses the
+//! environment's contents as it chooses primitive values). As the paper's `addInputLine` and
+//! `appendLineToFile`, texts are edited line by line.
 
 use rand::Rng;
 

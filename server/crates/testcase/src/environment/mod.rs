@@ -1,11 +1,13 @@
-//! The environment as search input, in plain JUnit (Arcuri, Fraser and Galeotti, "Automated
-//! unit test generation for classes with environment dependencies"): console input, files whose
+//! The environment as search input, in plain JUnit (Arcuri et al., "Environment
+//! Dependencies", 3.3.1 and 3.3.2): console input, files whose
 //! names and contents the search chooses, and system properties become statements of the test
 //! case ([`crate::Statement::ConsoleInput`], [`crate::Statement::InputFile`],
 //! [`crate::Statement::SystemProperty`]) with operators of their own.
 //!
-//! Deviation from the paper: EvoSuite replaces `System.in`, `java.io.File` and the system
-//! properties by mocks of its runtime library, instrumented into the class under test. Our
+//! Deviation from the paper: EvoSuite replaces `System.in` and the file API (`java.io.File`,
+//! the streams, ...) by mocks of its runtime library (a virtual file system), instrumented into
+//! the class under test, and adds their methods (`addInputLine`, `appendLineToFile`) to the
+//! search once a test was seen reading the console or a file. Our
 //! tests stay plain JUnit (no runtime library of ours): console input is a real
 //! `System.setIn`, files are real files in the test's temporary directory (the worker's
 //! scratch directory while searching, JUnit's `@TempDir` or `TemporaryFolder` in the written
