@@ -1,23 +1,16 @@
 //! The environment as search input (Arcuri et al., "Environment Dependencies") through the
-//! whole pipeline: a class
-//! that reads the console, a file whose name it is given, a system property and the clock gets
-//! tests that cover every branch the clock does not decide, and the JUnit class they are
-//! printed as passes under the real JUnit. Gated by `CTGLS_E2E=1` (the real worker, javac and
-//! JUnit).
+//! whole pipeline: a class that reads the console, a file whose name it is given, a system
+//! property and the clock gets tests that cover every branch the clock does not decide, and
+//! the JUnit class they are printed as passes under the real JUnit. Gated by `CTGLS_E2E=1`
+//! (the real worker, javac and JUnit).
 
 mod pipeline_support;
-use pipeline_support::{e2e_enabled, supervisor};
+use pipeline_support::{e2e_enabled, fixture_request, supervisor};
 
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use ctg::job::GenerationRequest;
 use ctg::pipeline::{generate_tests, PipelineOptions, Verification};
-use ctg::project::{JUnitVersion, LayoutOverrides, ProjectLayout};
-
-fn project() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/job/inputs")
-}
+use ctg::project::JUnitVersion;
 
 #[test]
 fn console_files_and_properties_reach_every_branch_the_clock_does_not_decide() {
@@ -26,16 +19,8 @@ fn console_files_and_properties_reach_every_branch_the_clock_does_not_decide() {
         return;
     }
     let mut supervisor = supervisor();
-    let layout = ProjectLayout::discover(
-        &project(),
-        &LayoutOverrides {
-            test_root: Some(std::env::temp_dir().join("ctgls-pipeline-environment-tests")),
-            ..LayoutOverrides::default()
-        },
-    );
-    let mut request = GenerationRequest::new(layout, "intake.Intake");
+    let mut request = fixture_request("inputs", "intake.Intake");
     request.budget = Duration::from_secs(20);
-    request.seed = 1;
     let options = PipelineOptions {
         junit: Some(JUnitVersion::Five),
         write: false,

@@ -43,17 +43,20 @@ fn file(name: &str, content: Option<&str>, type_name: &str) -> Statement {
     }
 }
 
+fn reader_unit(sup: &mut Supervisor) -> UnitId {
+    sup.compile(&CompileRequest {
+        sources: vec![source("env/Reader.java", READER)],
+        ..CompileRequest::default()
+    })
+    .unwrap()
+    .unit
+    .expect("compiles")
+}
+
 #[test]
 fn console_input_properties_and_files_reach_the_code_and_are_gone_for_the_next_test() {
     let mut sup = supervisor();
-    let unit = sup
-        .compile(&CompileRequest {
-            sources: vec![source("env/Reader.java", READER)],
-            ..CompileRequest::default()
-        })
-        .unwrap()
-        .unit
-        .expect("compiles");
+    let unit = reader_unit(&mut sup);
     let reader = "env.Reader";
     let string = "java.lang.String";
     let set_up = test(vec![
@@ -108,14 +111,7 @@ fn console_input_properties_and_files_reach_the_code_and_are_gone_for_the_next_t
 #[test]
 fn a_file_name_that_leaves_the_directory_is_an_invalid_test() {
     let mut sup = supervisor();
-    let unit = sup
-        .compile(&CompileRequest {
-            sources: vec![source("env/Reader.java", READER)],
-            ..CompileRequest::default()
-        })
-        .unwrap()
-        .unit
-        .expect("compiles");
+    let unit = reader_unit(&mut sup);
     let t = test(vec![file("../escape.txt", Some("x"), "java.lang.String")]);
     let r = &finished(sup.execute(unit, &[t], &options(2000)).unwrap())[0];
     assert_eq!(r.status, TestStatus::Invalid, "{r:#?}");

@@ -28,6 +28,12 @@ const FILE_FOR_STRINGS: f64 = 0.15;
 /// Probability that an input file does not exist (its path only).
 const MISSING_FILE: f64 = 0.15;
 
+/// Probability that a new line or property value is a string constant of the source. Ours,
+/// higher than the value pool's share (`Config::pool_probability` of which a third goes to
+/// observed values): what a class compares its input with is mostly written in it
+/// (`line.equals("quit")`), and an input is drawn far less often than an argument.
+const SOURCE_STRING: f64 = 0.4;
+
 /// Most lines of a new text.
 const MAX_LINES: usize = 4;
 
@@ -172,7 +178,12 @@ impl Factory<'_> {
     }
 
     fn new_line(&mut self) -> String {
-        let kind = if self.rng.gen_bool(0.35) {
+        if self.rng.gen_bool(SOURCE_STRING) {
+            if let Some(line) = self.source_string() {
+                return line;
+            }
+        }
+        let kind = if self.rng.gen_bool(0.4) {
             LiteralKind::Primitive(PrimitiveKind::Int)
         } else {
             LiteralKind::String
@@ -183,6 +194,16 @@ impl Factory<'_> {
             self.config,
             self.rng,
         ))
+    }
+
+    /// A string constant of the source, as one line.
+    fn source_string(&mut self) -> Option<String> {
+        let v = self
+            .cluster
+            .pools()
+            .constants
+            .pick(LiteralKind::String, self.rng)?;
+        Some(line_of(&v))
     }
 
     /// `text` with a line added, removed or edited, or replaced by a new text.
@@ -219,6 +240,11 @@ impl Factory<'_> {
 
     /// A property value: a constant of the source, `true`/`false`, a number or a word.
     fn property_value(&mut self) -> String {
+        if self.rng.gen_bool(SOURCE_STRING) {
+            if let Some(value) = self.source_string() {
+                return value;
+            }
+        }
         match self.rng.gen_range(0..5) {
             0 => self.rng.gen_bool(0.5).to_string(),
             1 => line_of(&new_value(
