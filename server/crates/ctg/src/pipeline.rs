@@ -13,6 +13,7 @@ use jvm::{
     CompileCacheSave, CompileRequest, ExecuteOptions, JvmError, Supervisor, Training, UnitId,
 };
 use testcase::junit::{print_class, JUnit, Suppressions, TestClassSpec};
+use testcase::EnvironmentInputs;
 
 use crate::budget::{CostLedger, EmissionReserve};
 use crate::cluster::DEFAULT_DESCRIBE_DEPTH;
@@ -206,6 +207,8 @@ pub fn generate_tests(
         TestShape {
             junit,
             level: levels.written,
+            reads_console: EnvironmentInputs::from_source(&sources[cut.index].file.text, &cut.tree)
+                .console,
         },
         supervisor,
         &sources,
@@ -373,6 +376,8 @@ fn restrict_class<'t>(
 struct TestShape {
     junit: JUnitVersion,
     level: Option<u32>,
+    /// The class reads `System.in` (`TestClassSpec::reads_console`).
+    reads_console: bool,
 }
 
 /// Compiles the sources the job read again, uninstrumented, then [`emit_verified`].
@@ -468,7 +473,11 @@ fn failure_reason(error: &PipelineError) -> String {
 fn emit_verified(
     request: &GenerationRequest,
     verify: &VerifyOptions,
-    TestShape { junit, level }: TestShape,
+    TestShape {
+        junit,
+        level,
+        reads_console,
+    }: TestShape,
     supervisor: &mut Supervisor,
     unit: UnitId,
     model: &javamodel::JavaModel,
@@ -517,6 +526,7 @@ fn emit_verified(
     spec.facts = facts;
     spec.generator_version = env!("CARGO_PKG_VERSION").to_string();
     spec.level = level;
+    spec.reads_console = reads_console;
     let verify_error = |error| PipelineError::Verify {
         class: class.clone(),
         error,

@@ -21,17 +21,25 @@ const TEMPORARY_FOLDER: &str = "temporaryFolder";
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct EnvironmentUse {
     console: bool,
+    /// The test sets console input itself.
+    chosen_console: bool,
     properties: bool,
     files: bool,
 }
 
 impl EnvironmentUse {
-    /// What `statements` (the printed ones) set up.
-    pub(super) fn of(statements: &[Statement]) -> EnvironmentUse {
-        let mut u = EnvironmentUse::default();
+    /// What `statements` (the printed ones) of a test of `spec` set up.
+    pub(super) fn of(statements: &[Statement], spec: &TestClassSpec) -> EnvironmentUse {
+        let mut u = EnvironmentUse {
+            console: spec.reads_console,
+            ..EnvironmentUse::default()
+        };
         for s in statements {
             match s {
-                Statement::ConsoleInput { .. } => u.console = true,
+                Statement::ConsoleInput { .. } => {
+                    u.console = true;
+                    u.chosen_console = true;
+                }
                 Statement::SystemProperty { .. } => u.properties = true,
                 Statement::InputFile { .. } => u.files = true,
                 _ => {}
@@ -76,6 +84,7 @@ impl EnvironmentUse {
             before.push(format!("{input} systemIn = System.in;"));
             restore.insert(0, "System.setIn(systemIn);".to_string());
         }
+        let no_input = self.console && !self.chosen_console;
         if self.properties {
             let properties = types.class("java.util.Properties");
             before.push(format!(
@@ -87,6 +96,10 @@ impl EnvironmentUse {
             return (before, Vec::new());
         }
         before.push("try {".to_string());
+        if no_input {
+            let stream = types.class("java.io.ByteArrayInputStream");
+            before.push(format!("    System.setIn(new {stream}(new byte[0]));"));
+        }
         let mut after = vec!["} finally {".to_string()];
         after.extend(restore.into_iter().map(|l| format!("    {l}")));
         after.push("}".to_string());

@@ -79,6 +79,9 @@ pub struct TestClassSpec {
     /// either (Java 7 infers a diamond from the constructor's arguments only). `None`: the
     /// newest, as javac's default level reads it.
     pub level: Option<u32>,
+    /// The class under test reads `System.in`: every test sets it (to no input when it chooses
+    /// none, as in the worker), so that no test reads the console of whoever runs it.
+    pub reads_console: bool,
 }
 
 impl TestClassSpec {
@@ -91,6 +94,7 @@ impl TestClassSpec {
             facts: TypeFacts::default(),
             generator_version: env!("CARGO_PKG_VERSION").to_string(),
             level: None,
+            reads_console: false,
         }
     }
 

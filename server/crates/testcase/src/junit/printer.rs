@@ -480,7 +480,7 @@ impl<'a, 't> MethodWriter<'a, 't> {
             Some(t) => format!(" throws {t}"),
             None => String::new(),
         };
-        let env = EnvironmentUse::of(&self.statements[..self.plan.end]);
+        let env = EnvironmentUse::of(&self.statements[..self.plan.end], self.spec);
         let parameter = env.parameter(self.spec, self.types).unwrap_or_default();
         lines.push(plain(format!(
             "{visibility}void {name}({parameter}){throws} {{"
@@ -522,7 +522,7 @@ impl<'a, 't> MethodWriter<'a, 't> {
             }));
         }
         if declared.is_empty() {
-            let env = EnvironmentUse::of(&self.statements[..self.plan.end]);
+            let env = EnvironmentUse::of(&self.statements[..self.plan.end], self.spec);
             return env
                 .throws()
                 .then(|| self.types.class("java.lang.Exception"));

@@ -33,11 +33,14 @@ public class IntakeGeneratedTest {
     public void linesReturns2() throws Exception {
         TemporaryFolder temporaryFolder = new TemporaryFolder();
         temporaryFolder.create();
+        InputStream systemIn = System.in;
         try {
+            System.setIn(new ByteArrayInputStream(new byte[0]));
             String string0 = new File(temporaryFolder.getRoot(), "stock.csv").getPath();
             Files.write(Paths.get(string0), "# item,count\nmilk,2\n".getBytes(StandardCharsets.UTF_8));
             assertEquals(2, Intake.lines(string0));
         } finally {
+            System.setIn(systemIn);
             temporaryFolder.delete();
         }
     }
@@ -46,10 +49,13 @@ public class IntakeGeneratedTest {
     public void linesReturnsMinus1() throws Exception {
         TemporaryFolder temporaryFolder = new TemporaryFolder();
         temporaryFolder.create();
+        InputStream systemIn = System.in;
         try {
+            System.setIn(new ByteArrayInputStream(new byte[0]));
             String string0 = new File(temporaryFolder.getRoot(), "input.txt").getPath();
             assertEquals(-1, Intake.lines(string0));
         } finally {
+            System.setIn(systemIn);
             temporaryFolder.delete();
         }
     }
@@ -58,11 +64,14 @@ public class IntakeGeneratedTest {
     public void sizeReturns3() throws Exception {
         TemporaryFolder temporaryFolder = new TemporaryFolder();
         temporaryFolder.create();
+        InputStream systemIn = System.in;
         try {
+            System.setIn(new ByteArrayInputStream(new byte[0]));
             File file0 = new File(temporaryFolder.getRoot(), "data.csv");
             Files.write(file0.toPath(), "12\n".getBytes(StandardCharsets.UTF_8));
             assertEquals(3L, Intake.size(file0));
         } finally {
+            System.setIn(systemIn);
             temporaryFolder.delete();
         }
     }
@@ -85,11 +94,14 @@ public class IntakeGeneratedTest {
     public void existsReturnsTrue() throws Exception {
         TemporaryFolder temporaryFolder = new TemporaryFolder();
         temporaryFolder.create();
+        InputStream systemIn = System.in;
         try {
+            System.setIn(new ByteArrayInputStream(new byte[0]));
             Path path0 = temporaryFolder.getRoot().toPath().resolve("input");
             Files.write(path0, "".getBytes(StandardCharsets.UTF_8));
             assertTrue(Intake.exists(path0));
         } finally {
+            System.setIn(systemIn);
             temporaryFolder.delete();
         }
     }

@@ -29,11 +29,14 @@ public class IntakeGeneratedTest {
     public void linesReturns2() throws Exception {
         TemporaryFolder temporaryFolder = new TemporaryFolder();
         temporaryFolder.create();
+        InputStream systemIn = System.in;
         try {
+            System.setIn(new ByteArrayInputStream(new byte[0]));
             String string0 = new File(temporaryFolder.getRoot(), "stock.csv").getPath();
             new FileWriter(string0).append("# item,count\nmilk,2\n").close();
             assertEquals(2, Intake.lines(string0));
         } finally {
+            System.setIn(systemIn);
             temporaryFolder.delete();
         }
     }
@@ -42,10 +45,13 @@ public class IntakeGeneratedTest {
     public void linesReturnsMinus1() throws Exception {
         TemporaryFolder temporaryFolder = new TemporaryFolder();
         temporaryFolder.create();
+        InputStream systemIn = System.in;
         try {
+            System.setIn(new ByteArrayInputStream(new byte[0]));
             String string0 = new File(temporaryFolder.getRoot(), "input.txt").getPath();
             assertEquals(-1, Intake.lines(string0));
         } finally {
+            System.setIn(systemIn);
             temporaryFolder.delete();
         }
     }
@@ -54,11 +60,14 @@ public class IntakeGeneratedTest {
     public void sizeReturns3() throws Exception {
         TemporaryFolder temporaryFolder = new TemporaryFolder();
         temporaryFolder.create();
+        InputStream systemIn = System.in;
         try {
+            System.setIn(new ByteArrayInputStream(new byte[0]));
             File file0 = new File(temporaryFolder.getRoot(), "data.csv");
             new FileWriter(file0).append("12\n").close();
             assertEquals(3L, Intake.size(file0));
         } finally {
+            System.setIn(systemIn);
             temporaryFolder.delete();
         }
     }

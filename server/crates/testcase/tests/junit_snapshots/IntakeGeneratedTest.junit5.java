@@ -31,22 +31,40 @@ class IntakeGeneratedTest {
 
     @Test
     void linesReturns2(@TempDir Path temporaryDirectory) throws Exception {
-        String string0 = temporaryDirectory.resolve("stock.csv").toString();
-        Files.write(Paths.get(string0), "# item,count\nmilk,2\n".getBytes(StandardCharsets.UTF_8));
-        assertEquals(2, Intake.lines(string0));
+        InputStream systemIn = System.in;
+        try {
+            System.setIn(new ByteArrayInputStream(new byte[0]));
+            String string0 = temporaryDirectory.resolve("stock.csv").toString();
+            Files.write(Paths.get(string0), "# item,count\nmilk,2\n".getBytes(StandardCharsets.UTF_8));
+            assertEquals(2, Intake.lines(string0));
+        } finally {
+            System.setIn(systemIn);
+        }
     }
 
     @Test
     void linesReturnsMinus1(@TempDir Path temporaryDirectory) throws Exception {
-        String string0 = temporaryDirectory.resolve("input.txt").toString();
-        assertEquals(-1, Intake.lines(string0));
+        InputStream systemIn = System.in;
+        try {
+            System.setIn(new ByteArrayInputStream(new byte[0]));
+            String string0 = temporaryDirectory.resolve("input.txt").toString();
+            assertEquals(-1, Intake.lines(string0));
+        } finally {
+            System.setIn(systemIn);
+        }
     }
 
     @Test
     void sizeReturns3(@TempDir Path temporaryDirectory) throws Exception {
-        File file0 = temporaryDirectory.resolve("data.csv").toFile();
-        Files.write(file0.toPath(), "12\n".getBytes(StandardCharsets.UTF_8));
-        assertEquals(3L, Intake.size(file0));
+        InputStream systemIn = System.in;
+        try {
+            System.setIn(new ByteArrayInputStream(new byte[0]));
+            File file0 = temporaryDirectory.resolve("data.csv").toFile();
+            Files.write(file0.toPath(), "12\n".getBytes(StandardCharsets.UTF_8));
+            assertEquals(3L, Intake.size(file0));
+        } finally {
+            System.setIn(systemIn);
+        }
     }
 
     @Test
@@ -65,8 +83,14 @@ class IntakeGeneratedTest {
 
     @Test
     void existsReturnsTrue(@TempDir Path temporaryDirectory) throws Exception {
-        Path path0 = temporaryDirectory.resolve("input");
-        Files.write(path0, "".getBytes(StandardCharsets.UTF_8));
-        assertTrue(Intake.exists(path0));
+        InputStream systemIn = System.in;
+        try {
+            System.setIn(new ByteArrayInputStream(new byte[0]));
+            Path path0 = temporaryDirectory.resolve("input");
+            Files.write(path0, "".getBytes(StandardCharsets.UTF_8));
+            assertTrue(Intake.exists(path0));
+        } finally {
+            System.setIn(systemIn);
+        }
     }
 }
