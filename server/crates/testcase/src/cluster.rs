@@ -456,11 +456,6 @@ impl Cluster {
         self.environment = environment;
     }
 
-    /// Adds a system property key a test was seen reading.
-    pub fn add_property_key(&mut self, key: &str) {
-        self.environment.add_property_key(key);
-    }
-
     pub fn pools(&self) -> &ValuePools {
         &self.pools
     }

@@ -47,7 +47,7 @@ impl EnvironmentInputs {
         !self.console && !self.files && self.property_keys.is_empty()
     }
 
-    /// Adds a property key (an observed read, or one of the source's); keeps them sorted.
+    /// Adds a property key; keeps them sorted and distinct.
     pub fn add_property_key(&mut self, key: &str) {
         if is_property_key(key) {
             if let Err(at) = self.property_keys.binary_search_by(|k| k.as_str().cmp(key)) {
