@@ -1,5 +1,5 @@
-//! The diagnostics of an open file: uncovered branches, undeclared exceptions, calls that read
-//! the machine (`machine_inputs.rs`), and why generation cannot run (codes and shapes in `docs/lsp-extensions.md`). Computed from the
+//! The diagnostics of an open file: uncovered branches, undeclared exceptions, lines that read
+//! nondeterministic inputs (`nondeterminism.rs`), and why generation cannot run (codes and shapes in `docs/lsp-extensions.md`). Computed from the
 //! results placed on the current text, so they are always for the version they are published
 //! with.
 
@@ -82,7 +82,7 @@ pub fn compute(
         undeclared_exceptions(uri, &view, &mut out);
         needs_environment(uri, &view, &mut out);
     }
-    machine_inputs(file, encoding, &mut out);
+    crate::lsp::nondeterminism::diagnostics(file, tracked.results.as_deref(), encoding, &mut out);
     out
 }
 
@@ -117,30 +117,6 @@ fn needs_environment(uri: &Uri, view: &View, out: &mut Vec<Diagnostic>) {
                 "goals": need.goals,
                 "run": results.run,
             }),
-        ));
-    }
-}
-
-/// One hint per call that reads the machine: why what it returned is never asserted.
-fn machine_inputs(file: &OpenFile, encoding: PositionEncoding, out: &mut Vec<Diagnostic>) {
-    for input in crate::lsp::machine_inputs::find(file) {
-        let Ok(range) = file
-            .document()
-            .line_index()
-            .text_range(input.bytes.clone(), encoding)
-        else {
-            continue;
-        };
-        out.push(diagnostic(
-            crate::lsp::to_proto::range(range),
-            DiagnosticSeverity::HINT,
-            NONDETERMINISTIC_INPUT,
-            format!(
-                "reads {} of the machine it runs on: generated tests never assert what depends \
-                 on it (it differs on another machine, and could be a secret)",
-                input.what
-            ),
-            json!({ "reads": input.what }),
         ));
     }
 }
@@ -269,7 +245,7 @@ fn test_name(results: &ClassResults, test: Option<usize>) -> Option<&str> {
     results.tests.get(test?)?.name.as_deref()
 }
 
-fn diagnostic(
+pub(crate) fn diagnostic(
     range: Range,
     severity: DiagnosticSeverity,
     code: &str,
@@ -452,7 +428,7 @@ mod tests {
     }
 
     #[test]
-    fn a_call_that_reads_the_machine_is_a_hint_on_its_line() {
+    fn a_call_that_reads_the_machine_is_information_on_its_line() {
         let source = "package p;\n\npublic class Settings {\n    public String header() {\n        return \"Bearer \" + System.getenv(\"API_TOKEN\");\n    }\n}\n";
         let file = OpenFile::open(source, 1);
         let diagnostics = compute(
@@ -468,11 +444,11 @@ mod tests {
             hint.code,
             Some(NumberOrString::String(NONDETERMINISTIC_INPUT.into()))
         );
-        assert_eq!(hint.severity, Some(DiagnosticSeverity::HINT));
+        assert_eq!(hint.severity, Some(DiagnosticSeverity::INFORMATION));
         assert_eq!((hint.range.start.line, hint.range.start.character), (4, 27));
         assert!(
             hint.message
-                .starts_with("reads the environment variable \"API_TOKEN\" of the machine"),
+                .starts_with("reads the environment variable \"API_TOKEN\": generated tests never"),
             "{}",
             hint.message
         );

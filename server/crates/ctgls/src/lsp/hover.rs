@@ -24,6 +24,11 @@ pub struct HoverInput<'a> {
 }
 
 pub fn hover(input: &HoverInput) -> Option<String> {
+    crate::lsp::nondeterminism::with_hover(input, coverage_hover(input))
+}
+
+/// What the tests cover at the hover's place.
+fn coverage_hover(input: &HoverInput) -> Option<String> {
     let document = input.file.document();
     let offset = document
         .line_index()

@@ -16,7 +16,7 @@ pub mod ext;
 pub mod from_proto;
 pub mod hover;
 pub mod lens;
-pub mod machine_inputs;
+pub mod nondeterminism;
 pub mod results;
 pub mod runner;
 pub mod server;

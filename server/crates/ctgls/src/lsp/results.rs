@@ -52,6 +52,8 @@ pub struct ClassResults {
     /// What runs needed of the environment where only they reached goals (no test is written
     /// for those goals: `ctg::job::EnvironmentDependency`).
     pub environment: Vec<EnvironmentResult>,
+    /// The nondeterministic inputs that explain assertions the written tests left out.
+    pub nondeterministic: Vec<crate::lsp::nondeterminism::NondeterministicResult>,
     pub tests: Vec<TestInfo>,
     /// The verified test class, for code actions.
     pub suite: Option<Suite>,
@@ -264,6 +266,8 @@ impl ClassResults {
                 }
             })
             .collect();
+        results.nondeterministic =
+            crate::lsp::nondeterminism::from_outcome(outcome, &results.members);
         results.tests = std::mem::take(&mut tests);
         results.suite = (!emission.suite.kept.is_empty()).then(|| Suite {
             source: emission.suite.source.clone(),
@@ -513,6 +517,7 @@ impl ClassResults {
             lines: Vec::new(),
             exceptions: Vec::new(),
             environment: Vec::new(),
+            nondeterministic: Vec::new(),
             tests: Vec::new(),
             suite: None,
             notes: Vec::new(),
