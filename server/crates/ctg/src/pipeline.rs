@@ -22,6 +22,7 @@ use crate::job::{
     self, GenerationError, GenerationObserver, GenerationRequest, GenerationResult, JobSources,
 };
 use crate::levels::CompileLevels;
+use crate::nondeterminism::link::Linked;
 use crate::project::{JUnitVersion, ProjectLayout};
 use crate::store::{self, FinishedRun, RunInfo, Store, StoredTest};
 use crate::verify::{self, JUnitSetup, ProjectClasses, VerifiedSuite, VerifyError, VerifyOptions};
@@ -54,6 +55,11 @@ pub struct PipelineOptions {
 pub struct ClassOutcome {
     pub generation: GenerationResult,
     pub emission: Emission,
+    /// The nondeterministic inputs of the class under test, each with the assertions of the
+    /// written tests it explains (docs/emission.md, "Nondeterministic inputs").
+    pub nondeterminism: Vec<Linked>,
+    /// The file of the class under test, on disk.
+    pub source_file: PathBuf,
     /// Problems with the `.ctgls/` store; they never fail a run.
     pub store_warnings: Vec<String>,
     /// Wall time of the whole pipeline for this class.
@@ -277,6 +283,13 @@ pub fn generate_tests(
     } else {
         None
     };
+    let nondeterminism = nondeterministic_inputs(
+        &class,
+        &sources[cut.index].file.text,
+        &cut.model,
+        &generation,
+        &suite,
+    );
     let emission = Emission {
         junit,
         path,
@@ -301,9 +314,48 @@ pub fn generate_tests(
     Ok(ClassOutcome {
         generation,
         emission,
+        nondeterminism,
+        source_file: sources[cut.index].disk.clone(),
         store_warnings,
         wall: started.elapsed(),
     })
+}
+
+/// The nondeterministic inputs of `class` in its file's `text`, linked to the assertions the
+/// written tests (`suite`) leave out, by the lines each test's final run executed.
+fn nondeterministic_inputs(
+    class: &str,
+    text: &str,
+    model: &javamodel::JavaModel,
+    generation: &GenerationResult,
+    suite: &VerifiedSuite,
+) -> Vec<Linked> {
+    use crate::nondeterminism::{self, link};
+    let tree = syntax::parse_java(text, None);
+    let in_class = |member: &str| {
+        let owner = member.split('#').next().unwrap_or(member);
+        owner == class
+            || owner
+                .strip_prefix(class)
+                .is_some_and(|rest| rest.starts_with('$'))
+    };
+    let inputs: Vec<_> = nondeterminism::find(text, &tree, model)
+        .into_iter()
+        .filter(|input| input.member.as_deref().is_some_and(in_class))
+        .collect();
+    let tests: Vec<link::TestLines> = suite
+        .kept
+        .iter()
+        .zip(&suite.kept_tests)
+        .filter_map(|(name, &index)| {
+            Some(link::TestLines {
+                name,
+                lines: &generation.tests.get(index)?.covered_lines,
+            })
+        })
+        .collect();
+    let left_out = link::left_out_assertions(&suite.source, &suite.kept);
+    link::link(&inputs, &tests, &left_out, &generation.lines.lines)
 }
 
 /// Makes the result's branch and line coverage that of the tests written (`kept`, indexes into
@@ -428,6 +480,8 @@ fn unverified_suite() -> VerifiedSuite {
         kept_tests: Vec::new(),
         dropped: Vec::new(),
         runs: Vec::new(),
+        perturbed: Vec::new(),
+        clock_shifted: false,
         rounds: 0,
         compiles: Vec::new(),
         deadline_round: None,
@@ -549,6 +603,8 @@ fn emit_verified(
                 kept: printed.tests.into_iter().map(|test| test.name).collect(),
                 dropped: Vec::new(),
                 runs: Vec::new(),
+                perturbed: Vec::new(),
+                clock_shifted: false,
                 rounds: 0,
                 compiles: Vec::new(),
                 deadline_round: None,

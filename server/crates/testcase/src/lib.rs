@@ -12,7 +12,8 @@
 //! `value`, `pool` and `source_literals` (constant and observed pools), `environment` (console
 //! input, input files and system properties as search input: what a class reads, their
 //! operators), `random_value`,
-//! `delta` (primitive mutation), `statement` (the representation), `dump` (text form), `validate`
+//! `delta` (primitive mutation), `statement` (the representation), `dump` (text form), `describe`
+//! (test cases in words, for people), `validate`
 //! (well-typedness), `factory` (building statements, insertion), `sampling`, `mutation`,
 //! `crossover`, `variation` (the search-facing interface), `config`, `junit` (JUnit source of
 //! executed test cases, and minimisation).
@@ -26,6 +27,7 @@ mod cluster;
 mod config;
 mod crossover;
 mod delta;
+mod describe;
 mod description;
 mod dump;
 mod environment;
@@ -51,6 +53,7 @@ pub use access::{package_of, visible_from};
 pub use callable::{Callable, CallableKind};
 pub use cluster::{Cluster, ClusterError, SkippedTarget, Unreachable};
 pub use config::Config;
+pub use describe::{describe_arguments, describe_calls};
 pub use description::{
     Access, ConstructorDescription, FieldDescription, MethodDescription, MissingType,
     ParamDescription, TypeDescription, TypeKind,
