@@ -10,7 +10,7 @@ mod support;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use support::{Project, TestServer};
+use support::{e2e_enabled, Project, TestServer};
 
 const RUN_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -32,10 +32,6 @@ public class Stamp {
     }
 }
 ";
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
 
 fn nondeterministic(published: &Value) -> Vec<Value> {
     published["diagnostics"]
