@@ -471,8 +471,8 @@ fn through_helpers(
                 continue;
             };
             if let Some(caller) = caller_of(call) {
-                if !reaches.contains_key(&caller) {
-                    reaches.insert(caller, index);
+                if let std::collections::btree_map::Entry::Vacant(entry) = reaches.entry(caller) {
+                    entry.insert(index);
                     changed = true;
                 }
             }

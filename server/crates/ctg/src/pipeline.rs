@@ -332,16 +332,14 @@ fn nondeterministic_inputs(
 ) -> Vec<Linked> {
     use crate::nondeterminism::{self, link};
     let tree = syntax::parse_java(text, None);
-    let in_class = |member: &str| {
-        let owner = member.split('#').next().unwrap_or(member);
-        owner == class
-            || owner
-                .strip_prefix(class)
-                .is_some_and(|rest| rest.starts_with('$'))
-    };
     let inputs: Vec<_> = nondeterminism::find(text, &tree, model)
         .into_iter()
-        .filter(|input| input.member.as_deref().is_some_and(in_class))
+        .filter(|input| {
+            input
+                .member
+                .as_deref()
+                .is_some_and(|member| job::member_of_class(class, member))
+        })
         .collect();
     let tests: Vec<link::TestLines> = suite
         .kept

@@ -7,11 +7,10 @@
 
 mod support;
 
-use std::process::Command;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use support::{Project, TestServer};
+use support::{e2e_enabled, Project, TestServer};
 
 const RUN_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -33,10 +32,6 @@ public class Stamp {
     }
 }
 ";
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
 
 fn nondeterministic(published: &Value) -> Vec<Value> {
     published["diagnostics"]
@@ -153,29 +148,20 @@ fn the_report_lists_the_clock_s_line_with_the_assertion_left_out() {
     }
     let project = Project::copy("report", "nondeterminism");
     std::fs::write(project.file("Stamp"), STAMP).unwrap();
-    let report_path = project.0.join("report.json");
-    let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
-        .arg("generate")
-        .arg("--project")
-        .arg(&project.0)
-        .args([
+    let (output, report) = support::generate_with_report(
+        &project.0,
+        &[
             "--class",
             "com.example.bank.Stamp",
             "--budget",
             "3",
             "--seed",
             "1",
-        ])
-        .arg("--no-build-tool")
-        .arg("--report")
-        .arg(&report_path)
-        .env_remove("CTGLS_LOG")
-        .output()
-        .expect("the ctgls binary runs");
+            "--no-build-tool",
+        ],
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
     let entry = &report["classes"][0];
     let inputs = entry["nondeterministic_inputs"].as_array().expect("a list");
     assert_eq!(inputs.len(), 1, "{entry:#}");

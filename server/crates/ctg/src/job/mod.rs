@@ -22,6 +22,7 @@ mod executor;
 mod minimise;
 mod observer;
 mod report;
+pub(crate) use report::member_of_class;
 mod request;
 mod result;
 mod setup;
