@@ -8,7 +8,6 @@ import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient
 
 import { clientOptions, serverOptions } from './clientOptions';
 import {
-  DebugMethod,
   Method,
   ServerCommand,
   type CoverageChangedParams,
@@ -116,7 +115,7 @@ export class CtglsClient implements vscode.Disposable {
 
   /** The settings the server applies (`ctgls/debugConfig`): what it made of the section. */
   async serverSettings(): Promise<unknown> {
-    return this.running().sendRequest<unknown>(DebugMethod.config);
+    return this.running().sendRequest<unknown>(Method.debugConfig);
   }
 
   async requestCoverage(params: CoverageParams): Promise<CoverageResult> {

@@ -16,15 +16,9 @@ export const Method = {
   status: 'ctgls/status',
   coverage: 'ctgls/coverage',
   coverageChanged: 'ctgls/coverageChanged',
-} as const;
-
-/**
- * The server's debugging requests (docs/lsp-extensions.md, "Debugging requests"): not part of
- * the protocol above, and their shapes may change. `config`: the configuration in effect, keyed
- * like the `ctgls` section, which **ctgls: Show Settings the Server Applies** prints as it is.
- */
-export const DebugMethod = {
-  config: 'ctgls/debugConfig',
+  /** The configuration in effect, keyed like the `ctgls` section; a debugging request whose
+   * shape may change (server/crates/ctgls/src/lsp/ext.rs). */
+  debugConfig: 'ctgls/debugConfig',
 } as const;
 
 /** The argument of `ctgls.generate` and `ctgls.cancel`; no argument means every file. */
