@@ -29,6 +29,25 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
+/// An empty scratch directory, removed on drop. `prefix` names the test file, `name` the test.
+pub struct ScratchDir(pub std::path::PathBuf);
+
+impl ScratchDir {
+    pub fn new(prefix: &str, name: &str) -> ScratchDir {
+        let dir =
+            std::env::temp_dir().join(format!("ctgls-{prefix}-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        ScratchDir(dir)
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A copy of the example project (`tests/projects/bank`, sources and a bare `pom.xml`) in a
 /// scratch directory, removed on drop.
 pub struct Project(pub std::path::PathBuf);

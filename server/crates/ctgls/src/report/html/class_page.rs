@@ -153,7 +153,7 @@ fn exceptions(body: &mut String, c: &ClassReport) {
                         }
                         _ => String::new(),
                     },
-                    escape(code.trim_end())
+                    escape(&dedent(code))
                 );
             }
             (Some(test), None) => {
@@ -228,8 +228,17 @@ fn source_listing(body: &mut String, c: &ClassReport, source: &ClassSource) {
             marks.entry(line).or_default().environment = true;
         }
     }
+    // Per decision, in source order of its key: true before false, cases in label order.
     for line in marks.values_mut() {
-        line.outcomes.sort_by(|a, b| a.goal.cmp(&b.goal));
+        line.outcomes.sort_by_key(|o| {
+            let (decision, outcome) = o.goal.rsplit_once('.').unwrap_or((&o.goal, ""));
+            let rank = match outcome {
+                "T" => 0,
+                "F" => 1,
+                case => 2 + case.trim_start_matches('C').parse::<u32>().unwrap_or(0),
+            };
+            (decision.to_string(), rank)
+        });
     }
 
     body.push_str("<h2>Source</h2>\n<div class=\"legend\">\
@@ -280,26 +289,28 @@ fn chips(line: &LineMarks, source: &ClassSource) -> String {
         .map(|o| o.goal.rsplit_once('.').map_or(o.goal.as_str(), |(d, _)| d))
         .collect();
     for outcome in &line.outcomes {
-        let mut label = source.outcome_label(&outcome.goal);
-        if decisions.len() > 1 {
-            label = format!("{}: {label}", shorten(&outcome.condition, 24));
-        }
+        let word = source.outcome_label(&outcome.goal);
+        let label = if decisions.len() > 1 {
+            format!("{}: {word}", shorten(&outcome.condition, 24))
+        } else {
+            word.clone()
+        };
         let (class, mark, title) = match &outcome.test {
             Some(test) => (
                 "hit",
                 "✓",
-                format!("{} → {label}: covered by {test}", outcome.condition),
+                format!("{} → {word}: covered by {test}", outcome.condition),
             ),
             None => (
                 "miss",
                 "✗",
                 match outcome.closest_distance {
                     Some(d) => format!(
-                        "{} → {label}: not covered (closest branch distance {d})",
+                        "{} → {word}: not covered (closest branch distance {d})",
                         outcome.condition
                     ),
                     None => format!(
-                        "{} → {label}: not covered (never reached)",
+                        "{} → {word}: not covered (never reached)",
                         outcome.condition
                     ),
                 },
@@ -313,6 +324,23 @@ fn chips(line: &LineMarks, source: &ClassSource) -> String {
         );
     }
     out
+}
+
+/// A test method's text without the indentation its lines share (it is printed inside its
+/// class).
+fn dedent(code: &str) -> String {
+    let indent = code
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| line.len() - line.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    code.lines()
+        .map(|line| line.get(indent..).unwrap_or(line.trim_start()))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim_end()
+        .to_string()
 }
 
 fn shorten(text: &str, most: usize) -> String {

@@ -147,7 +147,14 @@ fn class_page_marks_lines_and_outcomes_on_the_escaped_source() {
     assert!(html.contains("<tr id=\"L9\" class=\"uncovered\">"));
     assert!(html.contains("<tr id=\"L1\"><td"));
     // Two decisions on line 5: each chip names its condition; the switch's cases by label.
-    assert!(html.contains("✓ a &lt; b: true</span>"));
+    let line5 = html
+        .lines()
+        .find(|l| l.starts_with("<tr id=\"L5\""))
+        .unwrap();
+    assert!(
+        line5.contains("✓ a &lt; b: true</span><span class=\"chip hit\" title=\"a &lt; b → false: covered by pickTwo\">✓ a &lt; b: false</span>"),
+        "{line5}"
+    );
     assert!(html.contains("✗ b &gt; 0: false</span>"));
     assert!(html.contains("✓ default</span>"));
     assert!(html.contains("✗ case 3</span>"));
@@ -157,7 +164,11 @@ fn class_page_marks_lines_and_outcomes_on_the_escaped_source() {
     assert!(html.contains("<div class=\"finding\" id=\"exception-0\">"));
     assert!(html.contains("(/ by zero &lt;&amp;&gt;)"));
     assert!(html.contains("<a href=\"#L6\">line 6</a>"));
-    assert!(html.contains("List&lt;String&gt; l = null;"));
+    // The test's code as written, without the indentation of its class.
+    assert!(html.contains(
+        "<pre class=\"test\">@Test\nvoid pickThrowsArithmeticException() {\n    assertThrows("
+    ));
+    assert!(html.contains("    List&lt;String&gt; l = null;\n}</pre>"));
     assert!(html.contains("(src/test/java/p/CmpGeneratedTest.java:12)"));
     assert!(html.contains("<a class=\"chip thrown\" href=\"#exception-0\""));
 }
