@@ -186,3 +186,91 @@ impl Report {
             })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn older_reports_and_error_entries_read_with_defaults() {
+        // A report from before `source_file` and the line lists, with an error entry.
+        let report: Report = serde_json::from_str(
+            r#"{ "schema": 1, "ctgls": "0.1.0", "budget_seconds": 30.0, "seed": 0,
+                 "algorithm": "dynamosa", "future_field": {"x": 1},
+                 "classes": [
+                   { "class": "p.A", "status": "ok", "branches": { "covered": 1, "total": 2 },
+                     "undeclared_exceptions": [
+                       { "method": "p.A#m()", "exception": "java.lang.ArithmeticException",
+                         "line": 3, "message": "/ by zero", "thrown_explicitly": false } ] },
+                   { "class": "p.B", "status": "error", "error": "class p.B not found" } ] }"#,
+        )
+        .expect("reads");
+        let a = &report.classes[0];
+        assert_eq!(a.branches.ratio(), Some(0.5));
+        assert_eq!(a.source_file, None);
+        assert!(a.covered_lines.is_empty());
+        assert_eq!(a.findings().count(), 1);
+        assert_eq!(a.undeclared_exceptions[0].test, None);
+        let b = &report.classes[1];
+        assert!(!b.has_results());
+        assert_eq!(b.error.as_deref(), Some("class p.B not found"));
+        assert_eq!(b.branches.ratio(), None);
+    }
+
+    #[test]
+    fn explicit_runtime_exceptions_are_contracts_not_findings() {
+        let exception = |thrown_explicitly, checked| UndeclaredException {
+            thrown_explicitly,
+            checked,
+            ..UndeclaredException::default()
+        };
+        let class = ClassReport {
+            undeclared_exceptions: vec![
+                exception(true, false),
+                exception(false, false),
+                exception(true, true),
+            ],
+            ..ClassReport::default()
+        };
+        let found: Vec<(bool, bool)> = class
+            .findings()
+            .map(|e| (e.thrown_explicitly, e.checked))
+            .collect();
+        assert_eq!(found, [(false, false), (true, true)]);
+    }
+
+    #[test]
+    fn joined_reports_keep_the_later_entry_of_a_class() {
+        let class = |name: &str, covered| ClassReport {
+            class: name.into(),
+            status: "ok".into(),
+            branches: Counts { covered, total: 4 },
+            ..ClassReport::default()
+        };
+        let shard = |classes, warning: &str| Report {
+            seed: 3,
+            warnings: vec![warning.into()],
+            classes,
+            ..Report::default()
+        };
+        let joined = Report::join(vec![
+            shard(vec![class("p.A", 1), class("p.B", 2)], "w"),
+            shard(vec![class("p.A", 4), class("p.C", 3)], "w"),
+        ]);
+        let names: Vec<(&str, usize)> = joined
+            .classes
+            .iter()
+            .map(|c| (c.class.as_str(), c.branches.covered))
+            .collect();
+        assert_eq!(names, [("p.A", 4), ("p.B", 2), ("p.C", 3)]);
+        assert_eq!(joined.warnings, ["w"]);
+        assert_eq!(joined.seed, 3);
+        assert_eq!(
+            joined.branches(),
+            Counts {
+                covered: 9,
+                total: 12
+            }
+        );
+    }
+}

@@ -380,3 +380,99 @@ fn member_display(key: &str) -> String {
         None => key.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_are_percent_encoded_paths() {
+        assert_eq!(uri_path("src/main/java/p/A.java"), "src/main/java/p/A.java");
+        assert_eq!(uri_path("my src/p/Ä$1.java"), "my%20src/p/%C3%84%241.java");
+    }
+
+    #[test]
+    fn fingerprints_name_the_finding_not_its_line() {
+        let a = fingerprint("undeclared-exception", &["p.A", "p.A#m()", "java.lang.X"]);
+        assert_eq!(a.len(), 16);
+        assert_eq!(
+            a,
+            fingerprint("undeclared-exception", &["p.A", "p.A#m()", "java.lang.X"])
+        );
+        // The parts are separated, so moving a character between them changes the print.
+        assert_ne!(
+            a,
+            fingerprint("undeclared-exception", &["p.A", "p.A#m()java", ".lang.X"])
+        );
+    }
+
+    #[test]
+    fn environment_needs_and_machine_inputs_are_notes_at_their_lines() {
+        use crate::report::model::EnvironmentNeed;
+        let text = "package p;\nclass Io {\n    String token() {\n        return System.getenv(\"API_TOKEN\");\n    }\n    void save() throws Exception {\n        java.nio.file.Files.writeString(java.nio.file.Path.of(\"/home/x/out.txt\"), \"x\");\n    }\n}\n";
+        let class = ClassReport {
+            class: "p.Io".into(),
+            status: "ok".into(),
+            needs_environment: vec![EnvironmentNeed {
+                kind: "file".into(),
+                action: "writes".into(),
+                target: "/home/x/out.txt".into(),
+                refused: true,
+                method: Some("p.Io#save()".into()),
+                goals: vec!["method p.Io#save()".into()],
+                ..EnvironmentNeed::default()
+            }],
+            ..ClassReport::default()
+        };
+        let report = Report {
+            classes: vec![class],
+            ..Report::default()
+        };
+        let classes = [ReportClass {
+            report: &report.classes[0],
+            source: Some(ClassSource::new("src/p/Io.java".into(), text.into())),
+        }];
+        let log = sarif(&report, &classes, None);
+        let results = log["runs"][0]["results"].as_array().unwrap();
+        let summary: Vec<(String, String, u64, String)> = results
+            .iter()
+            .map(|r| {
+                (
+                    r["ruleId"].as_str().unwrap().to_string(),
+                    r["level"].as_str().unwrap().to_string(),
+                    r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                        .as_u64()
+                        .unwrap(),
+                    r["message"]["text"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                (
+                    "needs-environment".to_string(),
+                    "note".to_string(),
+                    // No line from the stack: the method's name.
+                    6,
+                    "Io.save() writes /home/x/out.txt (refused by the sandbox): no test is \
+                     written for the 1 goal only such runs reach."
+                        .to_string()
+                ),
+                (
+                    "nondeterministic-input".to_string(),
+                    "note".to_string(),
+                    4,
+                    "Reads the environment variable \"API_TOKEN\" of the machine it runs on: \
+                     generated tests never assert what depends on it."
+                        .to_string()
+                ),
+            ]
+        );
+        assert_eq!(
+            log["runs"][0]["invocations"][0]["executionSuccessful"],
+            true
+        );
+        assert!(log["runs"][0]["originalUriBaseIds"].is_null());
+    }
+}
