@@ -581,7 +581,7 @@ fn class_json(outcome: &ClassOutcome, layout: &ProjectLayout) -> Value {
         "methods": { "covered": g.methods.covered, "total": g.methods.total },
         "source_file": layout
             .source_file_of(&g.class)
-            .map(|file| project_relative(layout, &file)),
+            .map(|file| crate::report::source::project_relative(&layout.root, &file)),
         "covered_lines": g.lines.covered,
         "uncovered_lines": g.lines.uncovered().collect::<Vec<_>>(),
         "covered_branches": covered,
@@ -591,7 +591,7 @@ fn class_json(outcome: &ClassOutcome, layout: &ProjectLayout) -> Value {
         "needs_environment": environment,
         "tests_written": if e.written.is_some() { e.suite.kept.len() } else { 0 },
         "test_file": e.written.as_ref().map(|_| e.path.display().to_string()),
-        "test_source_file": e.written.as_ref().map(|_| project_relative(layout, &e.path)),
+        "test_source_file": e.written.as_ref().map(|_| crate::report::source::project_relative(&layout.root, &e.path)),
         "junit": match e.junit { ctg::project::JUnitVersion::Four => 4, ctg::project::JUnitVersion::Five => 5 },
         "verified_with_junit": e.verification == Verification::JUnit,
         "verification_rounds": e.suite.rounds,
@@ -617,17 +617,6 @@ fn class_json(outcome: &ClassOutcome, layout: &ProjectLayout) -> Value {
         "warm_start": { "offered": g.warm_start.offered, "kept": g.warm_start.kept },
         "warnings": g.warnings.iter().chain(&outcome.store_warnings).collect::<Vec<_>>(),
     })
-}
-
-/// `file` relative to the project root with `/` separators, as SARIF and the HTML report link
-/// it; a file outside the root keeps its path.
-fn project_relative(layout: &ProjectLayout, file: &std::path::Path) -> String {
-    let relative = file.strip_prefix(&layout.root).unwrap_or(file);
-    relative
-        .components()
-        .map(|part| part.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
 }
 
 /// The verified test methods of a class's written test class, by the index of the generated

@@ -12,6 +12,17 @@ use crate::open_file::OpenFile;
 
 use super::model::ClassReport;
 
+/// `file` relative to the project `root` with `/` separators, as the report's paths are
+/// written; a file outside the root keeps its whole path.
+pub fn project_relative(root: &Path, file: &Path) -> String {
+    let relative = file.strip_prefix(root).unwrap_or(file);
+    relative
+        .components()
+        .map(|part| part.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 /// One class's source file.
 pub struct ClassSource {
     /// Relative to the project root, `/`-separated: the SARIF URI and the HTML's file name.
@@ -29,12 +40,7 @@ impl ClassSource {
             None => {
                 let layout = ProjectLayout::discover(root, &LayoutOverrides::default());
                 let file = layout.source_file_of(&class.class)?;
-                let relative = file.strip_prefix(&layout.root).ok()?;
-                relative
-                    .components()
-                    .map(|part| part.as_os_str().to_string_lossy())
-                    .collect::<Vec<_>>()
-                    .join("/")
+                project_relative(&layout.root, &file)
             }
         };
         let text = std::fs::read_to_string(root.join(&path)).ok()?;

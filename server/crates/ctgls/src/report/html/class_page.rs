@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::{bar, escape, member_name, page, percent, simple_class, status_badge};
+use super::{card, coverage_card, escape, member_name, page, simple_class, status_badge};
 use crate::report::model::{BranchOutcome, ClassReport, Report};
 use crate::report::source::ClassSource;
 use crate::report::ReportClass;
@@ -35,15 +35,7 @@ pub fn render(report: &Report, class: &ReportClass) -> String {
     let _ = writeln!(body, "<p class=\"sub\">{}</p>", escape(&sub.join(" · ")));
 
     body.push_str("<div class=\"cards\">\n");
-    let _ = writeln!(
-        body,
-        "<div class=\"card\" style=\"min-width:280px\"><div class=\"label\">Branch coverage</div>\
-         <div class=\"big\">{}</div><div>{} of {} branches</div>{}</div>",
-        percent(c.branches),
-        c.branches.covered,
-        c.branches.total,
-        bar(c.branches)
-    );
+    coverage_card(&mut body, c.branches);
     card(
         &mut body,
         "Lines",
@@ -100,15 +92,6 @@ pub fn render(report: &Report, class: &ReportClass) -> String {
         }
     }
     page(&format!("{} · ctgls", simple_class(&c.class)), &body)
-}
-
-fn card(body: &mut String, label: &str, value: String) {
-    let _ = writeln!(
-        body,
-        "<div class=\"card\"><div class=\"label\">{}</div><div class=\"big\">{}</div></div>",
-        escape(label),
-        escape(&value)
-    );
 }
 
 fn exceptions(body: &mut String, c: &ClassReport) {

@@ -97,6 +97,29 @@ fn bar(counts: Counts) -> String {
     out
 }
 
+/// A figure of the cards at the top of a page.
+fn card(body: &mut String, label: &str, value: String) {
+    let _ = writeln!(
+        body,
+        "<div class=\"card\"><div class=\"label\">{}</div><div class=\"big\">{}</div></div>",
+        escape(label),
+        escape(&value)
+    );
+}
+
+/// The first card: branch coverage as a percentage, a count and a bar.
+fn coverage_card(body: &mut String, branches: Counts) {
+    let _ = writeln!(
+        body,
+        "<div class=\"card\" style=\"min-width:280px\"><div class=\"label\">Branch coverage</div>\
+         <div class=\"big\">{}</div><div>{} of {} branches</div>{}</div>",
+        percent(branches),
+        branches.covered,
+        branches.total,
+        bar(branches)
+    );
+}
+
 /// `com.x.Account` as `Account`, `com.x.A$Inner` as `A$Inner`.
 fn simple_class(binary: &str) -> &str {
     binary.rsplit('.').next().unwrap_or(binary)

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{bar, escape, page, page_name, percent, status_badge};
+use super::{bar, card, coverage_card, escape, page, page_name, percent, status_badge};
 use crate::report::model::{Counts, Report};
 use crate::report::ReportClass;
 
@@ -39,15 +39,7 @@ pub fn render(report: &Report, classes: &[ReportClass]) -> String {
     );
 
     body.push_str("<div class=\"cards\">\n");
-    let _ = writeln!(
-        body,
-        "<div class=\"card\" style=\"min-width:280px\"><div class=\"label\">Branch coverage</div>\
-         <div class=\"big\">{}</div><div>{} of {} branches</div>{}</div>",
-        percent(branches),
-        branches.covered,
-        branches.total,
-        bar(branches)
-    );
+    coverage_card(&mut body, branches);
     card(&mut body, "Tests written", tests.to_string());
     card(&mut body, "Undeclared exceptions", findings.to_string());
     card(&mut body, "Classes failed", failed.to_string());
@@ -67,15 +59,6 @@ pub fn render(report: &Report, classes: &[ReportClass]) -> String {
     }
     body.push_str("</tbody>\n</table>\n");
     page("ctgls report", &body)
-}
-
-fn card(body: &mut String, label: &str, value: String) {
-    let _ = writeln!(
-        body,
-        "<div class=\"card\"><div class=\"label\">{}</div><div class=\"big\">{}</div></div>",
-        escape(label),
-        escape(&value)
-    );
 }
 
 fn row(body: &mut String, class: &ReportClass) {
