@@ -44,9 +44,10 @@ const RULES: [Rule; 3] = [
         level: "warning",
         short: "An exception escapes a method that does not declare it",
         full: "A generated test called the method and an exception the method does not declare \
-               in its throws clause escaped from it. The exception was raised by the JVM or a \
-               library (division by zero, a null dereference, an index out of bounds), not by a \
-               throw statement of the class, so callers are unlikely to expect it.",
+               in its throws clause escaped from it: a runtime exception the JVM or a library \
+               raised (division by zero, a null dereference, an index out of bounds, a number \
+               that does not parse) rather than a throw statement of the class, or a checked \
+               exception. Callers are unlikely to expect it.",
         help: "ctgls ran the method with the inputs shown in the reproducing generated test (a \
                related location of the result) and the exception escaped. Either guard the \
                input (and throw a documented exception), handle the case, or declare the \
