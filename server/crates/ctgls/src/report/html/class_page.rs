@@ -181,7 +181,9 @@ fn environment(body: &mut String, c: &ClassReport) {
 #[derive(Default)]
 struct LineMarks<'a> {
     probed: Option<bool>,
-    outcomes: Vec<&'a BranchOutcome>,
+    /// Each outcome, and whether the tests cover it (a covered one names its test only when
+    /// the tests were verified).
+    outcomes: Vec<(&'a BranchOutcome, bool)>,
     exceptions: Vec<usize>,
     environment: bool,
 }
@@ -194,12 +196,13 @@ fn source_listing(body: &mut String, c: &ClassReport, source: &ClassSource) {
     for &line in &c.uncovered_lines {
         marks.entry(line).or_default().probed = Some(false);
     }
-    for outcome in c.covered_branches.iter().chain(&c.uncovered_branches) {
+    let covered = c.covered_branches.iter().map(|o| (o, true));
+    for (outcome, is_covered) in covered.chain(c.uncovered_branches.iter().map(|o| (o, false))) {
         marks
             .entry(outcome.line)
             .or_default()
             .outcomes
-            .push(outcome);
+            .push((outcome, is_covered));
     }
     for (index, e) in c.findings().enumerate() {
         if let Some(line) = e.line {
@@ -213,7 +216,7 @@ fn source_listing(body: &mut String, c: &ClassReport, source: &ClassSource) {
     }
     // Per decision, in source order of its key: true before false, cases in label order.
     for line in marks.values_mut() {
-        line.outcomes.sort_by_key(|o| {
+        line.outcomes.sort_by_key(|(o, _)| {
             let (decision, outcome) = o.goal.rsplit_once('.').unwrap_or((&o.goal, ""));
             let rank = match outcome {
                 "T" => 0,
@@ -235,7 +238,7 @@ fn source_listing(body: &mut String, c: &ClassReport, source: &ClassSource) {
     for (index, text) in source.lines().into_iter().enumerate() {
         let number = index as u32 + 1;
         let line = marks.get(&number);
-        let missed = line.is_some_and(|l| l.outcomes.iter().any(|o| o.test.is_none()));
+        let missed = line.is_some_and(|l| l.outcomes.iter().any(|(_, covered)| !covered));
         let class = match line.and_then(|l| l.probed) {
             Some(false) => " class=\"uncovered\"",
             Some(true) if missed => " class=\"partial\"",
@@ -269,22 +272,27 @@ fn chips(line: &LineMarks, source: &ClassSource) -> String {
     let decisions: std::collections::BTreeSet<&str> = line
         .outcomes
         .iter()
-        .map(|o| o.goal.rsplit_once('.').map_or(o.goal.as_str(), |(d, _)| d))
+        .map(|(o, _)| o.goal.rsplit_once('.').map_or(o.goal.as_str(), |(d, _)| d))
         .collect();
-    for outcome in &line.outcomes {
+    for &(outcome, covered) in &line.outcomes {
         let word = source.outcome_label(&outcome.goal);
         let label = if decisions.len() > 1 {
             format!("{}: {word}", shorten(&outcome.condition, 24))
         } else {
             word.clone()
         };
-        let (class, mark, title) = match &outcome.test {
-            Some(test) => (
+        let (class, mark, title) = match (covered, &outcome.test) {
+            (true, Some(test)) => (
                 "hit",
                 "✓",
                 format!("{} → {word}: covered by {test}", outcome.condition),
             ),
-            None => (
+            (true, None) => (
+                "hit",
+                "✓",
+                format!("{} → {word}: covered", outcome.condition),
+            ),
+            (false, _) => (
                 "miss",
                 "✗",
                 match outcome.closest_distance {

@@ -185,3 +185,18 @@ fn class_page_without_its_source_lists_what_is_not_covered() {
     assert!(html.contains("<li>line 5: <code>b &gt; 0</code> (F)</li>"));
     assert!(!html.contains("<table class=\"source\">"));
 }
+
+#[test]
+fn outcomes_of_unverified_tests_are_covered_without_a_test_name() {
+    // Tests that could not be verified name no test; their coverage is still the search's.
+    let mut report = report();
+    report.classes[0].status = "unverified".into();
+    for outcome in &mut report.classes[0].covered_branches {
+        outcome.test = None;
+    }
+    let classes = classes(&report);
+    let html = class_page::render(&report, &classes[0]);
+    assert!(html.contains("<span class=\"badge warn\">not verified</span>"));
+    assert!(html.contains("title=\"switch (a) → default: covered\">✓ default</span>"));
+    assert!(html.contains("<tr id=\"L6\" class=\"covered\">"));
+}
