@@ -382,3 +382,34 @@ fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
     let word = |at: usize| Some(u32::from_be_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
     Some((word(16)?, word(20)?))
 }
+
+/// A report that is missing or not a report is a clear error, exit 1, and nothing written.
+#[test]
+fn unreadable_reports_are_clear_errors() {
+    let scratch = Scratch::new("report", "errors");
+    let not_json = scratch.0.join("notes.txt");
+    std::fs::write(&not_json, "not a report").unwrap();
+    let sarif = scratch.0.join("out.sarif");
+    for (from, expected) in [
+        (scratch.0.join("missing.json"), "cannot read the report"),
+        (not_json, "is not a ctgls JSON report (docs/report.md)"),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
+            .args(["report", "--from"])
+            .arg(&from)
+            .arg("--sarif")
+            .arg(&sarif)
+            .output()
+            .expect("ctgls runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(expected), "{stderr}");
+        assert!(!sarif.exists());
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
+        .args(["report", "--sarif", "x.sarif"])
+        .output()
+        .expect("ctgls runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("Usage: ctgls report"));
+}
