@@ -597,6 +597,7 @@ fn class_json(outcome: &ClassOutcome, layout: &ProjectLayout) -> Value {
         "verification_rounds": e.suite.rounds,
         "verification_deadline_round": e.suite.deadline_round,
         "dropped": dropped,
+        "perturbation": perturbation_json(&e.suite),
         "executions": g.executions,
         "statements_executed": g.statements_executed,
         "fresh_loader_executions": g.fresh_loader_executions,
@@ -663,6 +664,35 @@ impl<'a> VerifiedTests<'a> {
         let at = self.source.find(self.code(test)?)?;
         Some(self.source[..at].matches('\n').count() + 1)
     }
+}
+
+/// A class's `perturbation` (`docs/report.md`): the perturbed runs verification made, what
+/// they cost, and what they and the check of the JVM's defaults removed, per cause.
+fn perturbation_json(suite: &ctg::verify::VerifiedSuite) -> Value {
+    let removed: serde_json::Map<String, Value> = ctg::verify::removals(&suite.dropped)
+        .into_iter()
+        .map(|(name, removed)| {
+            (
+                name.to_string(),
+                json!({ "tests": removed.tests, "assertions": removed.assertions }),
+            )
+        })
+        .collect();
+    json!({
+        "rounds": suite.perturbed.len(),
+        "runs": suite
+            .perturbed
+            .iter()
+            .map(|stage| stage.combined.len() + stage.attribution.len())
+            .sum::<usize>(),
+        "seconds": suite
+            .perturbed
+            .iter()
+            .map(|stage| stage.duration.as_secs_f64())
+            .sum::<f64>(),
+        "clock_shifted": suite.clock_shifted,
+        "removed": removed,
+    })
 }
 
 /// One entry of a class's `also_instrumented` (`docs/report.md`): what the class's written tests

@@ -82,7 +82,9 @@ impl ClassSource {
                 .find(|d| d.ordinal == ordinal)
         });
         match (found, outcome) {
-            (Some(decision), outcome) => crate::lsp::results::outcome_label(decision, outcome),
+            (Some(decision), outcome) => {
+                crate::lsp::results::words::outcome_label(decision, outcome)
+            }
             (None, Outcome::True) => "true".into(),
             (None, Outcome::False) => "false".into(),
             (None, Outcome::Entered) => "entry".into(),
