@@ -40,13 +40,13 @@ fn console_files_and_properties_reach_every_branch_the_clock_does_not_decide() {
                 .map(move |o| format!("line {} {} {:?}", d.line, d.condition, o.outcome))
         })
         .collect();
-    // Only `morning`'s comparison with the clock may stay uncovered (one of its outcomes, the
-    // one the hour of the run does not take).
+    // Only `morning`'s comparison with the clock may stay uncovered: the outcome the hour of
+    // the run does not take, or both when verification's shifted clock drops the test that
+    // asserted the other (a test must pass on any day, at any hour).
     assert!(
         uncovered.iter().all(|u| u.contains("getHour")),
         "uncovered: {uncovered:#?}"
     );
-    assert!(uncovered.len() <= 1, "{uncovered:#?}");
     // What verification kept passed under JUnit, and sets the environment up as plain JUnit;
     // a test that chose no console input gives none, so that none reads the runner's console.
     let source = &outcome.emission.suite.source;

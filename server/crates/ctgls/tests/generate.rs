@@ -308,8 +308,21 @@ fn without_junit_the_tests_are_written_and_marked_unverified() {
         "src/main/java/p/Sign.java",
         "package p;\npublic class Sign {\n    public static int of(int x) {\n        if (x > 0) { return 1; }\n        if (x < 0) { return -1; }\n        return 0;\n    }\n}\n",
     );
-    let (output, report) =
-        generate_without_junit(&project, &["--class", "p.Sign", "--budget", "6"]);
+    let sarif = project.0.join("out.sarif");
+    let site = project.0.join("site");
+    let (output, report) = generate_without_junit(
+        &project,
+        &[
+            "--class",
+            "p.Sign",
+            "--budget",
+            "6",
+            "--sarif",
+            sarif.to_str().unwrap(),
+            "--html",
+            site.to_str().unwrap(),
+        ],
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("the tests were not run with JUnit"),
@@ -325,6 +338,43 @@ fn without_junit_the_tests_are_written_and_marked_unverified() {
     assert_eq!(
         report["classes"][0]["branches"]["covered"],
         report["classes"][0]["branches"]["total"]
+    );
+
+    // What the SARIF and HTML reports are made from: the source file, line coverage and the
+    // test that covers each branch outcome, named as in the written file.
+    let class = &report["classes"][0];
+    assert_eq!(class["source_file"], "src/main/java/p/Sign.java");
+    assert_eq!(
+        class["test_source_file"],
+        "src/test/java/p/SignGeneratedTest.java"
+    );
+    assert_eq!(class["covered_lines"], serde_json::json!([4, 5, 6]));
+    let covered = class["covered_branches"]
+        .as_array()
+        .expect("covered branches");
+    assert_eq!(
+        covered.len() as u64,
+        class["branches"]["covered"].as_u64().unwrap()
+    );
+    for branch in covered {
+        let test = branch["test"].as_str().expect("a covering test");
+        assert!(written.contains(&format!("void {test}()")), "{test}");
+    }
+    // `--sarif` and `--html`, from the same run.
+    let sarif: Value = serde_json::from_str(&std::fs::read_to_string(&sarif).expect("SARIF"))
+        .expect("SARIF is JSON");
+    assert_eq!(sarif["version"], "2.1.0");
+    assert_eq!(
+        sarif["runs"][0]["invocations"][0]["executionSuccessful"],
+        true
+    );
+    assert_eq!(sarif["runs"][0]["results"], serde_json::json!([]));
+    let index = std::fs::read_to_string(site.join("index.html")).expect("index.html");
+    assert!(index.contains("<a href=\"p.Sign.html\">"), "{index}");
+    let page = std::fs::read_to_string(site.join("p.Sign.html")).expect("the class page");
+    assert!(
+        page.contains("<td class=\"code\">        if (x &gt; 0) { return 1; }</td>"),
+        "{page}"
     );
 }
 

@@ -206,9 +206,11 @@ fn trigger_save_runs_after_a_save_only() {
             "contentChanges": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "// edited\n"}],
         }),
     );
-    // Well past the idle delay: still no run.
+    // Well past the idle delay: still no run, and nothing queued (it waits for a save).
     server.pump_for(Duration::from_millis(600));
-    assert_eq!(status(&mut server)["state"], "idle");
+    let waiting = status(&mut server);
+    assert_eq!(waiting["state"], "idle", "{waiting}");
+    assert_eq!(waiting["queued"], json!([]), "{waiting}");
     server.notify(
         "textDocument/didSave",
         json!({ "textDocument": { "uri": uri } }),

@@ -64,7 +64,10 @@ impl Snapshot<'_> {
         let Some(view) = self.view(uri) else {
             return Vec::new();
         };
-        let queued = self.scheduler.file(uri).is_some_and(|s| s.queued());
+        let queued = self
+            .scheduler
+            .file(uri)
+            .is_some_and(|s| s.queued(self.config.trigger));
         let listed = actions::list(&actions::ListInput {
             view: &view,
             range,

@@ -78,9 +78,10 @@ impl Default for FileSchedule {
 }
 
 impl FileSchedule {
-    /// Waiting for its idle delay, or asked for.
-    pub fn queued(&self) -> bool {
-        self.forced || !self.ready
+    /// Asked for, or (with the `idle` trigger) waiting for its idle delay. With `save` or
+    /// `manual` an edited class waits for the user, not in the queue.
+    pub fn queued(&self, trigger: Trigger) -> bool {
+        self.forced || (!self.ready && trigger == Trigger::Idle)
     }
 }
 

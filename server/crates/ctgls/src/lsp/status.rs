@@ -26,7 +26,7 @@ pub fn compute(snapshot: &Snapshot) -> Status {
         let Some(ty) = primary_type(file.model(), path.as_deref()) else {
             continue;
         };
-        if schedule.queued() {
+        if schedule.queued(snapshot.config.trigger) {
             queued.push(ty.binary_name.clone());
         }
         let results = shown.and_then(|s| s.results.as_deref());
