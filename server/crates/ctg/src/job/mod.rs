@@ -32,7 +32,7 @@ mod widen;
 pub use executor::{ExecutorStats, JvmExecutor, Run};
 pub use minimise::{minimise, without, KeptGoal, MinimisationStats};
 pub use observer::{GenerationObserver, Phase};
-pub use request::{GenerationRequest, WarmStartSource};
+pub use request::{GenerationRequest, ObjectSeedSource, WarmStartSource};
 pub use result::{
     ClassCoverage, Coverage, DecisionCoverage, EnvironmentDependency, EscapedException,
     GeneratedTest, GenerationError, GenerationResult, LineCoverage, MinimisationSummary,
@@ -262,7 +262,15 @@ fn run_compiled(
     let class = request.class.as_str();
     let budget_end = context.started + request.budget;
 
-    let cluster = described.cluster;
+    let mut cluster = described.cluster;
+    let seeded_objects = match &request.seeded_objects_from {
+        Some(source) => source
+            .objects(&cluster)
+            .into_iter()
+            .filter(|seeded| cluster.add_seeded_object(seeded.clone()))
+            .count(),
+        None => 0,
+    };
     for skipped in cluster.skipped_targets() {
         warnings.push(format!(
             "{} is not tested: {}",
@@ -330,6 +338,7 @@ fn run_compiled(
     let warm_start = WarmStart {
         offered: offered_count,
         kept: seeds.len(),
+        seeded_objects,
     };
 
     let config = SearchConfig {

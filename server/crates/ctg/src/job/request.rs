@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use search::{Algorithm, CancelToken, Criteria, SearchConfig};
-use testcase::{Cluster, TestCase};
+use testcase::{Cluster, SeededObject, TestCase};
 
 use crate::budget::{EmissionCosts, EmissionReserve};
 use crate::project::{ProjectLayout, SourceOverlays};
@@ -56,6 +56,9 @@ pub struct GenerationRequest {
     /// More warm-start tests, read once the job has built the cluster (the `.ctgls/` store
     /// resolves its stored tests against it). Filtered like `warm_start`.
     pub warm_start_from: Option<WarmStartSource>,
+    /// Objects other classes' tests built, for the seeded pool (Campos et al., "Continuous
+    /// Test Generation", section 3.2), read once the job has built the cluster.
+    pub seeded_objects_from: Option<ObjectSeedSource>,
     /// Deadline of one test in the worker.
     pub test_timeout: Duration,
     /// Extra javac options, e.g. `--release 17`.
@@ -90,6 +93,7 @@ impl GenerationRequest {
             cancel: CancelToken::new(),
             warm_start: Vec::new(),
             warm_start_from: None,
+            seeded_objects_from: None,
             test_timeout: Duration::from_secs(1),
             javac_options: Vec::new(),
             test_release: None,
@@ -119,6 +123,29 @@ impl WarmStartSource {
 impl std::fmt::Debug for WarmStartSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("WarmStartSource(..)")
+    }
+}
+
+/// Produces seeded objects for the cluster of the class as it is now.
+type ObjectSeedFn = dyn Fn(&Cluster) -> Vec<SeededObject> + Send + Sync;
+
+/// A source of objects built by other classes' tests.
+#[derive(Clone)]
+pub struct ObjectSeedSource(Arc<ObjectSeedFn>);
+
+impl ObjectSeedSource {
+    pub fn new(source: impl Fn(&Cluster) -> Vec<SeededObject> + Send + Sync + 'static) -> Self {
+        ObjectSeedSource(Arc::new(source))
+    }
+
+    pub fn objects(&self, cluster: &Cluster) -> Vec<SeededObject> {
+        (self.0)(cluster)
+    }
+}
+
+impl std::fmt::Debug for ObjectSeedSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ObjectSeedSource(..)")
     }
 }
 
