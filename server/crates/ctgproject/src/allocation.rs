@@ -139,11 +139,13 @@ pub fn allocate(candidates: &[Candidate], settings: &BudgetSettings) -> Allocati
             share_in_proportion(&eligible, &weights, rest, maximum, &mut budgets);
             // Section 4.1: the changed class's budget times h; over the total, keep the
             // highest ranked classes that fit.
-            let mut changed_any = false;
+            // With every class changed (a first run, where every class is new) h would say
+            // nothing about how they compare: the *Budget* shares stand.
+            let changed_any = eligible.iter().any(|&i| candidates[i].changed)
+                && !eligible.iter().all(|&i| candidates[i].changed);
             for &i in &eligible {
-                if candidates[i].changed {
+                if changed_any && candidates[i].changed {
                     budgets[i] = (budgets[i] * settings.changed_factor).min(maximum);
-                    changed_any = true;
                 }
             }
             let mut sum: f64 = eligible.iter().map(|&i| budgets[i]).sum();
@@ -162,9 +164,8 @@ pub fn allocate(candidates: &[Candidate], settings: &BudgetSettings) -> Allocati
                     ));
                 }
                 eligible.retain(|&i| shares[i].is_none());
-                // Deviation: with only changed classes left (a first run, where every class
-                // is new) the paper's rule would have nothing to skip; `h` then only says
-                // how they compare, so their budgets shrink to the total together.
+                // Deviation: with only changed classes left the paper's rule has nothing more
+                // to skip; their budgets shrink to the total together.
                 if sum > total + 1e-9 {
                     for &i in &eligible {
                         budgets[i] *= total / sum;
@@ -366,14 +367,31 @@ mod tests {
         assert!(matches!(&a.shares[1].1, Share::Skip(why) if why.contains("minimum")));
     }
 
-    /// Every class new (a first run): h changes nothing, the total is kept.
+    /// Every class new (a first run): h changes nothing, the *Budget* shares stand.
     #[test]
-    fn all_changed_keeps_the_proportions_within_the_total() {
+    fn all_changed_keeps_the_budget_shares() {
         let classes = [candidate("p.A", 10, true), candidate("p.B", 30, true)];
-        let a = allocate(&classes, &settings(100, 10, 200));
-        // Budget: 10 + 80 × 1/4 = 30 and 10 + 60 = 70; × 2 = 60 and 140, scaled by 100/200.
+        let a = allocate(&classes, &settings(100, 10, 100));
+        // 10 + 80 × 1/4 = 30 and 10 + 80 × 3/4 = 70.
         expect(&a, &[("p.A", Some(30.0)), ("p.B", Some(70.0))]);
         assert_eq!(a.unallocated, Duration::ZERO);
+    }
+
+    /// Changed classes over the total once every unchanged one is out: they shrink together.
+    #[test]
+    fn changed_classes_alone_over_the_total_shrink_together() {
+        let classes = [
+            candidate("p.A", 10, true),
+            candidate("p.B", 30, true),
+            candidate("p.C", 0, false),
+        ];
+        // 120 s, minimum 10: A = 10 + 90/4 = 32.5, B = 10 + 67.5 = 77.5, C = 10. A and B
+        // double to 65 and 155 (cap 200): 230 > 120; C leaves; 220 → scaled by 120/220.
+        let a = allocate(&classes, &settings(120, 10, 200));
+        expect(
+            &a,
+            &[("p.A", Some(35.455)), ("p.B", Some(84.545)), ("p.C", None)],
+        );
     }
 
     #[test]
