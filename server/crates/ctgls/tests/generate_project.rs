@@ -10,11 +10,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
-use support::Project;
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
+use support::{e2e_enabled, Project};
 
 /// Statement.render(Account) covers its branch only with an overdrawn account: the paper's
 /// `A.foo(B b) { if (b.isProperlyConfigured()) ... }`.

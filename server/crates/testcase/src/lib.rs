@@ -10,7 +10,8 @@
 //! `hierarchy` (subtyping, assignability), `jdk` (built-in JDK knowledge), `callable`,
 //! `signature` (resolution at a call site), `cluster` (targets, generators, reachability),
 //! `value`, `pool` and `source_literals` (constant and observed pools), `random_value`,
-//! `delta` (primitive mutation), `statement` (the representation), `dump` (text form), `validate`
+//! `delta` (primitive mutation), `statement` (the representation), `dump` (text form), `describe`
+//! (test cases in words, for people), `validate`
 //! (well-typedness), `factory` (building statements, insertion), `sampling`, `mutation`,
 //! `crossover`, `variation` (the search-facing interface), `config`, `junit` (JUnit source of
 //! executed test cases, and minimisation).
@@ -24,6 +25,7 @@ mod cluster;
 mod config;
 mod crossover;
 mod delta;
+mod describe;
 mod description;
 mod dump;
 mod factory;
@@ -48,6 +50,7 @@ pub use access::{package_of, visible_from};
 pub use callable::{Callable, CallableKind};
 pub use cluster::{Cluster, ClusterError, SeededObject, SkippedTarget, Unreachable};
 pub use config::Config;
+pub use describe::{describe_arguments, describe_calls};
 pub use description::{
     Access, ConstructorDescription, FieldDescription, MethodDescription, MissingType,
     ParamDescription, TypeDescription, TypeKind,

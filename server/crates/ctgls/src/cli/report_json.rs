@@ -317,6 +317,7 @@ fn class_json(outcome: &ClassOutcome) -> Value {
         "verification_rounds": e.suite.rounds,
         "verification_deadline_round": e.suite.deadline_round,
         "dropped": dropped,
+        "perturbation": perturbation_json(&e.suite),
         "executions": g.executions,
         "statements_executed": g.statements_executed,
         "fresh_loader_executions": g.fresh_loader_executions,
@@ -340,6 +341,35 @@ fn class_json(outcome: &ClassOutcome) -> Value {
             "seeded_objects": g.warm_start.seeded_objects,
         },
         "warnings": g.warnings.iter().chain(&outcome.store_warnings).collect::<Vec<_>>(),
+    })
+}
+
+/// A class's `perturbation` (`docs/report.md`): the perturbed runs verification made, what
+/// they cost, and what they and the check of the JVM's defaults removed, per cause.
+fn perturbation_json(suite: &ctg::verify::VerifiedSuite) -> Value {
+    let removed: serde_json::Map<String, Value> = ctg::verify::removals(&suite.dropped)
+        .into_iter()
+        .map(|(name, removed)| {
+            (
+                name.to_string(),
+                json!({ "tests": removed.tests, "assertions": removed.assertions }),
+            )
+        })
+        .collect();
+    json!({
+        "rounds": suite.perturbed.len(),
+        "runs": suite
+            .perturbed
+            .iter()
+            .map(|stage| stage.combined.len() + stage.attribution.len())
+            .sum::<usize>(),
+        "seconds": suite
+            .perturbed
+            .iter()
+            .map(|stage| stage.duration.as_secs_f64())
+            .sum::<f64>(),
+        "clock_shifted": suite.clock_shifted,
+        "removed": removed,
     })
 }
 

@@ -15,6 +15,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+pub mod scratch;
+#[allow(unused_imports)]
+pub use scratch::{e2e_enabled, Scratch};
+
 /// Copies a directory tree (test fixtures into scratch directories).
 pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -36,11 +40,17 @@ pub struct Project(pub std::path::PathBuf);
 impl Project {
     /// `prefix` names the test file, `name` the test, in the scratch directory's name.
     pub fn copy(prefix: &str, name: &str) -> Project {
+        Project::copy_of("bank", prefix, name)
+    }
+
+    /// A copy of the example project `tests/projects/<fixture>` (its `src/main` and a bare
+    /// `pom.xml`).
+    pub fn copy_of(fixture: &str, prefix: &str, name: &str) -> Project {
         let dir =
             std::env::temp_dir().join(format!("ctgls-{prefix}-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../tests/projects/bank/src/main");
+            .join(format!("../../../tests/projects/{fixture}/src/main"));
         copy_dir(&from, &dir.join("src/main"));
         std::fs::write(dir.join("pom.xml"), "<project/>\n").unwrap();
         Project(dir)
