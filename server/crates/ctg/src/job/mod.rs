@@ -32,7 +32,7 @@ mod widen;
 pub use executor::{ExecutorStats, JvmExecutor, Run};
 pub use minimise::{minimise, without, KeptGoal, MinimisationStats};
 pub use observer::{GenerationObserver, Phase};
-pub use request::{GenerationRequest, ObjectSeedSource, WarmStartSource};
+pub use request::{ClusterSource, GenerationRequest, ObjectSeedSource, WarmStartSource};
 pub use result::{
     ClassCoverage, Coverage, DecisionCoverage, EnvironmentDependency, EscapedException,
     GeneratedTest, GenerationError, GenerationResult, LineCoverage, MinimisationSummary,
@@ -265,7 +265,7 @@ fn run_compiled(
     let mut cluster = described.cluster;
     let seeded_objects = match &request.seeded_objects_from {
         Some(source) => source
-            .objects(&cluster)
+            .read(&cluster)
             .into_iter()
             .filter(|seeded| cluster.add_seeded_object(seeded.clone()))
             .count(),
@@ -323,7 +323,7 @@ fn run_compiled(
     // by signature), so the source sees it before the variation takes it.
     let mut offered = request.warm_start.clone();
     if let Some(source) = &request.warm_start_from {
-        offered.extend(source.seeds(&cluster));
+        offered.extend(source.read(&cluster));
     }
     let mut variation = ClusterVariation::new(
         testcase::Variation::new(request.variation.clone()),

@@ -103,49 +103,38 @@ impl GenerationRequest {
     }
 }
 
-/// Produces warm-start tests from the cluster of the class as it is now.
-type SeedFn = dyn Fn(&Cluster) -> Vec<TestCase> + Send + Sync;
+/// Something read once the job has built the class's cluster, against it: warm-start tests
+/// ([`WarmStartSource`]) or seeded objects ([`ObjectSeedSource`]).
+pub struct ClusterSource<T>(Arc<ClusterFn<T>>);
 
-/// A source of warm-start tests that needs the current cluster to produce them.
-#[derive(Clone)]
-pub struct WarmStartSource(Arc<SeedFn>);
+type ClusterFn<T> = dyn Fn(&Cluster) -> Vec<T> + Send + Sync;
 
-impl WarmStartSource {
-    pub fn new(source: impl Fn(&Cluster) -> Vec<TestCase> + Send + Sync + 'static) -> Self {
-        WarmStartSource(Arc::new(source))
+/// Earlier tests of the class (the `.ctgls/` store resolves them against the cluster).
+pub type WarmStartSource = ClusterSource<TestCase>;
+
+/// Objects built by other classes' tests (Campos et al., "Continuous Test Generation",
+/// section 3.2).
+pub type ObjectSeedSource = ClusterSource<SeededObject>;
+
+impl<T> ClusterSource<T> {
+    pub fn new(source: impl Fn(&Cluster) -> Vec<T> + Send + Sync + 'static) -> Self {
+        ClusterSource(Arc::new(source))
     }
 
-    pub fn seeds(&self, cluster: &Cluster) -> Vec<TestCase> {
+    pub fn read(&self, cluster: &Cluster) -> Vec<T> {
         (self.0)(cluster)
     }
 }
 
-impl std::fmt::Debug for WarmStartSource {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("WarmStartSource(..)")
+impl<T> Clone for ClusterSource<T> {
+    fn clone(&self) -> Self {
+        ClusterSource(self.0.clone())
     }
 }
 
-/// Produces seeded objects for the cluster of the class as it is now.
-type ObjectSeedFn = dyn Fn(&Cluster) -> Vec<SeededObject> + Send + Sync;
-
-/// A source of objects built by other classes' tests.
-#[derive(Clone)]
-pub struct ObjectSeedSource(Arc<ObjectSeedFn>);
-
-impl ObjectSeedSource {
-    pub fn new(source: impl Fn(&Cluster) -> Vec<SeededObject> + Send + Sync + 'static) -> Self {
-        ObjectSeedSource(Arc::new(source))
-    }
-
-    pub fn objects(&self, cluster: &Cluster) -> Vec<SeededObject> {
-        (self.0)(cluster)
-    }
-}
-
-impl std::fmt::Debug for ObjectSeedSource {
+impl<T> std::fmt::Debug for ClusterSource<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ObjectSeedSource(..)")
+        f.write_str("ClusterSource(..)")
     }
 }
 
