@@ -137,17 +137,9 @@ pub fn plan(
         let mine: BTreeSet<String> = shard::select(&budgets, shard).into_iter().collect();
         budgets.retain(|(class, _)| mine.contains(class));
         unallocated /= u32::try_from(shard.count).unwrap_or(1);
-        skipped.clear();
-        // Every shard reports the classes the allocation skipped once: the first.
-        if shard.index == 1 {
-            skipped = allocation
-                .shares
-                .iter()
-                .filter_map(|(class, share)| match share {
-                    Share::Skip(why) => Some((class.clone(), why.clone())),
-                    Share::Run(_) => None,
-                })
-                .collect();
+        // The classes the allocation skipped are reported once, by the first shard.
+        if shard.index != 1 {
+            skipped.clear();
         }
     }
 
