@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use crate::callable::{Callable, CallableKind};
 use crate::description::{MissingType, TypeDescription, TypeKind};
+use crate::environment::EnvironmentInputs;
 use crate::hierarchy::{TypeInfo, TypeTable};
 use crate::jdk;
 use crate::pool::{ConstantPool, ValuePools};
@@ -85,6 +86,8 @@ pub struct Cluster {
     /// `CharSequence`, ...) may get besides literals.
     concrete: Vec<String>,
     pools: ValuePools,
+    /// What of its environment the class reads, so what tests may set up.
+    environment: EnvironmentInputs,
     unreachable: Vec<Unreachable>,
     skipped_targets: Vec<SkippedTarget>,
     /// Objects built by other classes' tests, by the raw name of their type (Campos et al.,
@@ -137,6 +140,7 @@ impl Cluster {
             constructible: BTreeSet::new(),
             concrete: Vec::new(),
             pools: ValuePools::new(constants),
+            environment: EnvironmentInputs::default(),
             unreachable: Vec::new(),
             skipped_targets: Vec::new(),
             seeded_objects: BTreeMap::new(),
@@ -482,6 +486,16 @@ impl Cluster {
     /// The seeded objects of exactly the class `name` (raw name).
     pub fn seeded_objects(&self, name: &str) -> &[Arc<SeededObject>] {
         self.seeded_objects.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// What of its environment the class reads (nothing until [`Cluster::set_environment`]).
+    pub fn environment(&self) -> &EnvironmentInputs {
+        &self.environment
+    }
+
+    /// Lets tests set up what `environment` names (console input, input files, properties).
+    pub fn set_environment(&mut self, environment: EnvironmentInputs) {
+        self.environment = environment;
     }
 
     pub fn pools(&self) -> &ValuePools {

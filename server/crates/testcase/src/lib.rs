@@ -9,7 +9,9 @@
 //! Module map: `types` (Java types, parsing, unification), `description` (reflection input), `access` (what a test in the class's package can reach),
 //! `hierarchy` (subtyping, assignability), `jdk` (built-in JDK knowledge), `callable`,
 //! `signature` (resolution at a call site), `cluster` (targets, generators, reachability),
-//! `value`, `pool` and `source_literals` (constant and observed pools), `random_value`,
+//! `value`, `pool` and `source_literals` (constant and observed pools), `environment` (console
+//! input, input files and system properties as search input: what a class reads, their
+//! operators), `random_value`,
 //! `delta` (primitive mutation), `statement` (the representation), `dump` (text form), `describe`
 //! (test cases in words, for people), `validate`
 //! (well-typedness), `factory` (building statements, insertion), `sampling`, `mutation`,
@@ -28,6 +30,7 @@ mod delta;
 mod describe;
 mod description;
 mod dump;
+mod environment;
 mod factory;
 mod hierarchy;
 mod jdk;
@@ -54,6 +57,9 @@ pub use describe::{describe_arguments, describe_calls};
 pub use description::{
     Access, ConstructorDescription, FieldDescription, MethodDescription, MissingType,
     ParamDescription, TypeDescription, TypeKind,
+};
+pub use environment::{
+    is_file_name, is_input_text, is_path_type, is_property_key, EnvironmentInputs, PATH_TYPES,
 };
 pub use hierarchy::TypeInfo;
 pub use jdk::TOO_GENERAL;

@@ -310,6 +310,7 @@ fn class_json(outcome: &ClassOutcome) -> Value {
         "undeclared_exceptions": exceptions,
         "escaping_exceptions": escapes,
         "needs_environment": environment,
+        "nondeterministic_inputs": nondeterminism_json(outcome),
         "tests_written": if e.written.is_some() { e.suite.kept.len() } else { 0 },
         "test_file": e.written.as_ref().map(|_| e.path.display().to_string()),
         "junit": match e.junit { ctg::project::JUnitVersion::Four => 4, ctg::project::JUnitVersion::Five => 5 },
@@ -371,6 +372,35 @@ fn perturbation_json(suite: &ctg::verify::VerifiedSuite) -> Value {
         "clock_shifted": suite.clock_shifted,
         "removed": removed,
     })
+}
+
+/// A class's `nondeterministic_inputs` (`docs/report.md`): the lines that read what a test does
+/// not control, each with the written tests' assertions it explains.
+fn nondeterminism_json(outcome: &ClassOutcome) -> Vec<Value> {
+    let file = outcome.source_file.display().to_string();
+    outcome
+        .nondeterminism
+        .iter()
+        .map(|linked| {
+            let input = &linked.input;
+            let left_out: Vec<Value> = linked
+                .left_out
+                .iter()
+                .map(|l| json!({ "test": l.test, "assertion": l.subject, "why": l.why }))
+                .collect();
+            json!({
+                "file": file,
+                "line": input.line,
+                "method": input.member,
+                "kind": input.kind.as_str(),
+                "what": input.what,
+                "through": input.through.as_ref().map(|(helper, line)| {
+                    json!({ "method": helper, "line": line })
+                }),
+                "left_out": left_out,
+            })
+        })
+        .collect()
 }
 
 /// One entry of a class's `also_instrumented` (`docs/report.md`): what the class's written tests

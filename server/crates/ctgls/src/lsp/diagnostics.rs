@@ -1,5 +1,5 @@
-//! The diagnostics of an open file: uncovered branches, undeclared exceptions, calls that read
-//! the machine (`machine_inputs.rs`), and why generation cannot run (codes and shapes in `docs/lsp-extensions.md`). Computed from the
+//! The diagnostics of an open file: uncovered branches, undeclared exceptions, lines that read
+//! nondeterministic inputs (`nondeterminism.rs`), and why generation cannot run (codes and shapes in `docs/lsp-extensions.md`). Computed from the
 //! results placed on the current text, so they are always for the version they are published
 //! with.
 
@@ -11,8 +11,8 @@ use tower_lsp_server::ls_types::{
 use crate::lsp::file_view::FileView;
 use crate::lsp::protocol::settings::DiagnosticSeverities;
 use crate::lsp::protocol::{
-    DiagnosticCode, NeedsEnvironmentData, NoData, NondeterministicInputData, UncoveredBranchData,
-    UndeclaredExceptionData, DIAGNOSTIC_SOURCE,
+    DiagnosticCode, NeedsEnvironmentData, NoData, UncoveredBranchData, UndeclaredExceptionData,
+    DIAGNOSTIC_SOURCE,
 };
 use crate::lsp::results::words::{exception_message, member_display, uncovered_message};
 use crate::lsp::results::ClassResults;
@@ -73,7 +73,7 @@ pub fn compute(input: &FileView) -> Vec<Diagnostic> {
         undeclared_exceptions(input, &view, &mut out);
         needs_environment(input, &view, &mut out);
     }
-    machine_inputs(input, &mut out);
+    crate::lsp::nondeterminism::diagnostics(input, &mut out);
     apply_severities(out, input.severities)
 }
 
@@ -127,33 +127,6 @@ fn needs_environment(input: &FileView, view: &View, out: &mut Vec<Diagnostic>) {
                 target: need.target.clone(),
                 goals: need.goals.clone(),
                 run: results.run,
-            },
-        ));
-    }
-}
-
-/// One hint per call that reads the machine: why what it returned is never asserted.
-fn machine_inputs(view: &FileView, out: &mut Vec<Diagnostic>) {
-    let (file, encoding) = (view.file, view.encoding);
-    for input in crate::lsp::machine_inputs::find(file) {
-        let Ok(range) = file
-            .document()
-            .line_index()
-            .text_range(input.bytes.clone(), encoding)
-        else {
-            continue;
-        };
-        out.push(diagnostic(
-            crate::lsp::to_proto::range(range),
-            DiagnosticSeverity::HINT,
-            DiagnosticCode::NondeterministicInput,
-            format!(
-                "reads {} of the machine it runs on: generated tests never assert what depends \
-                 on it (it differs on another machine, and could be a secret)",
-                input.what
-            ),
-            NondeterministicInputData {
-                reads: input.what.clone(),
             },
         ));
     }
@@ -455,7 +428,7 @@ mod tests {
     }
 
     #[test]
-    fn a_call_that_reads_the_machine_is_a_hint_on_its_line() {
+    fn a_call_that_reads_the_machine_is_information_on_its_line() {
         let source = "package p;\n\npublic class Settings {\n    public String header() {\n        return \"Bearer \" + System.getenv(\"API_TOKEN\");\n    }\n}\n";
         let file = OpenFile::open(source, 1);
         let diagnostics = compute_with(&file, None, None, &defaults());
@@ -467,11 +440,11 @@ mod tests {
                 DiagnosticCode::NondeterministicInput.as_str().into()
             ))
         );
-        assert_eq!(hint.severity, Some(DiagnosticSeverity::HINT));
+        assert_eq!(hint.severity, Some(DiagnosticSeverity::INFORMATION));
         assert_eq!((hint.range.start.line, hint.range.start.character), (4, 27));
         assert!(
             hint.message
-                .starts_with("reads the environment variable \"API_TOKEN\" of the machine"),
+                .starts_with("reads the environment variable \"API_TOKEN\": generated tests never"),
             "{}",
             hint.message
         );

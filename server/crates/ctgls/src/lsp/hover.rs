@@ -8,8 +8,14 @@ use crate::lsp::results::words::{exception_message, member_display, uncovered_me
 use crate::lsp::results::{ClassResults, Origin};
 use crate::lsp::view::View;
 
-/// What ctgls says at `position`; `None` when it has nothing to say there.
+/// What ctgls says at `position`; `None` when it has nothing to say there: a line that reads
+/// a nondeterministic input first, then the coverage of the place.
 pub fn hover(input: &FileView, position: TextPosition) -> Option<String> {
+    crate::lsp::nondeterminism::with_hover(input, position, coverage_hover(input, position))
+}
+
+/// What the tests cover at `position`.
+fn coverage_hover(input: &FileView, position: TextPosition) -> Option<String> {
     let document = input.file.document();
     let offset = document
         .line_index()

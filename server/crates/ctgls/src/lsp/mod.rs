@@ -25,7 +25,7 @@ pub mod file_view;
 pub mod from_proto;
 pub mod hover;
 pub mod lens;
-pub mod machine_inputs;
+pub mod nondeterminism;
 pub mod owner;
 pub mod progress;
 pub mod protocol;

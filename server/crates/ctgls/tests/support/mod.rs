@@ -33,6 +33,30 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
+/// Runs `ctgls generate --project <project> <args> --report <project>/report.json` and returns
+/// its output and the report (`Value::Null` when none was written).
+pub fn generate_with_report(
+    project: &std::path::Path,
+    args: &[&str],
+) -> (std::process::Output, Value) {
+    let report_path = project.join("report.json");
+    let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
+        .arg("generate")
+        .arg("--project")
+        .arg(project)
+        .args(args)
+        .arg("--report")
+        .arg(&report_path)
+        .env_remove("CTGLS_LOG")
+        .output()
+        .expect("the ctgls binary runs");
+    let report = std::fs::read_to_string(&report_path)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null);
+    (output, report)
+}
+
 /// A copy of the example project (`tests/projects/bank`, sources and a bare `pom.xml`) in a
 /// scratch directory, removed on drop.
 pub struct Project(pub std::path::PathBuf);

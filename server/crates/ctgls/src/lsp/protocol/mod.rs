@@ -340,9 +340,19 @@ pub struct NeedsEnvironmentData {
 
 /// `data` of a `nondeterministic-input` diagnostic.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct NondeterministicInputData {
+    /// What is read: `clock`, `random`, `uuid`, `environment`, `system-property`, `machine`, `time-zone`,
+    /// `locale`, `charset`, `console`, `file`, `network` (`ctg::nondeterminism::InputKind`).
+    pub kind: String,
     /// `the environment variable "API_TOKEN"`.
     pub reads: String,
+    /// The class's own helper method the input is read through, when it is not read here.
+    #[serde(default)]
+    pub through: Option<String>,
+    /// `test: subject (why)` of each assertion of the last run left out because of it.
+    #[serde(default)]
+    pub left_out: Vec<String>,
 }
 
 /// `data` of the diagnostics that carry nothing for code actions

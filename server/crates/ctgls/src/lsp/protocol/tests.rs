@@ -240,6 +240,8 @@ fn the_typescript_method_and_command_names_are_the_servers() {
         StatusNotification::METHOD,
         COVERAGE,
         CoverageChanged::METHOD,
+        // The VS Code client's "Show Settings the Server Applies".
+        DEBUG_CONFIG,
     ]
     .iter()
     .map(|m| m.to_string())

@@ -92,6 +92,8 @@ impl ClassResults {
                 }
             })
             .collect();
+        results.nondeterministic =
+            crate::lsp::nondeterminism::from_outcome(outcome, &results.members);
         results.tests = std::mem::take(&mut tests);
         results.suite = (!emission.suite.kept.is_empty()).then(|| Suite {
             source: emission.suite.source.clone(),
@@ -284,6 +286,7 @@ impl ClassResults {
             lines: Vec::new(),
             exceptions: Vec::new(),
             environment: Vec::new(),
+            nondeterministic: Vec::new(),
             tests: Vec::new(),
             suite: None,
             notes: Vec::new(),

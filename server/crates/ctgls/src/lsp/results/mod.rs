@@ -57,6 +57,8 @@ pub struct ClassResults {
     /// What runs needed of the environment where only they reached goals (no test is written
     /// for those goals: `ctg::job::EnvironmentDependency`).
     pub environment: Vec<EnvironmentResult>,
+    /// The nondeterministic inputs that explain assertions the written tests left out.
+    pub nondeterministic: Vec<crate::lsp::nondeterminism::NondeterministicResult>,
     pub tests: Vec<TestInfo>,
     /// The verified test class, for code actions.
     pub suite: Option<Suite>,
