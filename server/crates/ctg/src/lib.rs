@@ -1,5 +1,6 @@
-//! Generation jobs and project scheduling: where the pure crates (the Java model, the test
-//! cluster, the search) meet the JVM worker. Used by both the language server and the CLI.
+//! Generation jobs for one class (project scheduling is `ctgproject`'s): where the pure
+//! crates (the Java model, the test cluster, the search) meet the JVM worker. Used by both the
+//! language server and the CLI.
 
 pub mod budget;
 pub mod buildtool;

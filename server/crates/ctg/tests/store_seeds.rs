@@ -203,3 +203,32 @@ fn the_store_gives_the_seeds_of_its_record() {
          not in the cluster any more)"
     );
 }
+
+/// Campos et al., "Continuous Test Generation", section 3.2: the accounts the stored tests
+/// built, with the calls that brought them into their state, for another class's seeded pool;
+/// a call that class's cluster does not know is left out, the account stays.
+#[test]
+fn object_seeds_slice_the_objects_a_class_built() {
+    let c = account_cluster();
+    let stored = vec![
+        stored(deposit_test(&c), &["d"]),
+        stored(parse_test(&c), &["p"]),
+        stored(deposit_test(&c), &["d again"]),
+    ];
+    let seeds = object_seeds(&stored, "com.x.Account", &c);
+    // `Account.parse("12")` builds no account; the same account twice is offered once.
+    assert_eq!(seeds.len(), 1, "{seeds:?}");
+    assert_eq!(seeds[0].statements, deposit_test(&c));
+    assert_eq!(seeds[0].object.0, 2);
+
+    let without_deposit = edited_account_cluster(|types| {
+        account_mut(types).methods.retain(|m| m.name != "deposit");
+    });
+    let seeds = object_seeds(&stored, "com.x.Account", &without_deposit);
+    let first = seeds[0].statements.statements();
+    assert_eq!(first.len(), 4, "{:?}", seeds[0]);
+    assert!(first
+        .iter()
+        .all(|s| s.callable().is_none_or(|c| c.name() != "deposit")));
+    assert!(object_seeds(&stored, "com.x.Other", &c).is_empty());
+}

@@ -36,7 +36,7 @@ fn unknown_arguments_fail_with_usage() {
     assert!(output.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("unexpected argument `--frobnicate`"),
+        stderr.contains("unexpected argument '--frobnicate'"),
         "{stderr}"
     );
     assert!(stderr.contains("Usage:"), "{stderr}");

@@ -15,6 +15,7 @@ use crate::hierarchy::{TypeInfo, TypeTable};
 use crate::jdk;
 use crate::pool::{ConstantPool, ValuePools};
 use crate::signature::{self, CallContext, Signature};
+use crate::statement::{TestCase, VarRef};
 use crate::types::{parse_type, parse_type_parameter, JavaType, PrimitiveKind, OBJECT};
 use crate::value::{LiteralKind, PrimitiveValue};
 
@@ -89,6 +90,17 @@ pub struct Cluster {
     environment: EnvironmentInputs,
     unreachable: Vec<Unreachable>,
     skipped_targets: Vec<SkippedTarget>,
+    /// Objects built by other classes' tests, by the raw name of their type (Campos et al.,
+    /// "Continuous Test Generation", section 3.2's seeded pool).
+    seeded_objects: BTreeMap<String, Vec<Arc<SeededObject>>>,
+}
+
+/// An object built by a test of another class: the statements that build it and bring it
+/// into the state that test left it in, and the variable holding it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeededObject {
+    pub statements: TestCase,
+    pub object: VarRef,
 }
 
 impl Cluster {
@@ -131,6 +143,7 @@ impl Cluster {
             environment: EnvironmentInputs::default(),
             unreachable: Vec::new(),
             skipped_targets: Vec::new(),
+            seeded_objects: BTreeMap::new(),
         };
         for c in jdk::builtin_generators() {
             let i = cluster.add_callable(c);
@@ -444,6 +457,35 @@ impl Cluster {
     /// Records a value seen at run time, for the observed pool.
     pub fn add_observed(&mut self, value: PrimitiveValue) {
         self.pools.observed.add(value);
+    }
+
+    /// Adds an object to the seeded pool; one that is not well typed against this cluster,
+    /// or whose variable holds no object, is refused (`false`).
+    pub fn add_seeded_object(&mut self, seeded: SeededObject) -> bool {
+        let Some(ty) = seeded
+            .statements
+            .statements()
+            .get(seeded.object.0)
+            .and_then(|s| s.value_type())
+        else {
+            return false;
+        };
+        let Some(name) = ty.class_name().map(str::to_string) else {
+            return false;
+        };
+        if crate::validate::check_well_typed(&seeded.statements, self).is_err() {
+            return false;
+        }
+        self.seeded_objects
+            .entry(name)
+            .or_default()
+            .push(Arc::new(seeded));
+        true
+    }
+
+    /// The seeded objects of exactly the class `name` (raw name).
+    pub fn seeded_objects(&self, name: &str) -> &[Arc<SeededObject>] {
+        self.seeded_objects.get(name).map_or(&[], Vec::as_slice)
     }
 
     /// What of its environment the class reads (nothing until [`Cluster::set_environment`]).

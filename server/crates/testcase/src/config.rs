@@ -27,6 +27,11 @@ pub struct Config {
     /// the source's constants (EvoSuite's `dynamic_pool` setting in its dynamic-seeding
     /// experiments; the default there is now 0.5).
     pub observed_probability: f64,
+    /// Probability of taking an object from the seeded pool (objects other classes' tests
+    /// built) when one of the wanted class is there: Campos et al., "Continuous Test
+    /// Generation", section 3.2's "with a certain probability (e.g., 50%)". Nothing is drawn
+    /// when the pool has no object of the class, so runs without seeds stay as they were.
+    pub seeded_object_probability: f64,
     /// Random integers mostly lie in `[-max_int, max_int]` (EvoSuite `max_int`).
     pub max_int: i64,
     /// Largest delta of a numeric mutation (EvoSuite `max_delta`; Fraser and Arcuri's "Whole Test Suites" `Δ`).
@@ -55,6 +60,7 @@ impl Default for Config {
             primitive_reuse: 0.5,
             pool_probability: 0.5,
             observed_probability: 1.0 / 3.0,
+            seeded_object_probability: 0.5,
             max_int: 2048,
             max_delta: 20,
             random_perturbation: 0.2,
@@ -78,6 +84,7 @@ impl Config {
             &mut self.primitive_reuse,
             &mut self.pool_probability,
             &mut self.observed_probability,
+            &mut self.seeded_object_probability,
             &mut self.random_perturbation,
         ] {
             *p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };

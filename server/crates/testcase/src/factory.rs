@@ -501,6 +501,9 @@ impl Factory<'_> {
         {
             return self.general_value(tc, pos, want, depth);
         }
+        if let Some(v) = self.seeded_object(tc, pos, want) {
+            return Ok(v);
+        }
         let s = self.generator_statement(tc, pos, want, None, depth)?;
         let is_container = matches!(
             &s,
@@ -511,6 +514,32 @@ impl Factory<'_> {
             self.fill_container(tc, pos, v, depth);
         }
         Ok(v)
+    }
+
+    /// With the seeded-object probability, and only when the seeded pool has objects of
+    /// `want`'s class: one of them, its statements copied in at `*pos` (Campos et al.,
+    /// "Continuous Test Generation", section 3.2). `None` leaves `tc` as it was.
+    fn seeded_object(
+        &mut self,
+        tc: &mut TestCase,
+        pos: &mut usize,
+        want: &JavaType,
+    ) -> Option<VarRef> {
+        let pool = self.cluster.seeded_objects(want.class_name()?);
+        if pool.is_empty() || !self.rng.gen_bool(self.config.seeded_object_probability) {
+            return None;
+        }
+        let seeded = pool[self.rng.gen_range(0..pool.len())].clone();
+        let start = *pos;
+        let spliced = self.locally(tc, pos, |f, tc, pos| {
+            for s in seeded.statements.statements() {
+                let mut s = s.clone();
+                s.for_each_ref_mut(|_, r| r.0 += start);
+                f.insert_at(tc, pos, s)?;
+            }
+            Ok(VarRef(start + seeded.object.0))
+        });
+        spliced.ok()
     }
 
     fn literal(&mut self, tc: &mut TestCase, pos: &mut usize, kind: LiteralKind) -> Gen<VarRef> {
@@ -707,6 +736,7 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
+    use crate::cluster::SeededObject;
     use crate::test_fixtures::general_cluster;
     use crate::validate::check_well_typed;
 
@@ -734,6 +764,69 @@ mod tests {
                 tc.statement(v).value_type()
             })
             .collect()
+    }
+
+    /// Section 3.2 of Campos et al.'s "Continuous Test Generation": with probability 1 a
+    /// wanted object of a seeded class is the seeded one, its statements copied in order and
+    /// its references moved to where they land; with no seeded object of the class nothing
+    /// changes (and no random number is drawn).
+    #[test]
+    fn seeded_objects_are_spliced_in() {
+        let mut c = general_cluster();
+        let holder = JavaType::class("g.Holder");
+        let build = |c: &Cluster, config: &Config, seed: u64| {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut f = Factory {
+                cluster: c,
+                config,
+                rng: &mut rng,
+            };
+            let mut tc = TestCase::new();
+            let mut pos = 0;
+            f.generate(
+                &mut tc,
+                &mut pos,
+                &JavaType::Primitive(PrimitiveKind::Int),
+                0,
+            )
+            .unwrap();
+            let v = f.generate(&mut tc, &mut pos, &holder, 0).ok()?;
+            Some((tc, v))
+        };
+        let config = Config::default();
+        let (seed_test, seed_var) = (0..50)
+            .find_map(|seed| build(&c, &config, seed).filter(|(tc, _)| tc.len() > 2))
+            .expect("some seed builds a Holder from parts");
+        let unseeded: Vec<_> = (0..20).map(|seed| build(&c, &config, seed)).collect();
+        assert!(c.add_seeded_object(SeededObject {
+            statements: seed_test.clone(),
+            object: seed_var,
+        }));
+        let always = Config {
+            seeded_object_probability: 1.0,
+            ..Config::default()
+        };
+        let (tc, v) = build(&c, &always, 7).unwrap();
+        assert_eq!(check_well_typed(&tc, &c), Ok(()), "{tc}");
+        // The seed's statements after the first one, each reference moved by that one.
+        let moved_back: Vec<Statement> = tc.statements()[1..]
+            .iter()
+            .map(|s| {
+                let mut s = s.clone();
+                s.for_each_ref_mut(|_, r| r.0 -= 1);
+                s
+            })
+            .collect();
+        assert_eq!(moved_back, seed_test.statements(), "{tc}");
+        assert_eq!(v.0, 1 + seed_var.0);
+        // Another class wanted: the pool is not consulted.
+        let mut other = general_cluster();
+        assert!(!other.add_seeded_object(SeededObject {
+            statements: TestCase::new(),
+            object: VarRef(0),
+        }));
+        let same: Vec<_> = (0..20).map(|seed| build(&other, &config, seed)).collect();
+        assert_eq!(same, unseeded);
     }
 
     #[test]

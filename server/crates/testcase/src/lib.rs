@@ -51,7 +51,7 @@ mod variation;
 
 pub use access::{package_of, visible_from};
 pub use callable::{Callable, CallableKind};
-pub use cluster::{Cluster, ClusterError, SkippedTarget, Unreachable};
+pub use cluster::{Cluster, ClusterError, SeededObject, SkippedTarget, Unreachable};
 pub use config::Config;
 pub use describe::{describe_arguments, describe_calls};
 pub use description::{

@@ -33,7 +33,7 @@ mod widen;
 pub use executor::{ExecutorStats, JvmExecutor, Run};
 pub use minimise::{minimise, without, KeptGoal, MinimisationStats};
 pub use observer::{GenerationObserver, Phase};
-pub use request::{GenerationRequest, WarmStartSource};
+pub use request::{ClusterSource, GenerationRequest, ObjectSeedSource, WarmStartSource};
 pub use result::{
     ClassCoverage, Coverage, DecisionCoverage, EnvironmentDependency, EscapedException,
     GeneratedTest, GenerationError, GenerationResult, LineCoverage, MinimisationSummary,
@@ -271,7 +271,15 @@ fn run_compiled(
     let class = request.class.as_str();
     let budget_end = context.started + request.budget;
 
-    let cluster = described.cluster;
+    let mut cluster = described.cluster;
+    let seeded_objects = match &request.seeded_objects_from {
+        Some(source) => source
+            .read(&cluster)
+            .into_iter()
+            .filter(|seeded| cluster.add_seeded_object(seeded.clone()))
+            .count(),
+        None => 0,
+    };
     for skipped in cluster.skipped_targets() {
         warnings.push(format!(
             "{} is not tested: {}",
@@ -324,7 +332,7 @@ fn run_compiled(
     // by signature), so the source sees it before the variation takes it.
     let mut offered = request.warm_start.clone();
     if let Some(source) = &request.warm_start_from {
-        offered.extend(source.seeds(&cluster));
+        offered.extend(source.read(&cluster));
     }
     let mut variation = ClusterVariation::new(
         testcase::Variation::new(request.variation.clone()),
@@ -339,6 +347,7 @@ fn run_compiled(
     let warm_start = WarmStart {
         offered: offered_count,
         kept: seeds.len(),
+        seeded_objects,
     };
 
     let config = SearchConfig {

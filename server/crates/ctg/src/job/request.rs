@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use search::{Algorithm, CancelToken, Criteria, SearchConfig};
-use testcase::{Cluster, TestCase};
+use testcase::{Cluster, SeededObject, TestCase};
 
 use crate::budget::{EmissionCosts, EmissionReserve};
 use crate::project::{ProjectLayout, SourceOverlays};
@@ -56,6 +56,9 @@ pub struct GenerationRequest {
     /// More warm-start tests, read once the job has built the cluster (the `.ctgls/` store
     /// resolves its stored tests against it). Filtered like `warm_start`.
     pub warm_start_from: Option<WarmStartSource>,
+    /// Objects other classes' tests built, for the seeded pool (Campos et al., "Continuous
+    /// Test Generation", section 3.2), read once the job has built the cluster.
+    pub seeded_objects_from: Option<ObjectSeedSource>,
     /// Deadline of one test in the worker.
     pub test_timeout: Duration,
     /// Extra javac options, e.g. `--release 17`.
@@ -90,6 +93,7 @@ impl GenerationRequest {
             cancel: CancelToken::new(),
             warm_start: Vec::new(),
             warm_start_from: None,
+            seeded_objects_from: None,
             test_timeout: Duration::from_secs(1),
             javac_options: Vec::new(),
             test_release: None,
@@ -99,26 +103,38 @@ impl GenerationRequest {
     }
 }
 
-/// Produces warm-start tests from the cluster of the class as it is now.
-type SeedFn = dyn Fn(&Cluster) -> Vec<TestCase> + Send + Sync;
+/// Something read once the job has built the class's cluster, against it: warm-start tests
+/// ([`WarmStartSource`]) or seeded objects ([`ObjectSeedSource`]).
+pub struct ClusterSource<T>(Arc<ClusterFn<T>>);
 
-/// A source of warm-start tests that needs the current cluster to produce them.
-#[derive(Clone)]
-pub struct WarmStartSource(Arc<SeedFn>);
+type ClusterFn<T> = dyn Fn(&Cluster) -> Vec<T> + Send + Sync;
 
-impl WarmStartSource {
-    pub fn new(source: impl Fn(&Cluster) -> Vec<TestCase> + Send + Sync + 'static) -> Self {
-        WarmStartSource(Arc::new(source))
+/// Earlier tests of the class (the `.ctgls/` store resolves them against the cluster).
+pub type WarmStartSource = ClusterSource<TestCase>;
+
+/// Objects built by other classes' tests (Campos et al., "Continuous Test Generation",
+/// section 3.2).
+pub type ObjectSeedSource = ClusterSource<SeededObject>;
+
+impl<T> ClusterSource<T> {
+    pub fn new(source: impl Fn(&Cluster) -> Vec<T> + Send + Sync + 'static) -> Self {
+        ClusterSource(Arc::new(source))
     }
 
-    pub fn seeds(&self, cluster: &Cluster) -> Vec<TestCase> {
+    pub fn read(&self, cluster: &Cluster) -> Vec<T> {
         (self.0)(cluster)
     }
 }
 
-impl std::fmt::Debug for WarmStartSource {
+impl<T> Clone for ClusterSource<T> {
+    fn clone(&self) -> Self {
+        ClusterSource(self.0.clone())
+    }
+}
+
+impl<T> std::fmt::Debug for ClusterSource<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("WarmStartSource(..)")
+        f.write_str("ClusterSource(..)")
     }
 }
 

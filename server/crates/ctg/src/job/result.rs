@@ -269,6 +269,8 @@ pub struct WarmStart {
     pub offered: usize,
     /// Those that still type-check against the class as it is now.
     pub kept: usize,
+    /// Objects built by other classes' tests in the seeded pool (section 3.2).
+    pub seeded_objects: usize,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -42,7 +42,7 @@ pub use record::{
     ClassRecord, Coverage, FinishedRun, HistoryEntry, RunInfo, StoredMethod, StoredSuite,
     StoredTest, UndeclaredException,
 };
-pub use seeds::{revalidate, DropReason, DroppedSeed, Seeds};
+pub use seeds::{object_seeds, revalidate, DropReason, DroppedSeed, Seeds};
 
 /// The store's directory under the workspace root.
 pub const STORE_DIR: &str = ".ctgls";
@@ -195,6 +195,20 @@ impl Store {
         }
     }
 
+    /// The objects the stored tests of `class` built, usable in `cluster` (another class's):
+    /// Campos et al., "Continuous Test Generation", section 3.2. Nothing when the record is
+    /// missing or unreadable (seeding is an optimisation, never a reason to fail).
+    pub fn load_object_seeds(&self, class: &str, cluster: &Cluster) -> Vec<testcase::SeededObject> {
+        match self.load(class) {
+            Ok(Some(record)) => object_seeds(&record.tests, class, cluster),
+            Ok(None) => Vec::new(),
+            Err(e) => {
+                tracing::warn!("no seeded objects from {class}: {e}");
+                Vec::new()
+            }
+        }
+    }
+
     /// Campos et al., "Continuous Test Generation" section 4.1 for `class`, whose source now hashes to `current_source_hash`.
     /// An unreadable history means "run" ([`RerunReason::HistoryUnreadable`]).
     pub fn should_rerun(&self, class: &str, current_source_hash: &str) -> RerunDecision {
@@ -204,6 +218,50 @@ impl Store {
                 tracing::warn!("ignoring the run history of {class}: {e}");
                 RerunDecision::Yes(RerunReason::HistoryUnreadable)
             }
+        }
+    }
+
+    /// Every record of the store, by class name, with the files that could not be read (for
+    /// `ctgls merge`, which joins the stores of CI shards).
+    pub fn records(&self) -> (Vec<ClassRecord>, Vec<StoreError>) {
+        let mut records = Vec::new();
+        let mut problems = Vec::new();
+        let dir = self.dir.join(CLASSES_DIR);
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return (records, problems);
+        };
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for path in paths
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        {
+            match disk::read_text(&path) {
+                Ok(Some(text)) => match decode_record(&text) {
+                    Ok(record) => records.push(record),
+                    Err(e) => problems.push(StoreError::from_format(&path, e)),
+                },
+                Ok(None) => {}
+                Err(e) => problems.push(e),
+            }
+        }
+        records.sort_by(|a, b| a.class.cmp(&b.class));
+        (records, problems)
+    }
+
+    /// Writes `record` as it is (history included), replacing the class's record: how
+    /// `ctgls merge` brings a shard's record into the project's store.
+    pub fn put_record(&self, record: &ClassRecord) -> Result<(), StoreError> {
+        let path = self.record_path(&record.class);
+        let text = encode_record(record).map_err(|e| StoreError::from_format(&path, e))?;
+        self.write_support_files();
+        disk::write_atomic(&path, text.as_bytes())
+    }
+
+    /// The store in the directory `dir` itself (a shard's `.ctgls/` copied elsewhere).
+    pub fn at(dir: impl AsRef<Path>) -> Store {
+        Store {
+            dir: dir.as_ref().to_path_buf(),
         }
     }
 

@@ -9,11 +9,13 @@
 //! JDK built-in) must still be in the cluster exactly as stored: `Cluster` lists only its
 //! targets, so those cannot be looked up by signature.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
-use testcase::{check_well_typed, Callable, CallableKind, Cluster, Statement, TestCase};
+use testcase::{
+    check_well_typed, Callable, CallableKind, Cluster, SeededObject, Statement, TestCase, VarRef,
+};
 
 use super::record::StoredTest;
 use super::StoreError;
@@ -183,4 +185,100 @@ fn resolve_test(test: &TestCase, resolver: &mut Resolver<'_>) -> Result<TestCase
         out.push(s);
     }
     Ok(TestCase::from_statements(out))
+}
+
+/// Campos et al., "Continuous Test Generation", section 3.2: the objects of `class` that the
+/// stored tests of `class` built, for the seeded pool of another class's search. For each
+/// statement that creates a `class` object: it, the later calls on that object (the state the
+/// test brought it into), and the statements those need. Statements whose callables the
+/// other class's `cluster` does not know are left out with everything that needs them; an
+/// object whose creation is left out is not offered. Duplicates are offered once.
+pub fn object_seeds(stored: &[StoredTest], class: &str, cluster: &Cluster) -> Vec<SeededObject> {
+    let mut resolver = Resolver::new(cluster);
+    let mut out: Vec<SeededObject> = Vec::new();
+    for s in stored {
+        let statements = s.test.statements();
+        for (i, statement) in statements.iter().enumerate() {
+            let creates = matches!(
+                statement,
+                Statement::Constructor { .. } | Statement::Method { .. }
+            ) && statement
+                .value_type()
+                .is_some_and(|t| t.class_name() == Some(class));
+            if !creates {
+                continue;
+            }
+            // The creation and the later calls on the object, then what they need.
+            let mut keep: BTreeSet<usize> = [i].into();
+            for (j, later) in statements.iter().enumerate().skip(i + 1) {
+                if let Statement::Method {
+                    receiver: Some(r), ..
+                } = later
+                {
+                    if r.0 == i {
+                        keep.insert(j);
+                    }
+                }
+            }
+            let mut stack: Vec<usize> = keep.iter().copied().collect();
+            while let Some(j) = stack.pop() {
+                for (_, r) in statements[j].refs() {
+                    if keep.insert(r.0) {
+                        stack.push(r.0);
+                    }
+                }
+            }
+            if let Some(seeded) = slice(statements, &keep, i, &mut resolver) {
+                if check_well_typed(&seeded.statements, cluster).is_ok() && !out.contains(&seeded) {
+                    out.push(seeded);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The statements `keep` of a test, renumbered, with callables resolved against the cluster;
+/// a statement that does not resolve is dropped with those that refer to it. `None` when the
+/// object's creation `object` is dropped.
+fn slice(
+    statements: &[Statement],
+    keep: &BTreeSet<usize>,
+    object: usize,
+    resolver: &mut Resolver<'_>,
+) -> Option<SeededObject> {
+    let mut new_index: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut out = Vec::new();
+    for &j in keep {
+        let mut s = statements[j].clone();
+        if let Some(callable) = callable_mut(&mut s) {
+            match resolver.resolve(callable) {
+                Some(resolved) => *callable = resolved,
+                None => continue,
+            }
+        }
+        let mut complete = true;
+        s.for_each_ref_mut(|_, r| match new_index.get(&r.0) {
+            Some(&n) => r.0 = n,
+            None => complete = false,
+        });
+        if complete {
+            new_index.insert(j, out.len());
+            out.push(s);
+        }
+    }
+    Some(SeededObject {
+        object: VarRef(*new_index.get(&object)?),
+        statements: TestCase::from_statements(out),
+    })
+}
+
+fn callable_mut(s: &mut Statement) -> Option<&mut Arc<Callable>> {
+    match s {
+        Statement::Constructor { callable, .. }
+        | Statement::Method { callable, .. }
+        | Statement::FieldRead { callable, .. }
+        | Statement::FieldWrite { callable, .. } => Some(callable),
+        _ => None,
+    }
 }

@@ -1,68 +1,210 @@
-//! The arguments of `ctgls generate`, parsed by hand (the flag set is small and fixed).
-//! Every flag takes `--flag VALUE` or `--flag=VALUE`.
+//! The arguments of `ctgls generate`: the clap definition (what `--help` shows and how errors
+//! read) and [`GenerateArgs`], the checked values the command runs with. Every flag takes
+//! `--flag VALUE` or `--flag=VALUE`.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::{Args, ValueEnum};
 use ctg::buildtool::BuildToolSettings;
 use ctg::project::JUnitVersion;
+use ctgproject::allocation::Strategy;
+use ctgproject::shard::Shard;
 use search::{Algorithm, Criteria};
 
-pub const USAGE: &str = "\
-Usage: ctgls generate --class FQCN [--class FQCN]... [options]
+const AFTER_HELP: &str = "\
+Without --class, every testable class of the project (top-level, not abstract, not an
+interface) is generated for, filtered by --package, --include and --changed-since, with
+the project's budget shared as Campos et al.'s \"Continuous Test Generation\" does: a minimum
+per class, the rest in proportion to its branches, changed classes twice as much, classes
+whose last three runs did not improve skipped until they change, classes after the classes
+they use (whose tests seed them), time a class did not use handed on (docs/architecture.md).
 
-Generates JUnit tests for each class, verifies them with the real JUnit, and writes
-<Class>GeneratedTest.java under the project's test root.
+Exit codes: 0 every class's tests were written; 1 a class failed (not found, does not compile,
+tests not verified or not written) or the report could not be written; 2 bad arguments;
+3 a --fail-on condition was met (and nothing else failed).";
 
-Options:
-  --project DIR          the project (default: the current directory)
-  --source-root DIR      a source root; repeatable (default: src/main/java, else src, else DIR)
-  --classpath CP         extra classpath entries, separated by the platform's path separator
-  --class FQCN           a class to generate tests for; repeatable, at least one
-  --instrument-also FQCN another class to instrument with each class under test: the JSON
-                         report gives its coverage by that class's tests (the search ignores
-                         it); repeatable
-  --budget SECONDS       wall-clock budget per class, start-up and verification included
-                         (default: 30)
-  --seed N               random seed (default: 0); same seed, same subject: same search
-  --algorithm NAME       dynamosa (default), adynamosa, mosa or wholesuite
-  --criteria LIST        comma-separated: branch, line, method, exception (default: all;
-                         branch is always on)
-  --junit 5|4            JUnit version of the emitted tests (default: what the project uses)
-  --out DIR              where test files go (default: the project's test root)
-  --report FILE          also write a JSON report (schema: docs/report.md)
-  --sarif FILE           also write the findings as SARIF 2.1.0, for code scanning
-  --html DIR             also write an HTML report (index.html, a page per class)
-  --java-home DIR        the JDK to use (default: JAVA_HOME, then javac on PATH)
+/// The clap form of `ctgls generate`'s arguments.
+#[derive(Debug, Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct GenerateCli {
+    /// The project
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    project: PathBuf,
+    /// A source root; repeatable (default: src/main/java, else src, else DIR)
+    #[arg(long = "source-root", value_name = "DIR")]
+    source_roots: Vec<PathBuf>,
+    /// Extra classpath entries, separated by the platform's path separator (also -cp)
+    #[arg(long, value_name = "CP")]
+    classpath: Vec<String>,
+    /// A class to generate tests for; repeatable. Without any: the whole project
+    #[arg(long = "class", value_name = "FQCN", value_parser = class_name("--class"))]
+    classes: Vec<String>,
+    /// Another class to instrument with each class under test: the JSON report gives its
+    /// coverage by that class's tests (the search ignores it); repeatable
+    #[arg(long = "instrument-also", value_name = "FQCN", value_parser = class_name("--instrument-also"))]
+    instrument_also: Vec<String>,
+    /// Wall-clock budget per class, start-up and verification included (default: 30); in
+    /// project mode, the average per class when --total-budget is not given
+    #[arg(long, value_name = "SECONDS", value_parser = seconds("--budget"), allow_hyphen_values = true)]
+    budget: Option<Duration>,
+    /// Random seed; same seed, same subject: same search
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = seed, allow_hyphen_values = true)]
+    seed: u64,
+    /// Stop each search after N test executions (time still bounds it): with the same seed,
+    /// the same tests on any machine, however fast
+    #[arg(long = "max-executions", value_name = "N")]
+    max_executions: Option<u64>,
+    /// dynamosa (default), adynamosa, mosa or wholesuite
+    #[arg(long, value_name = "NAME", value_parser = algorithm)]
+    algorithm: Option<Algorithm>,
+    /// Comma-separated: branch, line, method, exception (default: all; branch is always on)
+    #[arg(long, value_name = "LIST", value_parser = criteria)]
+    criteria: Option<Criteria>,
+    /// JUnit version of the emitted tests (default: what the project uses)
+    #[arg(long, value_name = "5|4", value_parser = junit)]
+    junit: Option<JUnitVersion>,
+    /// Where test files go (default: the project's test root)
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Also write a JSON report (schema: docs/report.md)
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Also write the findings as SARIF 2.1.0, for code scanning
+    #[arg(long, value_name = "FILE")]
+    sarif: Option<PathBuf>,
+    /// Also write an HTML report (index.html, a page per class)
+    #[arg(long, value_name = "DIR")]
+    html: Option<PathBuf>,
+    /// The JDK to use (default: JAVA_HOME, then javac on PATH)
+    #[arg(long = "java-home", value_name = "DIR")]
+    java_home: Option<PathBuf>,
+    /// Exit with 3 when a run finds it (for CI gates); repeatable
+    #[arg(long = "fail-on", value_name = "WHAT")]
+    fail_on: Vec<FailOn>,
+    /// No progress and no notes on stderr (errors still)
+    #[arg(long, short, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Also log what each run does on stderr (like CTGLS_LOG=info)
+    #[arg(long, short)]
+    verbose: bool,
 
-The classpath comes from the project's build tool, asked offline and cached by the build
-files' contents (--classpath entries come first):
-  --online               let Maven or Gradle download what the local repository lacks
-  --maven FILE           the Maven executable (default: mvn, else the project's mvnw)
-  --maven-settings FILE  a Maven settings.xml, passed as `mvn -s` (default: mvn's own,
-                         ~/.m2/settings.xml)
-  --gradle FILE          the Gradle executable (default: the project's gradlew, else gradle)
-  --no-build-tool        do not ask the build tool: guess the classpath from build outputs and
-                         lib/ jars
+    /// Only classes in this package or its subpackages; repeatable
+    #[arg(
+        long = "package",
+        value_name = "P",
+        help_heading = "Project mode (without --class)"
+    )]
+    packages: Vec<String>,
+    /// Only classes whose name matches (`*` any characters, `?` one); repeatable
+    #[arg(
+        long,
+        value_name = "GLOB",
+        help_heading = "Project mode (without --class)"
+    )]
+    include: Vec<String>,
+    /// Only classes whose file changed since the git revision REF (committed, staged, in the
+    /// work tree, or new); they count as changed
+    #[arg(
+        long = "changed-since",
+        value_name = "REF",
+        help_heading = "Project mode (without --class)"
+    )]
+    changed_since: Option<String>,
+    /// The time of all classes together, in core-seconds (default: --budget × classes)
+    #[arg(long = "total-budget", value_name = "SECONDS", value_parser = seconds("--total-budget"), help_heading = "Project mode (without --class)")]
+    total_budget: Option<Duration>,
+    /// The least a class gets (default: a third of the average, as in the paper)
+    #[arg(long = "min-budget", value_name = "SECONDS", value_parser = seconds("--min-budget"), help_heading = "Project mode (without --class)")]
+    min_budget: Option<Duration>,
+    /// branches (the paper's allocation, default) or equal (the same for every class)
+    #[arg(
+        long,
+        value_name = "HOW",
+        default_value = "branches",
+        help_heading = "Project mode (without --class)"
+    )]
+    allocation: Allocation,
+    /// Classes at once, one worker JVM each (default: the cores, fewer when memory is short;
+    /// with --class: 1)
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Project mode (without --class)")]
+    jobs: Option<u16>,
+    /// Only shard I of N (a deterministic part, balanced by budget) for CI runners
+    #[arg(long, value_name = "I/N", value_parser = shard, help_heading = "Project mode (without --class)")]
+    shard: Option<Shard>,
 
-What code under test sees:
-  --pass-environment NAMES
-                         environment variables code under test may see, comma-separated
-                         names or patterns (`MYAPP_*`); repeatable. Every other variable is
-                         hidden from it. Their values can end up asserted in written tests:
-                         never pass secrets";
+    /// Let Maven or Gradle download what the local repository lacks
+    #[arg(
+        long,
+        help_heading = "Classpath (asked offline from the build tool, cached)"
+    )]
+    online: bool,
+    /// The Maven executable (default: mvn, else the project's mvnw)
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = "Classpath (asked offline from the build tool, cached)"
+    )]
+    maven: Option<PathBuf>,
+    /// A Maven settings.xml, passed as `mvn -s` (default: mvn's own, ~/.m2/settings.xml)
+    #[arg(
+        long = "maven-settings",
+        value_name = "FILE",
+        help_heading = "Classpath (asked offline from the build tool, cached)"
+    )]
+    maven_settings: Option<PathBuf>,
+    /// The Gradle executable (default: the project's gradlew, else gradle)
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = "Classpath (asked offline from the build tool, cached)"
+    )]
+    gradle: Option<PathBuf>,
+    /// Do not ask the build tool: guess the classpath from build outputs and lib/ jars
+    #[arg(
+        long = "no-build-tool",
+        help_heading = "Classpath (asked offline from the build tool, cached)"
+    )]
+    no_build_tool: bool,
 
+    /// Environment variables code under test may see, comma-separated names or patterns
+    /// (`MYAPP_*`); repeatable. Every other variable is hidden from it. Their values can end
+    /// up asserted in written tests: never pass secrets
+    #[arg(
+        long = "pass-environment",
+        value_name = "NAMES",
+        help_heading = "What code under test sees"
+    )]
+    pass_environment: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Allocation {
+    Branches,
+    Equal,
+}
+
+/// Conditions that make `generate` exit with 3.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// A method lets an exception escape that it does not declare.
+    UndeclaredException,
+}
+
+/// The checked arguments `generate` runs with.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GenerateArgs {
     pub project: PathBuf,
     pub source_roots: Vec<PathBuf>,
     pub classpath: Vec<PathBuf>,
+    /// Empty: project mode.
     pub classes: Vec<String>,
     /// Classes whose coverage by each class's tests is measured and reported
     /// (`GenerationRequest::also_instrument`).
     pub instrument_also: Vec<String>,
     pub budget: Duration,
     pub seed: u64,
+    pub max_executions: Option<u64>,
     pub algorithm: Algorithm,
     pub criteria: Criteria,
     pub junit: Option<JUnitVersion>,
@@ -76,6 +218,23 @@ pub struct GenerateArgs {
     pub build_tool: BuildToolSettings,
     /// Names or patterns of the variables code under test sees (`passEnvironment`).
     pub pass_environment: Vec<String>,
+    pub fail_on: Vec<FailOn>,
+    pub quiet: bool,
+    pub verbose: bool,
+    pub project_mode: ProjectMode,
+}
+
+/// What only project mode (no `--class`) uses.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ProjectMode {
+    pub packages: Vec<String>,
+    pub include: Vec<String>,
+    pub changed_since: Option<String>,
+    pub total_budget: Option<Duration>,
+    pub min_budget: Option<Duration>,
+    pub allocation: Strategy,
+    pub jobs: Option<usize>,
+    pub shard: Option<Shard>,
 }
 
 impl Default for GenerateArgs {
@@ -88,6 +247,7 @@ impl Default for GenerateArgs {
             instrument_also: Vec::new(),
             budget: Duration::from_secs(30),
             seed: 0,
+            max_executions: None,
             algorithm: Algorithm::DynaMosa,
             criteria: Criteria::all(),
             junit: None,
@@ -98,105 +258,134 @@ impl Default for GenerateArgs {
             java_home: None,
             build_tool: BuildToolSettings::default(),
             pass_environment: Vec::new(),
+            fail_on: Vec::new(),
+            quiet: false,
+            verbose: false,
+            project_mode: ProjectMode::default(),
         }
     }
 }
 
-/// Parses the arguments after `generate`.
-pub fn parse(args: &[&str]) -> Result<GenerateArgs, String> {
-    let mut parsed = GenerateArgs::default();
-    let mut rest = args.iter();
-    while let Some(&arg) = rest.next() {
-        let (flag, inline_value) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => (flag, Some(value)),
-            _ => (arg, None),
-        };
-        let mut value = || -> Result<&str, String> {
-            match inline_value {
-                Some(value) => Ok(value),
-                None => rest
-                    .next()
-                    .copied()
-                    .ok_or_else(|| format!("`{flag}` needs a value")),
-            }
-        };
-        match flag {
-            "--project" => parsed.project = PathBuf::from(value()?),
-            "--source-root" => parsed.source_roots.push(PathBuf::from(value()?)),
-            "--classpath" | "-cp" => {
-                parsed.classpath.extend(std::env::split_paths(value()?));
-            }
-            "--class" | "--instrument-also" => {
-                let class = value()?;
-                if !is_qualified_name(class) {
-                    return Err(format!(
-                        "`{flag} {class}` is not a class name like com.example.Account"
-                    ));
-                }
-                match flag {
-                    "--class" => parsed.classes.push(class.to_owned()),
-                    _ => parsed.instrument_also.push(class.to_owned()),
-                }
-            }
-            "--budget" => {
-                let text = value()?;
-                let seconds: f64 = text
-                    .parse()
-                    .ok()
-                    .filter(|seconds: &f64| seconds.is_finite() && *seconds > 0.0)
-                    .ok_or_else(|| {
-                        format!("`--budget` must be a positive number of seconds, got `{text}`")
-                    })?;
-                parsed.budget = Duration::from_secs_f64(seconds);
-            }
-            "--seed" => {
-                let text = value()?;
-                parsed.seed = text.parse().map_err(|_| {
-                    format!("`--seed` must be a non-negative integer, got `{text}`")
-                })?;
-            }
-            "--algorithm" => parsed.algorithm = parse_algorithm(value()?)?,
-            "--criteria" => parsed.criteria = parse_criteria(value()?)?,
-            "--junit" => {
-                parsed.junit = Some(match value()? {
-                    "5" => JUnitVersion::Five,
-                    "4" => JUnitVersion::Four,
-                    other => return Err(format!("`--junit` must be 4 or 5, got `{other}`")),
-                })
-            }
-            "--out" => parsed.out = Some(PathBuf::from(value()?)),
-            "--report" => parsed.report = Some(PathBuf::from(value()?)),
-            "--sarif" => parsed.sarif = Some(PathBuf::from(value()?)),
-            "--html" => parsed.html = Some(PathBuf::from(value()?)),
-            "--java-home" => parsed.java_home = Some(PathBuf::from(value()?)),
-            "--maven" => parsed.build_tool.maven_executable = Some(PathBuf::from(value()?)),
-            "--maven-settings" => parsed.build_tool.maven_settings = Some(PathBuf::from(value()?)),
-            "--gradle" => parsed.build_tool.gradle_executable = Some(PathBuf::from(value()?)),
-            "--online" | "--no-build-tool" if inline_value.is_some() => {
-                return Err(format!("`{flag}` takes no value"))
-            }
-            "--online" => parsed.build_tool.offline = false,
-            "--no-build-tool" => parsed.build_tool.enabled = false,
-            "--pass-environment" => {
-                let names: Vec<String> = value()?
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|name| !name.is_empty())
-                    .map(str::to_owned)
-                    .collect();
-                jvm::check_patterns(&names).map_err(|e| format!("--pass-environment: {e}"))?;
-                parsed.pass_environment.extend(names);
-            }
-            other => return Err(format!("unexpected argument `{other}` for `generate`")),
+impl GenerateCli {
+    /// The checked arguments; the message names the flag that is wrong.
+    pub fn check(self) -> Result<GenerateArgs, String> {
+        let mut pass_environment = Vec::new();
+        for list in &self.pass_environment {
+            let names: Vec<String> = list
+                .split(',')
+                .map(str::trim)
+                .filter(|name| !name.is_empty())
+                .map(str::to_owned)
+                .collect();
+            jvm::check_patterns(&names).map_err(|e| format!("--pass-environment: {e}"))?;
+            pass_environment.extend(names);
         }
+        let project_only = [
+            (!self.packages.is_empty(), "--package"),
+            (!self.include.is_empty(), "--include"),
+            (self.changed_since.is_some(), "--changed-since"),
+            (self.total_budget.is_some(), "--total-budget"),
+            (self.min_budget.is_some(), "--min-budget"),
+            (self.shard.is_some(), "--shard"),
+        ];
+        if !self.classes.is_empty() {
+            if let Some((_, flag)) = project_only.iter().find(|(given, _)| *given) {
+                return Err(format!(
+                    "`{flag}` chooses among the project's classes: leave out `--class` to use it"
+                ));
+            }
+        }
+        let defaults = BuildToolSettings::default();
+        Ok(GenerateArgs {
+            project: self.project,
+            source_roots: self.source_roots,
+            classpath: self
+                .classpath
+                .iter()
+                .flat_map(std::env::split_paths)
+                .collect(),
+            classes: self.classes,
+            instrument_also: self.instrument_also,
+            budget: self.budget.unwrap_or(Duration::from_secs(30)),
+            seed: self.seed,
+            max_executions: self.max_executions,
+            algorithm: self.algorithm.unwrap_or(Algorithm::DynaMosa),
+            criteria: self.criteria.unwrap_or_else(Criteria::all),
+            junit: self.junit,
+            out: self.out,
+            report: self.report,
+            sarif: self.sarif,
+            html: self.html,
+            java_home: self.java_home,
+            build_tool: BuildToolSettings {
+                enabled: !self.no_build_tool,
+                maven_executable: self.maven,
+                gradle_executable: self.gradle,
+                offline: !self.online,
+                maven_settings: self.maven_settings,
+                ..defaults
+            },
+            pass_environment,
+            fail_on: self.fail_on,
+            quiet: self.quiet,
+            verbose: self.verbose,
+            project_mode: ProjectMode {
+                packages: self.packages,
+                include: self.include,
+                changed_since: self.changed_since,
+                total_budget: self.total_budget,
+                min_budget: self.min_budget,
+                allocation: match self.allocation {
+                    Allocation::Branches => Strategy::Branches,
+                    Allocation::Equal => Strategy::Equal,
+                },
+                jobs: self.jobs.map(usize::from),
+                shard: self.shard,
+            },
+        })
     }
-    if parsed.classes.is_empty() {
-        return Err("`generate` needs at least one `--class FQCN`".into());
-    }
-    Ok(parsed)
 }
 
-fn parse_algorithm(name: &str) -> Result<Algorithm, String> {
+fn class_name(flag: &'static str) -> impl Fn(&str) -> Result<String, String> + Clone {
+    move |class| {
+        if is_qualified_name(class) {
+            Ok(class.to_owned())
+        } else {
+            Err(format!(
+                "`{flag} {class}` is not a class name like com.example.Account"
+            ))
+        }
+    }
+}
+
+fn seconds(flag: &'static str) -> impl Fn(&str) -> Result<Duration, String> + Clone {
+    move |text| {
+        text.parse()
+            .ok()
+            .filter(|seconds: &f64| seconds.is_finite() && *seconds > 0.0)
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| format!("`{flag}` must be a positive number of seconds, got `{text}`"))
+    }
+}
+
+fn seed(text: &str) -> Result<u64, String> {
+    text.parse()
+        .map_err(|_| format!("`--seed` must be a non-negative integer, got `{text}`"))
+}
+
+fn junit(text: &str) -> Result<JUnitVersion, String> {
+    match text {
+        "5" => Ok(JUnitVersion::Five),
+        "4" => Ok(JUnitVersion::Four),
+        other => Err(format!("`--junit` must be 4 or 5, got `{other}`")),
+    }
+}
+
+fn shard(text: &str) -> Result<Shard, String> {
+    text.parse()
+}
+
+fn algorithm(name: &str) -> Result<Algorithm, String> {
     match name {
         "dynamosa" => Ok(Algorithm::DynaMosa),
         "adynamosa" => Ok(Algorithm::ADynaMosa),
@@ -209,7 +398,7 @@ fn parse_algorithm(name: &str) -> Result<Algorithm, String> {
 }
 
 /// Branch coverage is always on: DynaMOSA reaches the other goals through branch goals.
-fn parse_criteria(list: &str) -> Result<Criteria, String> {
+fn criteria(list: &str) -> Result<Criteria, String> {
     let mut criteria = Criteria::branch_only();
     for name in list
         .split(',')
@@ -246,6 +435,16 @@ fn is_qualified_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::{parse_strs, Command};
+
+    fn parse(args: &[&str]) -> Result<GenerateArgs, String> {
+        let mut all = vec!["generate"];
+        all.extend_from_slice(args);
+        match parse_strs(&all)? {
+            Command::Generate(args) => Ok(*args),
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn defaults_and_every_flag() {
@@ -257,6 +456,7 @@ mod tests {
                 ..GenerateArgs::default()
             }
         );
+        assert_eq!(parse(&[]).expect("project mode"), GenerateArgs::default());
 
         let args = parse(&[
             "--project=proj",
@@ -264,7 +464,7 @@ mod tests {
             "src",
             "--source-root",
             "gen",
-            "--classpath",
+            "-cp",
             "a.jar:b",
             "--class",
             "p.A",
@@ -276,6 +476,8 @@ mod tests {
             "2.5",
             "--seed",
             "7",
+            "--max-executions",
+            "500",
             "--algorithm",
             "wholesuite",
             "--criteria",
@@ -300,6 +502,9 @@ mod tests {
             "--pass-environment",
             "MYAPP_*,DB_URL",
             "--pass-environment=LOG_LEVEL",
+            "--fail-on",
+            "undeclared-exception",
+            "--quiet",
         ])
         .expect("valid");
         assert_eq!(args.project, PathBuf::from("proj"));
@@ -322,6 +527,7 @@ mod tests {
         );
         assert_eq!(args.budget, Duration::from_millis(2500));
         assert_eq!(args.seed, 7);
+        assert_eq!(args.max_executions, Some(500));
         assert_eq!(args.algorithm, Algorithm::WholeSuite);
         assert_eq!(
             args.criteria,
@@ -337,6 +543,8 @@ mod tests {
         assert_eq!(args.sarif, Some(PathBuf::from("r.sarif")));
         assert_eq!(args.html, Some(PathBuf::from("site")));
         assert_eq!(args.java_home, Some(PathBuf::from("/jdk")));
+        assert_eq!(args.fail_on, [FailOn::UndeclaredException]);
+        assert!(args.quiet);
         assert_eq!(
             args.build_tool,
             BuildToolSettings {
@@ -351,25 +559,55 @@ mod tests {
     }
 
     #[test]
+    fn project_mode_flags() {
+        let args = parse(&[
+            "--package",
+            "com.x",
+            "--include=*Service",
+            "--changed-since",
+            "origin/main",
+            "--total-budget",
+            "600",
+            "--min-budget",
+            "20",
+            "--allocation",
+            "equal",
+            "-j",
+            "3",
+            "--shard",
+            "2/4",
+        ])
+        .expect("valid");
+        assert_eq!(
+            args.project_mode,
+            ProjectMode {
+                packages: vec!["com.x".into()],
+                include: vec!["*Service".into()],
+                changed_since: Some("origin/main".into()),
+                total_budget: Some(Duration::from_secs(600)),
+                min_budget: Some(Duration::from_secs(20)),
+                allocation: Strategy::Equal,
+                jobs: Some(3),
+                shard: Some(Shard { index: 2, count: 4 }),
+            }
+        );
+    }
+
+    #[test]
     fn errors_name_the_flag() {
         let cases: &[(&[&str], &str)] = &[
-            (&[], "`generate` needs at least one `--class FQCN`"),
-            (&["--class"], "`--class` needs a value"),
+            (&["--class"], "a value is required for '--class <FQCN>'"),
             (
                 &["--class", "not a class"],
                 "`--class not a class` is not a class name like com.example.Account",
             ),
             (
                 &["--class", "A", "--instrument-also"],
-                "`--instrument-also` needs a value",
+                "a value is required for '--instrument-also <FQCN>'",
             ),
             (
                 &["--class", "A", "--instrument-also", "p.B;"],
                 "`--instrument-also p.B;` is not a class name like com.example.Account",
-            ),
-            (
-                &["--instrument-also", "p.B"],
-                "`generate` needs at least one `--class FQCN`",
             ),
             (
                 &["--class", "A", "--budget", "0"],
@@ -395,17 +633,22 @@ mod tests {
                 &["--class", "A", "--junit", "3"],
                 "`--junit` must be 4 or 5, got `3`",
             ),
+            (&["--class", "A", "--online=yes"], "--online"),
             (
-                &["--class", "A", "--online=yes"],
-                "`--online` takes no value",
+                &["--class", "A", "--frobnicate"],
+                "unexpected argument '--frobnicate'",
             ),
+            (&["--shard", "3/2"], "between 1 and the count"),
+            (&["--jobs", "0"], "--jobs"),
+            (&["--fail-on", "warnings"], "undeclared-exception"),
             (
-                &["--class", "A", "--verbose"],
-                "unexpected argument `--verbose` for `generate`",
+                &["--class", "A", "--shard", "1/2"],
+                "`--shard` chooses among the project's classes: leave out `--class` to use it",
             ),
         ];
         for (args, message) in cases {
-            assert_eq!(parse(args), Err((*message).to_owned()), "{args:?}");
+            let error = parse(args).unwrap_err();
+            assert!(error.contains(message), "{args:?}: {error}");
         }
     }
 }

@@ -3,31 +3,64 @@
 
 pub mod generate;
 pub mod generate_args;
+pub mod merge;
 pub mod model;
+pub mod progress;
+pub mod project;
 pub mod report;
+pub mod report_json;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::{CommandFactory, Parser, Subcommand};
+
 const USAGE: &str = "\
-ctgls: a Java language server that generates unit tests while you edit
+ctgls [lsp] [--stdio]
+       ctgls generate [--class FQCN]... [OPTIONS]
+       ctgls merge --report OUT REPORT...
+       ctgls model PATH...
+       ctgls completions SHELL";
 
-Usage:
-  ctgls [lsp] [--stdio]    speak the Language Server Protocol on stdin/stdout (the default)
-  ctgls generate --class FQCN [options]
-                           generate, verify and write JUnit tests for classes
-                           (`ctgls generate --help` lists the options)
-  ctgls report --from REPORT.json [--sarif FILE] [--html DIR]
-                           SARIF and HTML from JSON reports (`ctgls report --help`)
-  ctgls model PATH...      print the Java model of files (directories: every *.java)
-  ctgls --version          print the version
-  ctgls --help             print this help
-
+const AFTER_HELP: &str = "\
 Environment:
-  CTGLS_LOG                log filter for stderr (error, warn, info, debug, trace or
-                           tracing directives such as `ctgls=debug`); overrides the
-                           `logLevel` setting";
+  CTGLS_LOG  log filter for stderr (error, warn, info, debug, trace or tracing directives
+             such as `ctgls=debug`); overrides the `logLevel` setting";
+
+/// ctgls: a Java language server that generates unit tests while you edit
+#[derive(Debug, Parser)]
+#[command(name = "ctgls", version, override_usage = USAGE, after_help = AFTER_HELP)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Sub>,
+    /// Speak LSP on stdin/stdout (what editor clients append; the default anyway)
+    #[arg(long)]
+    stdio: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum Sub {
+    /// Speak the Language Server Protocol on stdin/stdout (the default)
+    Lsp {
+        /// The stdio transport (the only one)
+        #[arg(long)]
+        stdio: bool,
+    },
+    /// Generate, verify and write JUnit tests for classes, or for a whole project
+    Generate(Box<generate_args::GenerateCli>),
+    /// Join the JSON reports and `.ctgls/` stores of CI shards into one
+    Merge(merge::MergeCli),
+    /// SARIF 2.1.0 and a static HTML report from JSON reports (merged shards' too)
+    Report(report::ReportCli),
+    /// Print the Java model of files (directories: every *.java)
+    Model {
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell)
+    Completions { shell: clap_complete::Shell },
+}
 
 #[derive(Debug, PartialEq)]
 pub enum Command {
@@ -37,71 +70,87 @@ pub enum Command {
     },
     /// Boxed: the arguments are far larger than the other commands.
     Generate(Box<generate_args::GenerateArgs>),
-    GenerateHelp,
+    Merge(merge::MergeArgs),
     Report(report::ReportArgs),
-    ReportHelp,
-    Version,
-    Help,
+    Completions(clap_complete::Shell),
 }
 
-/// A command line that does not parse: what is wrong, and the usage text to show with it.
-#[derive(Debug, PartialEq, Eq)]
-pub struct UsageError {
-    pub message: String,
-    pub usage: &'static str,
-}
-
-/// Parses the arguments after the program name.
-pub fn parse(args: &[OsString]) -> Result<Command, UsageError> {
-    parse_command(args).map_err(|(message, usage)| UsageError { message, usage })
-}
-
-fn parse_command(args: &[OsString]) -> Result<Command, (String, &'static str)> {
-    let args: Vec<&str> = args
-        .iter()
-        .map(|arg| {
-            arg.to_str()
-                .ok_or_else(|| (format!("argument {arg:?} is not valid UTF-8"), USAGE))
-        })
-        .collect::<Result<_, _>>()?;
-    // `--stdio` is what vscode-languageclient appends for the stdio transport.
-    match args.as_slice() {
-        [] | ["--stdio"] | ["lsp"] | ["lsp", "--stdio"] => Ok(Command::Lsp),
-        ["--version" | "-V"] => Ok(Command::Version),
-        ["--help" | "-h" | "help"] => Ok(Command::Help),
-        ["model", paths @ ..] if !paths.is_empty() && !paths.iter().any(|p| p.starts_with('-')) => {
-            Ok(Command::Model {
-                paths: paths.iter().map(PathBuf::from).collect(),
-            })
+/// Parses the arguments after the program name; a clap error (help and version included)
+/// carries its own text and exit code.
+pub fn parse(args: &[OsString]) -> Result<Command, clap::Error> {
+    // `-cp` is the JDK tools' spelling of `--classpath`; clap would read it as `-c -p`.
+    let args = std::iter::once(OsString::from("ctgls")).chain(args.iter().map(|arg| {
+        if arg == "-cp" {
+            OsString::from("--classpath")
+        } else {
+            arg.clone()
         }
-        ["model", ..] => Err((
-            "`model` takes one or more FILE.java or directories".into(),
-            USAGE,
+    }));
+    let args: Vec<OsString> = args.collect();
+    let cli = Cli::try_parse_from(&args).map_err(|error| with_usage(error, &args))?;
+    Ok(match cli.command {
+        None | Some(Sub::Lsp { .. }) => Command::Lsp,
+        Some(Sub::Model { paths }) => Command::Model { paths },
+        Some(Sub::Generate(generate)) => Command::Generate(Box::new(
+            generate
+                .check()
+                .map_err(|message| usage_error("generate", message))?,
         )),
-        ["generate", rest @ ..] if rest.iter().any(|a| *a == "--help" || *a == "-h") => {
-            Ok(Command::GenerateHelp)
-        }
-        ["generate", rest @ ..] => generate_args::parse(rest)
-            .map(|args| Command::Generate(Box::new(args)))
-            .map_err(|message| (message, generate_args::USAGE)),
-        ["report", rest @ ..] if rest.iter().any(|a| *a == "--help" || *a == "-h") => {
-            Ok(Command::ReportHelp)
-        }
-        ["report", rest @ ..] => report::parse(rest)
-            .map(Command::Report)
-            .map_err(|message| (message, report::USAGE)),
-        ["lsp", other, ..] => Err((format!("unexpected argument `{other}` after `lsp`"), USAGE)),
-        [first, ..] => Err((format!("unexpected argument `{first}`"), USAGE)),
+        Some(Sub::Merge(merge)) => Command::Merge(merge.into()),
+        Some(Sub::Report(report)) => Command::Report(
+            report
+                .check()
+                .map_err(|message| usage_error("report", message))?,
+        ),
+        Some(Sub::Completions { shell }) => Command::Completions(shell),
+    })
+}
+
+/// Clap shows the usage with some errors only; a bad value should show it too (the user sees
+/// what the command takes, as before clap).
+fn with_usage(error: clap::Error, args: &[OsString]) -> clap::Error {
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        return error;
     }
+    let text = error.render().to_string();
+    if text.contains("Usage:") {
+        return error;
+    }
+    let mut command = Cli::command();
+    // Built, a subcommand's usage names the program (`ctgls generate`).
+    command.build();
+    let sub = args
+        .get(1)
+        .and_then(|a| a.to_str())
+        .and_then(|name| command.find_subcommand_mut(name).map(|c| c.render_usage()));
+    let usage = sub.unwrap_or_else(|| Cli::command().render_usage());
+    let message = text.trim_end().trim_start_matches("error: ").to_string();
+    clap::Error::raw(error.kind(), format!("{message}\n\n{usage}\n"))
+}
+
+/// A check across flags that clap cannot express, reported like clap's own errors.
+fn usage_error(subcommand: &str, message: String) -> clap::Error {
+    let mut command = Cli::command();
+    command.build();
+    let command = command
+        .find_subcommand_mut(subcommand)
+        .expect("a known subcommand");
+    command.error(clap::error::ErrorKind::ArgumentConflict, message)
 }
 
 pub fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     match parse(&args) {
         Ok(command) => run(command),
-        Err(UsageError { message, usage }) => {
-            eprintln!("ctgls: {message}\n\n{usage}");
-            ExitCode::from(2)
+        // Help and version print to stdout and exit 0; usage errors print to stderr and
+        // exit 2 (clap's conventions, which `docs` and the tests rely on).
+        Err(error) => {
+            let _ = error.print();
+            ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
         }
     }
 }
@@ -122,26 +171,18 @@ fn run(command: Command) -> ExitCode {
         Command::Generate(args) => {
             // Problems reach the user as values (errors, warnings in the summary); logs on
             // stderr only when asked for.
+            if args.verbose && std::env::var_os(crate::logging::LOG_ENV).is_none() {
+                std::env::set_var(crate::logging::LOG_ENV, "info");
+            }
             if std::env::var_os(crate::logging::LOG_ENV).is_some() {
                 crate::logging::init();
             }
             generate::run(*args)
         }
-        Command::GenerateHelp => {
-            println!("{}", generate_args::USAGE);
-            ExitCode::SUCCESS
-        }
+        Command::Merge(args) => merge::run(&args),
         Command::Report(args) => report::run(args),
-        Command::ReportHelp => {
-            println!("{}", report::USAGE);
-            ExitCode::SUCCESS
-        }
-        Command::Version => {
-            println!("ctgls {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
-        }
-        Command::Help => {
-            println!("{USAGE}");
+        Command::Completions(shell) => {
+            clap_complete::generate(shell, &mut Cli::command(), "ctgls", &mut std::io::stdout());
             ExitCode::SUCCESS
         }
     }
@@ -171,14 +212,16 @@ fn run_lsp() -> ExitCode {
     code
 }
 
+/// The test form of [`parse`]: arguments as strings, the error as its rendered text.
+#[cfg(test)]
+pub(crate) fn parse_strs(args: &[&str]) -> Result<Command, String> {
+    let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+    parse(&args).map_err(|error| error.render().to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn parse_strs(args: &[&str]) -> Result<Command, String> {
-        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-        parse(&args).map_err(|error| error.message)
-    }
 
     #[test]
     fn commands() {
@@ -186,8 +229,6 @@ mod tests {
         assert_eq!(parse_strs(&["lsp"]), Ok(Command::Lsp));
         assert_eq!(parse_strs(&["--stdio"]), Ok(Command::Lsp));
         assert_eq!(parse_strs(&["lsp", "--stdio"]), Ok(Command::Lsp));
-        assert_eq!(parse_strs(&["--version"]), Ok(Command::Version));
-        assert_eq!(parse_strs(&["-h"]), Ok(Command::Help));
         assert_eq!(
             parse_strs(&["model", "A.java"]),
             Ok(Command::Model {
@@ -200,34 +241,39 @@ mod tests {
                 paths: vec![PathBuf::from("A.java"), PathBuf::from("src")]
             })
         );
+        assert_eq!(
+            parse_strs(&["completions", "bash"]),
+            Ok(Command::Completions(clap_complete::Shell::Bash))
+        );
     }
 
     #[test]
-    fn errors() {
-        assert_eq!(
-            parse_strs(&["model"]),
-            Err("`model` takes one or more FILE.java or directories".into())
-        );
-        assert_eq!(
-            parse_strs(&["model", "A.java", "--json"]),
-            Err("`model` takes one or more FILE.java or directories".into())
-        );
-        assert_eq!(
-            parse_strs(&["generate"]),
-            Err("`generate` needs at least one `--class FQCN`".into())
-        );
-        let args: Vec<OsString> = ["generate", "--seed", "x"]
-            .iter()
-            .map(OsString::from)
-            .collect();
-        assert_eq!(parse(&args).map_err(|e| e.usage), Err(generate_args::USAGE));
-        assert_eq!(
-            parse_strs(&["generate", "--help"]),
-            Ok(Command::GenerateHelp)
-        );
-        assert_eq!(
-            parse_strs(&["lsp", "--tcp"]),
-            Err("unexpected argument `--tcp` after `lsp`".into())
-        );
+    fn help_version_and_errors() {
+        for (args, kind) in [
+            (&["--version"][..], clap::error::ErrorKind::DisplayVersion),
+            (&["-h"][..], clap::error::ErrorKind::DisplayHelp),
+            (
+                &["generate", "--help"][..],
+                clap::error::ErrorKind::DisplayHelp,
+            ),
+            (
+                &["model"][..],
+                clap::error::ErrorKind::MissingRequiredArgument,
+            ),
+            (
+                &["model", "A.java", "--json"][..],
+                clap::error::ErrorKind::UnknownArgument,
+            ),
+            (
+                &["lsp", "--tcp"][..],
+                clap::error::ErrorKind::UnknownArgument,
+            ),
+        ] {
+            let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+            assert_eq!(parse(&args).unwrap_err().kind(), kind, "{args:?}");
+        }
+        let error = parse_strs(&["generate", "--seed", "x"]).unwrap_err();
+        assert!(error.contains("Usage: ctgls generate"), "{error}");
+        Cli::command().debug_assert();
     }
 }

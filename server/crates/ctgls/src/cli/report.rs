@@ -4,22 +4,31 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::Args;
+
 use crate::report::{self, Outputs};
 
-pub const USAGE: &str = "\
-Usage: ctgls report --from REPORT.json [--from REPORT.json]... [--project DIR]
-                    [--sarif FILE] [--html DIR]
-
-Converts JSON reports of `ctgls generate --report` (docs/report.md) into SARIF 2.1.0 for code
-scanning and a static HTML report. Several reports are read as one: a class in more than one
-takes the later report's entry.
-
-Options:
-  --from FILE            a JSON report; repeatable, at least one
-  --project DIR          the project whose sources the reports describe (default: the
-                         current directory)
-  --sarif FILE           write the findings as SARIF 2.1.0
-  --html DIR             write the HTML report (index.html, a page per class)";
+/// The clap form of `ctgls report`'s arguments.
+#[derive(Debug, Args)]
+#[command(
+    long_about = "Converts JSON reports of `ctgls generate --report` (docs/report.md) into SARIF \
+                  2.1.0 for code scanning and a static HTML report. Several reports are read as \
+                  one: a class in more than one takes the later report's entry."
+)]
+pub struct ReportCli {
+    /// A JSON report; repeatable, at least one
+    #[arg(long, value_name = "FILE", required = true)]
+    from: Vec<PathBuf>,
+    /// The project whose sources the reports describe
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    project: PathBuf,
+    /// Write the findings as SARIF 2.1.0
+    #[arg(long, value_name = "FILE")]
+    sarif: Option<PathBuf>,
+    /// Write the HTML report (index.html, a page per class)
+    #[arg(long, value_name = "DIR")]
+    html: Option<PathBuf>,
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReportArgs {
@@ -28,41 +37,22 @@ pub struct ReportArgs {
     pub outputs: Outputs,
 }
 
-/// Parses the arguments after `report`.
-pub fn parse(args: &[&str]) -> Result<ReportArgs, String> {
-    let mut parsed = ReportArgs {
-        from: Vec::new(),
-        project: PathBuf::from("."),
-        outputs: Outputs::default(),
-    };
-    let mut rest = args.iter();
-    while let Some(&arg) = rest.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => (flag, Some(value)),
-            _ => (arg, None),
+impl ReportCli {
+    /// What clap cannot say: at least one output.
+    pub fn check(self) -> Result<ReportArgs, String> {
+        let outputs = Outputs {
+            sarif: self.sarif,
+            html: self.html,
         };
-        let value = match inline {
-            Some(value) => value,
-            None => rest
-                .next()
-                .copied()
-                .ok_or_else(|| format!("`{flag}` needs a value"))?,
-        };
-        match flag {
-            "--from" => parsed.from.push(PathBuf::from(value)),
-            "--project" => parsed.project = PathBuf::from(value),
-            "--sarif" => parsed.outputs.sarif = Some(PathBuf::from(value)),
-            "--html" => parsed.outputs.html = Some(PathBuf::from(value)),
-            other => return Err(format!("unknown option `{other}`")),
+        if outputs.is_empty() {
+            return Err("`report` needs `--sarif FILE`, `--html DIR` or both".into());
         }
+        Ok(ReportArgs {
+            from: self.from,
+            project: self.project,
+            outputs,
+        })
     }
-    if parsed.from.is_empty() {
-        return Err("`report` needs at least one `--from REPORT.json`".into());
-    }
-    if parsed.outputs.is_empty() {
-        return Err("`report` needs `--sarif FILE`, `--html DIR` or both".into());
-    }
-    Ok(parsed)
 }
 
 pub fn run(args: ReportArgs) -> ExitCode {
@@ -83,6 +73,16 @@ mod tests {
 
     #[test]
     fn arguments() {
+        let parse = |args: &[&str]| {
+            let args: Vec<&str> = std::iter::once("report")
+                .chain(args.iter().copied())
+                .collect();
+            match crate::cli::parse_strs(&args) {
+                Ok(crate::cli::Command::Report(args)) => Ok(args),
+                Ok(other) => panic!("not a report: {other:?}"),
+                Err(text) => Err(text),
+            }
+        };
         let args = parse(&[
             "--from",
             "a.json",
@@ -105,9 +105,9 @@ mod tests {
         assert!(parse(&["--from", "a.json"])
             .unwrap_err()
             .contains("--sarif"));
-        assert!(parse(&["--from"]).unwrap_err().contains("needs a value"));
+        assert!(parse(&["--from"]).unwrap_err().contains("--from"));
         assert!(parse(&["--from", "a", "--html", "d", "--x", "1"])
             .unwrap_err()
-            .contains("unknown option `--x`"));
+            .contains("--x"));
     }
 }
