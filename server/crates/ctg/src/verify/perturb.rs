@@ -292,10 +292,28 @@ pub(crate) fn run_perturbed(
             reports.extend(run_at_once(pair, |p| run(p, &failing))?);
         }
         for test in failing {
+            // The kind under which the same line fails (the assertion the combined run lost),
+            // else any under which the test fails (it stopped earlier), else the order.
+            let line = report
+                .failures
+                .iter()
+                .find(|f| f.test == test)
+                .map(|f| f.line);
+            let same_line = |r: &RunReport| {
+                r.failures
+                    .iter()
+                    .any(|f| f.test == test && Some(f.line) == line)
+            };
             let cause = kinds
                 .iter()
                 .zip(&reports)
-                .find(|(_, r)| failing_tests(r).contains(&test))
+                .find(|(_, r)| same_line(r))
+                .or_else(|| {
+                    kinds
+                        .iter()
+                        .zip(&reports)
+                        .find(|(_, r)| failing_tests(r).contains(&test))
+                })
                 .map_or(PerturbationKind::Order, |(kind, _)| *kind);
             causes.entry(test).or_insert(cause);
         }
