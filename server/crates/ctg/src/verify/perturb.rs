@@ -5,8 +5,8 @@
 //!
 //! | run | order | clock | time zone | locale | charset | working directory |
 //! |---|---|---|---|---|---|---|
-//! | ahead | shuffled (seed 1) | +40 days 5 h | `Pacific/Kiritimati` (UTC+14) | `tr-TR` | ISO-8859-1 | another |
-//! | back | shuffled (seed 2) | −23 days 7 h | `America/St_Johns` (UTC−3:30, DST) | `de-DE` | US-ASCII | another |
+//! | ahead | shuffled (seed 1) | +40 days 5 h, up to 6 days more (`clock_offsets`) | `Pacific/Kiritimati` (UTC+14) | `tr-TR` | ISO-8859-1 | another |
+//! | back | shuffled (seed 2) | −23 days 7 h, up to 6 days more | `America/St_Johns` (UTC−3:30, DST) | `de-DE` | US-ASCII | another |
 //! | order | shuffled (seed 3) | | | | | |
 //!
 //! The time zone, locale and charset are JVM flags (`-Duser.timezone`, `-Duser.language`/
@@ -98,10 +98,32 @@ pub struct Perturbation {
     pub elsewhere: bool,
 }
 
-/// +40 days and 5 hours: another month, another day of the week, and across midnight.
+/// +40 days and 5 hours at least: another month, and across midnight.
 pub const CLOCK_AHEAD_SECONDS: i64 = 40 * 86_400 + 5 * 3_600;
-/// −23 days and 7 hours: the other direction, another day of the month and of the week.
+/// −23 days and 7 hours at most: the other direction, another day of the month.
 pub const CLOCK_BACK_SECONDS: i64 = -(23 * 86_400 + 7 * 3_600);
+
+/// The clock offsets (ahead, back) for a run at `now` (Unix seconds): [`CLOCK_AHEAD_SECONDS`]
+/// and [`CLOCK_BACK_SECONDS`] moved by up to six more days so that both land on a weekend day
+/// when `now` is a weekday and on a weekday when it is a weekend day (in UTC): fixed shifts
+/// can keep the weekday's kind (issue #16's `isWeekend()`), and then a test asserting it
+/// would pass here and fail on Saturday.
+pub fn clock_offsets(now: i64) -> (i64, i64) {
+    // Monday 0 … Sunday 6; 1970-01-01 was a Thursday.
+    let weekday = |unix: i64| (unix.div_euclid(86_400) + 3).rem_euclid(7);
+    let weekend = |unix: i64| weekday(unix) >= 5;
+    let flips = |offset: i64| weekend(now + offset) != weekend(now);
+    let day = 86_400;
+    let ahead = (0..7)
+        .map(|extra| CLOCK_AHEAD_SECONDS + extra * day)
+        .find(|offset| flips(*offset))
+        .unwrap_or(CLOCK_AHEAD_SECONDS);
+    let back = (0..7)
+        .map(|extra| CLOCK_BACK_SECONDS - extra * day)
+        .find(|offset| flips(*offset))
+        .unwrap_or(CLOCK_BACK_SECONDS);
+    (ahead, back)
+}
 
 impl Perturbation {
     fn plain(label: &str, order: RunOrder) -> Perturbation {
@@ -118,11 +140,12 @@ impl Perturbation {
 
     /// The three combined runs of a confirming round (module documentation); without a
     /// clock-shift library the clock stays.
-    pub fn combined(clock_library: Option<&PathBuf>) -> Vec<Perturbation> {
+    pub fn combined(clock_library: Option<&PathBuf>, now: i64) -> Vec<Perturbation> {
         let clock = |offset| clock_library.map(|library| (library.clone(), offset));
+        let (ahead, back) = clock_offsets(now);
         vec![
             Perturbation {
-                clock: clock(CLOCK_AHEAD_SECONDS),
+                clock: clock(ahead),
                 time_zone: Some("Pacific/Kiritimati"),
                 locale: Some(("tr", "TR")),
                 charset: Some("ISO-8859-1"),
@@ -130,7 +153,7 @@ impl Perturbation {
                 ..Perturbation::plain("ahead", RunOrder::Shuffled(1))
             },
             Perturbation {
-                clock: clock(CLOCK_BACK_SECONDS),
+                clock: clock(back),
                 time_zone: Some("America/St_Johns"),
                 locale: Some(("de", "DE")),
                 charset: Some("US-ASCII"),
@@ -269,10 +292,28 @@ pub(crate) fn run_perturbed(
             reports.extend(run_at_once(pair, |p| run(p, &failing))?);
         }
         for test in failing {
+            // The kind under which the same line fails (the assertion the combined run lost),
+            // else any under which the test fails (it stopped earlier), else the order.
+            let line = report
+                .failures
+                .iter()
+                .find(|f| f.test == test)
+                .map(|f| f.line);
+            let same_line = |r: &RunReport| {
+                r.failures
+                    .iter()
+                    .any(|f| f.test == test && Some(f.line) == line)
+            };
             let cause = kinds
                 .iter()
                 .zip(&reports)
-                .find(|(_, r)| failing_tests(r).contains(&test))
+                .find(|(_, r)| same_line(r))
+                .or_else(|| {
+                    kinds
+                        .iter()
+                        .zip(&reports)
+                        .find(|(_, r)| failing_tests(r).contains(&test))
+                })
                 .map_or(PerturbationKind::Order, |(kind, _)| *kind);
             causes.entry(test).or_insert(cause);
         }
@@ -382,7 +423,7 @@ mod tests {
     #[test]
     fn a_failure_is_put_down_to_the_first_single_perturbation_that_repeats_it() {
         let library = PathBuf::from("/cache/libctgls-clockshift.so");
-        let plans = Perturbation::combined(Some(&library));
+        let plans = Perturbation::combined(Some(&library), 0);
         assert_eq!(
             plans[0].kinds(),
             vec![
@@ -428,7 +469,7 @@ mod tests {
 
     #[test]
     fn without_time_to_attribute_a_failure_counts_as_combined() {
-        let plans = Perturbation::combined(None);
+        let plans = Perturbation::combined(None, 0);
         assert!(
             plans.iter().all(|p| p.clock.is_none()),
             "no library, no clock shift"
@@ -446,8 +487,25 @@ mod tests {
     }
 
     #[test]
+    fn both_clock_shifts_change_whether_it_is_the_weekend() {
+        let day = 86_400;
+        // 2026-11-27 was a Friday, 2026-11-28 a Saturday.
+        let friday = 20_784 * day + 9 * 3_600;
+        let saturday = friday + day;
+        let weekend = |unix: i64| (unix.div_euclid(day) + 3).rem_euclid(7) >= 5;
+        assert!(!weekend(friday) && weekend(saturday));
+        for now in [friday, saturday, friday + 3 * day] {
+            let (ahead, back) = clock_offsets(now);
+            assert!(ahead >= CLOCK_AHEAD_SECONDS && ahead < CLOCK_AHEAD_SECONDS + 7 * day);
+            assert!(back <= CLOCK_BACK_SECONDS && back > CLOCK_BACK_SECONDS - 7 * day);
+            assert_ne!(weekend(now + ahead), weekend(now), "ahead of {now}");
+            assert_ne!(weekend(now + back), weekend(now), "back from {now}");
+        }
+    }
+
+    #[test]
     fn flags_name_the_zone_the_locale_and_the_charset() {
-        let ahead = &Perturbation::combined(None)[0];
+        let ahead = &Perturbation::combined(None, 0)[0];
         assert_eq!(
             ahead.jvm_properties(),
             vec![
