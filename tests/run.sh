@@ -18,6 +18,9 @@ if ! command -v javac >/dev/null 2>&1; then
 fi
 # JUnit 5 and 4 verify emitted tests; JaCoCo measures them (ctg's emit and verify tests).
 need_deb junit5 junit4 libjacoco-java
+# faketime checks that verification's own clock shift agrees with it (ctg's clock_shift test) and
+# runs written tests another day (ctgls's generate_perturbed); ctgls never depends on it.
+need_deb faketime
 # The build tool's classpath (ctg's buildtool tests, ctgls's Maven project end to end): Maven with
 # its dependency plugin, commons-lang3 in Debian's Maven repository, and Gradle.
 need_deb maven libmaven-dependency-plugin-java libcommons-lang3-java gradle
@@ -35,7 +38,9 @@ fi
 # 2.1.0 schema and GitHub's rules), a self-contained Linux binary in an npm package, installed
 # once into a cache directory.
 if [ "$CTGLS_E2E" = 1 ]; then
-  need_deb chromium npm
+  need_deb chromium
+  # npm comes with Node.js from NodeSource, whose package conflicts with Debian's npm.
+  command -v npm >/dev/null 2>&1 || need_deb npm
   multitool_dir="${XDG_CACHE_HOME:-$HOME/.cache}/ctgls-tests/sarif-multitool"
   multitool="$multitool_dir/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
   if [ ! -x "$multitool" ]; then
