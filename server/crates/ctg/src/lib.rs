@@ -10,6 +10,7 @@ pub mod job;
 pub mod levels;
 pub mod pipeline;
 pub mod project;
+pub mod regression;
 pub mod store;
 pub mod subtypes;
 pub mod verify;

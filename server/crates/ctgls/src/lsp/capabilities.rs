@@ -12,7 +12,14 @@ use tower_lsp_server::ls_types::{
 use crate::lsp::actions::GENERATE_TESTS_KIND;
 
 /// The `workspace/executeCommand` commands (`docs/lsp-extensions.md`).
-pub const COMMANDS: &[&str] = &["ctgls.generate", "ctgls.cancel", "ctgls.status"];
+pub const COMMANDS: &[&str] = &[
+    "ctgls.generate",
+    "ctgls.cancel",
+    "ctgls.status",
+    // Regression guard hook (lsp/regression.rs).
+    "ctgls.acceptBehaviour",
+    "ctgls.openTest",
+];
 
 use crate::lsp::to_proto;
 

@@ -70,6 +70,8 @@ pub struct Tracked {
     /// Background re-runs of the current text. Bounded by Campos et al.'s "Continuous Test Generation" three runs even when
     /// the store cannot say (unwritable `.ctgls/`), so re-running never goes on for ever.
     pub background_runs: u32,
+    /// Regression guard hook: the stored tests' baseline and what the last check found.
+    pub guard: crate::lsp::regression::Guard,
 }
 
 impl Default for Tracked {
@@ -105,6 +107,7 @@ impl Tracked {
             settled: false,
             paused_hash: None,
             background_runs: 0,
+            guard: Default::default(),
         }
     }
 }
@@ -311,6 +314,8 @@ impl State {
         let cancel = CancelToken::new();
         let tracked = self.tracked.get_mut(&uri).expect("tracked with its file");
         tracked.forced = false;
+        // Regression guard hook: the stored tests to check before the search.
+        let guard = crate::lsp::regression::job_for(tracked, &layout, &class, budget_factor < 1.0);
         let before = tracked
             .results
             .clone()
@@ -368,6 +373,7 @@ impl State {
             cancel,
             build_tool: self.config.build_tool(),
             explicit_classpath: self.config.classpath.len(),
+            guard,
         };
         self.runner
             .get_or_insert_with(|| Runner::spawn(self.events.clone()))
@@ -494,6 +500,8 @@ impl State {
                     self.send_status();
                 }
             }
+            // Regression guard hook: what the check before the search found.
+            RunUpdate::Guard(update) => self.guard_update(update).await,
             RunUpdate::Finished { run, outcome, wall } => {
                 let Some(running) = self.running.take().filter(|r| r.run == run) else {
                     return;
@@ -608,7 +616,7 @@ impl State {
         let Some(file) = self.files.get(uri) else {
             return;
         };
-        let diagnostics = match self.tracked.get(uri) {
+        let mut diagnostics = match self.tracked.get(uri) {
             Some(tracked) => diagnostics::compute(
                 uri,
                 file,
@@ -618,6 +626,13 @@ impl State {
             ),
             None => Vec::new(),
         };
+        // Regression guard hook: behaviour changes and failing project tests.
+        diagnostics.extend(crate::lsp::regression::diagnostics(
+            uri,
+            file,
+            &self.tracked,
+            self.encoding,
+        ));
         let version = file.document().version();
         self.client
             .publish_diagnostics(uri.clone(), diagnostics, Some(version))

@@ -17,6 +17,7 @@ pub mod from_proto;
 pub mod hover;
 pub mod lens;
 pub mod machine_inputs;
+pub mod regression;
 pub mod results;
 pub mod runner;
 pub mod server;

@@ -1061,6 +1061,7 @@ pub(crate) mod fixture {
             name: name.into(),
             test,
             goals: BTreeSet::from([goal.to_string()]),
+            assertions: Vec::new(),
         };
         ClassRecord {
             class: "p.A".into(),

@@ -63,6 +63,8 @@ pub struct RunJob {
     pub build_tool: BuildToolSettings,
     /// How many of the layout's classpath entries the user gave (they stay first).
     pub explicit_classpath: usize,
+    /// Regression guard hook: the stored tests to check before the search.
+    pub guard: Option<crate::lsp::regression::GuardJob>,
 }
 
 /// Where a project's classpath came from, for `ctgls/status`.
@@ -96,6 +98,8 @@ pub enum RunUpdate {
         outcome: Result<Arc<ClassResults>, RunFailure>,
         wall: Duration,
     },
+    /// Regression guard hook: what the check before the search found.
+    Guard(crate::lsp::regression::GuardUpdate),
     /// The build tool answered (or failed) for the project at `root`.
     Classpath {
         root: PathBuf,
@@ -344,6 +348,8 @@ fn run_one(
     }
     let (supervisor, costs) = workers.get_mut(&key).expect("inserted above");
     supervisor.set_pass_environment(job.pass_environment.clone());
+    // Regression guard hook: the stored tests and the project's tests, before the search.
+    super::regression::check_before_run(job, supervisor, events);
 
     let mut request = GenerationRequest::new(job.layout.clone(), job.class.clone());
     request.overlays = job.overlays.clone();

@@ -360,7 +360,10 @@ impl State {
                 only,
                 reply,
             } => {
-                let _ = reply.send(self.code_actions(&uri, range, &diagnostics, only.as_deref()));
+                let mut actions = self.code_actions(&uri, range, &diagnostics, only.as_deref());
+                // Regression guard hook: accept a changed behaviour, open the test.
+                actions.extend(crate::lsp::regression::code_actions(self, &uri, range));
+                let _ = reply.send(actions);
             }
             Event::ResolveAction { action, reply } => {
                 let _ = reply.send(self.resolve_action(*action));
@@ -712,6 +715,10 @@ impl State {
     }
 
     fn command(&mut self, command: &str, arguments: &[Value]) -> Result<Value, String> {
+        // Regression guard hook: `ctgls.acceptBehaviour`, `ctgls.openTest`.
+        if let Some(result) = crate::lsp::regression::command(self, command, arguments) {
+            return result;
+        }
         let uri = match arguments
             .first()
             .and_then(|a| a.get("uri"))

@@ -1,0 +1,220 @@
+//! The regression guard end to end (`CTGLS_E2E=1`): the real binary over stdio, the real
+//! worker, on a copy of the example project. After a first run stores `Account`'s tests, an
+//! edit of `deposit` brings a `behaviour-changed` warning on `deposit` with an "Accept the new
+//! behaviour" action that rewrites the generated test file's assertion; undoing the edit
+//! removes the warning. With `CTGLS_BENCH=1` as well, `behaviour_changed_latency` prints the
+//! time from the end of typing to the warning (docs/benchmarks.md).
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use support::{Project, TestServer};
+
+const RUN_TIMEOUT: Duration = Duration::from_secs(120);
+const CLASS: &str = "com.example.bank.Account";
+
+fn enabled(var: &str) -> bool {
+    std::env::var(var).is_ok_and(|value| value == "1")
+}
+
+fn start(project: &Project, idle_delay_ms: u64) -> TestServer {
+    let mut server = TestServer::start();
+    let root = format!("file://{}", project.0.display());
+    server.initialize(json!({
+        "processId": null,
+        "rootUri": root,
+        "workspaceFolders": [{ "uri": root, "name": "bank" }],
+        "initializationOptions": { "budgetSeconds": 6, "idleDelayMs": idle_delay_ms },
+        "capabilities": {
+            "window": { "workDoneProgress": true },
+            "workspace": { "workspaceEdit": { "documentChanges": true } }
+        }
+    }));
+    server
+}
+
+/// Opens `Account`, waits for its first run to end and writes the stored test class where
+/// `ctgls generate` would have; returns the uri and the text.
+fn open_after_a_run(server: &mut TestServer, project: &Project) -> (String, String) {
+    let uri = project.uri("Account");
+    let text = std::fs::read_to_string(project.file("Account")).unwrap();
+    server.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "java", "version": 1, "text": text } }),
+    );
+    server.wait_for_notification_within("$/progress", RUN_TIMEOUT, |p| {
+        p["value"]["kind"] == "end"
+            && p["value"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("branches"))
+    });
+    let record = ctg::store::Store::open(&project.0)
+        .load(CLASS)
+        .unwrap()
+        .expect("the run's record");
+    let suite = record.suite.expect("verified tests");
+    let test_file = project.test_file("Account");
+    std::fs::create_dir_all(test_file.parent().unwrap()).unwrap();
+    std::fs::write(&test_file, &suite.source).unwrap();
+    (uri, text)
+}
+
+/// Replaces the whole text of `uri` (version `version`).
+fn replace(server: &mut TestServer, uri: &str, version: i32, text: &str) {
+    server.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": version },
+                "contentChanges": [{ "text": text }] }),
+    );
+}
+
+fn changed(params: &Value) -> Vec<Value> {
+    params["diagnostics"]
+        .as_array()
+        .map(|d| {
+            d.iter()
+                .filter(|d| d["code"] == "behaviour-changed")
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Waits for diagnostics of `uri` at `version` that do (or do not) have a behaviour change.
+fn wait_for(server: &mut TestServer, uri: &str, version: i32, with_change: bool) -> Value {
+    server.wait_for_notification_within("textDocument/publishDiagnostics", RUN_TIMEOUT, |p| {
+        p["uri"] == uri && p["version"] == version && changed(p).is_empty() != with_change
+    })
+}
+
+#[test]
+fn an_edit_of_deposit_is_a_behaviour_change_until_it_is_undone() {
+    if !enabled("CTGLS_E2E") {
+        eprintln!("skipped: the regression guard's editor test runs with CTGLS_E2E=1");
+        return;
+    }
+    let project = Project::copy("lsp-regression", "edit");
+    let mut server = start(&project, 100);
+    let (uri, text) = open_after_a_run(&mut server, &project);
+    let edited = text.replace("balance += amount;", "balance += amount + 1;");
+    assert_ne!(edited, text);
+
+    let typed = Instant::now();
+    replace(&mut server, &uri, 2, &edited);
+    let published = wait_for(&mut server, &uri, 2, true);
+    eprintln!("behaviour-changed after {:?}", typed.elapsed());
+    let warnings = changed(&published);
+    let warning = warnings
+        .iter()
+        .find(|w| {
+            w["message"].as_str().is_some_and(|m| {
+                m.starts_with("deposit(") && m.contains(" now leaves getBalance() at ")
+            })
+        })
+        .unwrap_or_else(|| panic!("{published}"));
+    // Warnings, all on the edited member's name.
+    let deposit_line = edited
+        .lines()
+        .position(|l| l.contains("public void deposit("))
+        .unwrap();
+    for w in &warnings {
+        assert_eq!(w["severity"], 2, "{w}");
+        assert_eq!(w["range"]["start"]["line"], deposit_line, "{w}");
+    }
+
+    let actions = server
+        .request(
+            "textDocument/codeAction",
+            json!({ "textDocument": { "uri": uri }, "range": warning["range"],
+                    "context": { "diagnostics": [warning] } }),
+        )
+        .unwrap();
+    let accept = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Accept the new behaviour")
+        .unwrap_or_else(|| panic!("{actions}"));
+    assert_eq!(accept["command"]["command"], "ctgls.acceptBehaviour");
+    let document = &accept["edit"]["documentChanges"][0];
+    let test_uri = format!("file://{}", project.test_file("Account").display());
+    assert_eq!(document["textDocument"]["uri"], test_uri.as_str());
+    // The new value, one more than the old one, where the old one was asserted.
+    let new_text = document["edits"][0]["newText"].as_str().unwrap();
+    assert!(new_text.contains("getBalance()"), "{new_text}");
+    let old_line = document["edits"][0]["range"]["start"]["line"]
+        .as_u64()
+        .unwrap() as usize;
+    let old_text = std::fs::read_to_string(project.test_file("Account")).unwrap();
+    let old = old_text.lines().nth(old_line).unwrap();
+    assert_ne!(old.trim(), new_text.trim());
+    assert!(
+        actions
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["command"]["command"] == "ctgls.openTest"),
+        "{actions}"
+    );
+
+    // Undo: the warning goes once the stored tests ran again on the undone text.
+    replace(&mut server, &uri, 3, &text);
+    wait_for(&mut server, &uri, 3, false);
+    server.shutdown_and_exit();
+}
+
+/// The time from the end of typing to the `behaviour-changed` warning, and to its removal
+/// after the undo, over several edits (`CTGLS_E2E=1 CTGLS_BENCH=1`; prints, asserts nothing
+/// about speed).
+#[test]
+fn behaviour_changed_latency() {
+    if !enabled("CTGLS_E2E") || !enabled("CTGLS_BENCH") {
+        eprintln!("skipped: the latency benchmark runs with CTGLS_E2E=1 CTGLS_BENCH=1");
+        return;
+    }
+    let rounds: usize = std::env::var("CTGLS_BENCH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(10);
+    for idle in [1000, 300] {
+        let project = Project::copy("lsp-regression", &format!("bench-{idle}"));
+        let mut server = start(&project, idle);
+        let (uri, text) = open_after_a_run(&mut server, &project);
+        let mut shown = Vec::new();
+        let mut cleared = Vec::new();
+        let mut version = 1;
+        for round in 0..rounds {
+            let edited = text.replace(
+                "balance += amount;",
+                &format!("balance += amount + {};", round + 1),
+            );
+            version += 1;
+            let typed = Instant::now();
+            replace(&mut server, &uri, version, &edited);
+            wait_for(&mut server, &uri, version, true);
+            shown.push(typed.elapsed());
+            version += 1;
+            let typed = Instant::now();
+            replace(&mut server, &uri, version, &text);
+            wait_for(&mut server, &uri, version, false);
+            cleared.push(typed.elapsed());
+        }
+        eprintln!(
+            "idle delay {idle} ms, {rounds} edits: warning shown p50 {:?} p99 {:?}; removed \
+             after the undo p50 {:?} p99 {:?}",
+            percentile(&mut shown, 50),
+            percentile(&mut shown, 99),
+            percentile(&mut cleared, 50),
+            percentile(&mut cleared, 99)
+        );
+        server.shutdown_and_exit();
+    }
+}
+
+fn percentile(values: &mut [Duration], p: usize) -> Duration {
+    values.sort();
+    let index = ((values.len() * p).div_ceil(100)).saturating_sub(1);
+    values[index.min(values.len() - 1)]
+}
