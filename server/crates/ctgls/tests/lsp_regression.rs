@@ -1,8 +1,9 @@
 //! The regression guard end to end (`CTGLS_E2E=1`): the real binary over stdio, the real
 //! worker, on a copy of the example project. After a first run stores `Account`'s tests, an
-//! edit of `deposit` brings a `behaviour-changed` warning on `deposit` with an "Accept the new
-//! behaviour" action that rewrites the generated test file's assertion; undoing the edit
-//! removes the warning. With `CTGLS_BENCH=1` as well, `behaviour_changed_latency` prints the
+//! edit of `getOwner` (which every run's tests assert; which of `deposit`'s effects they assert
+//! depends on the run) brings `behaviour-changed` warnings on `getOwner` with an "Accept the
+//! new behaviour" action that rewrites the generated test file's assertion; undoing the edit
+//! removes them. With `CTGLS_BENCH=1` as well, `behaviour_changed_latency` prints the
 //! time from the end of typing to the warning (docs/benchmarks.md).
 
 mod support;
@@ -90,7 +91,7 @@ fn wait_for(server: &mut TestServer, uri: &str, version: i32, with_change: bool)
 }
 
 #[test]
-fn an_edit_of_deposit_is_a_behaviour_change_until_it_is_undone() {
+fn an_edit_of_get_owner_is_a_behaviour_change_until_it_is_undone() {
     if !enabled("CTGLS_E2E") {
         eprintln!("skipped: the regression guard's editor test runs with CTGLS_E2E=1");
         return;
@@ -98,7 +99,7 @@ fn an_edit_of_deposit_is_a_behaviour_change_until_it_is_undone() {
     let project = Project::copy("lsp-regression", "edit");
     let mut server = start(&project, 100);
     let (uri, text) = open_after_a_run(&mut server, &project);
-    let edited = text.replace("balance += amount;", "balance += amount + 1;");
+    let edited = text.replace("return owner;", "return owner + \"!\";");
     assert_ne!(edited, text);
 
     let typed = Instant::now();
@@ -110,18 +111,18 @@ fn an_edit_of_deposit_is_a_behaviour_change_until_it_is_undone() {
         .iter()
         .find(|w| {
             w["message"].as_str().is_some_and(|m| {
-                m.starts_with("deposit(") && m.contains(" now leaves getBalance() at ")
+                m.contains(" now leaves getOwner() at \"") || m.contains(" now returns \"")
             })
         })
         .unwrap_or_else(|| panic!("{published}"));
     // Warnings, all on the edited member's name.
-    let deposit_line = edited
+    let get_owner_line = edited
         .lines()
-        .position(|l| l.contains("public void deposit("))
+        .position(|l| l.contains("public String getOwner("))
         .unwrap();
     for w in &warnings {
         assert_eq!(w["severity"], 2, "{w}");
-        assert_eq!(w["range"]["start"]["line"], deposit_line, "{w}");
+        assert_eq!(w["range"]["start"]["line"], get_owner_line, "{w}");
     }
 
     let actions = server
@@ -143,7 +144,7 @@ fn an_edit_of_deposit_is_a_behaviour_change_until_it_is_undone() {
     assert_eq!(document["textDocument"]["uri"], test_uri.as_str());
     // The new value, one more than the old one, where the old one was asserted.
     let new_text = document["edits"][0]["newText"].as_str().unwrap();
-    assert!(new_text.contains("getBalance()"), "{new_text}");
+    assert!(new_text.contains("!\""), "{new_text}");
     let old_line = document["edits"][0]["range"]["start"]["line"]
         .as_u64()
         .unwrap() as usize;
@@ -186,10 +187,7 @@ fn behaviour_changed_latency() {
         let mut cleared = Vec::new();
         let mut version = 1;
         for round in 0..rounds {
-            let edited = text.replace(
-                "balance += amount;",
-                &format!("balance += amount + {};", round + 1),
-            );
+            let edited = text.replace("return owner;", &format!("return owner + \"{round}\";"));
             version += 1;
             let typed = Instant::now();
             replace(&mut server, &uri, version, &edited);

@@ -107,6 +107,14 @@ pub fn compare(
                     None => continue,
                 },
             };
+            // A getter asserted on the state objects end in is called by the assertion, not
+            // by a statement: it may be the edited member too.
+            let mut called = called.clone();
+            if let Some(getter) = asserted_getter(stored) {
+                if !called.contains(&getter) {
+                    called.push(getter);
+                }
+            }
             changes.push(BehaviourChange {
                 method: method.name.clone(),
                 message: sentence(&action, &method.name, stored, &now),
@@ -115,7 +123,7 @@ pub fn compare(
                 now,
                 replacement,
                 action: action.clone(),
-                called: called.clone(),
+                called,
             });
         }
     }
@@ -158,6 +166,21 @@ fn sentence(action: &str, method: &str, stored: &StoredAssertion, now: &Now) -> 
             format!("{action} no longer throws {expected}; {method} expected it to")
         }
     }
+}
+
+/// The getter of a `State` assertion (`account0.getBalance()` → `getBalance`, no parameters).
+fn asserted_getter(stored: &StoredAssertion) -> Option<CalledMember> {
+    if stored.kind != AssertionKind::State {
+        return None;
+    }
+    let call = short_subject(&stored.subject);
+    let name = call.strip_suffix("()")?;
+    name.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        .then(|| CalledMember {
+            name: name.to_string(),
+            erased_params: Vec::new(),
+        })
 }
 
 /// `account0.getBalanceCents()` → `getBalanceCents()`: the variable means nothing to a reader

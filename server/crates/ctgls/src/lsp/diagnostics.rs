@@ -269,7 +269,8 @@ fn test_name(results: &ClassResults, test: Option<usize>) -> Option<&str> {
     results.tests.get(test?)?.name.as_deref()
 }
 
-fn diagnostic(
+/// A ctgls diagnostic (`pub(crate)`: the regression guard's too, `lsp/regression.rs`).
+pub(crate) fn diagnostic(
     range: Range,
     severity: DiagnosticSeverity,
     code: &str,

@@ -38,6 +38,7 @@ use tower_lsp_server::ls_types::{
     Uri,
 };
 
+use crate::lsp::diagnostics::diagnostic;
 use crate::lsp::engine::Tracked;
 use crate::lsp::results::Origin;
 use crate::lsp::runner::{RunJob, RunUpdate};
@@ -59,6 +60,9 @@ pub struct Guard {
     clean_run: Option<u64>,
     /// What the last check found.
     findings: Option<Findings>,
+    /// The text (`ctg::pipeline::source_hash`) of the last check that found nothing: its
+    /// findings are not shown on that text (an undo back to it needs no check).
+    clean_hash: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -83,6 +87,8 @@ pub struct GuardJob {
 pub struct GuardUpdate {
     run: u64,
     uri: Uri,
+    /// The checked text of the class's file (`ctg::pipeline::source_hash`).
+    hash: String,
     class: String,
     layout: ProjectLayout,
     changes: Vec<BehaviourChange>,
@@ -209,6 +215,7 @@ fn update(
     GuardUpdate {
         run: job.run,
         uri: job.uri.clone(),
+        hash: ctg::pipeline::source_hash(job.model.text()),
         class: job.class.clone(),
         layout: job.layout.clone(),
         changes,
@@ -226,6 +233,7 @@ impl State {
         let guard = &mut tracked.guard;
         if update.changes.is_empty() && update.failures.as_ref().is_none_or(Vec::is_empty) {
             guard.clean_run = Some(update.run);
+            guard.clean_hash = Some(update.hash);
         } else {
             guard.clean_run = None;
         }
@@ -292,13 +300,26 @@ pub fn diagnostics(
     let Some(findings) = &own.guard.findings else {
         return out;
     };
+    // Back on a text whose behaviour is known: the one the stored tests were verified on (no
+    // behaviour changed), or one a check found clean (nothing at all). An undo needs no check.
+    let hash = ctg::pipeline::source_hash(file.model().text());
+    if own.guard.clean_hash.as_deref() == Some(hash.as_str()) {
+        return out;
+    }
+    let at_baseline = own
+        .guard
+        .baseline
+        .as_ref()
+        .and_then(|b| b.last_run())
+        .is_some_and(|r| r.run.source_hash == hash);
+    let changes: &[BehaviourChange] = if at_baseline { &[] } else { &findings.changes };
     let view = own.results.as_deref().map(|r| View::new(file, r, encoding));
     let test_uri = findings
         .test_file
         .exists()
         .then(|| Uri::from_file_path(&findings.test_file))
         .flatten();
-    for change in &findings.changes {
+    for change in changes {
         let Some(range) = member_range(
             file,
             &findings.class,
@@ -437,24 +458,6 @@ fn simple(name: &str) -> &str {
 fn line_range(line: Option<u32>) -> Range {
     let line = line.unwrap_or(1).saturating_sub(1);
     Range::new(Position::new(line, 0), Position::new(line, u32::MAX / 2))
-}
-
-fn diagnostic(
-    range: Range,
-    severity: DiagnosticSeverity,
-    code: &str,
-    message: String,
-    data: Value,
-) -> Diagnostic {
-    Diagnostic {
-        range,
-        severity: Some(severity),
-        code: Some(NumberOrString::String(code.to_string())),
-        source: Some(crate::lsp::diagnostics::SOURCE.to_string()),
-        message,
-        data: Some(data),
-        ..Diagnostic::default()
-    }
 }
 
 /// The guard's code actions at `range` of `uri`: complete (edit and command), never resolved.
@@ -612,6 +615,10 @@ fn accept_command(state: &mut State, arguments: &[Value]) -> Result<Value, Strin
         .ok_or("ctgls.acceptBehaviour needs {\"uri\": ...}")?
         .parse()
         .map_err(|e| format!("invalid uri: {e}"))?;
+    let state_file_hash = state
+        .files
+        .get(&uri)
+        .map(|file| ctg::pipeline::source_hash(file.model().text()));
     let tracked = state
         .tracked
         .get_mut(&uri)
@@ -636,6 +643,10 @@ fn accept_command(state: &mut State, arguments: &[Value]) -> Result<Value, Strin
         .map_err(|e| format!("cannot update the store: {e}"))?;
     let mut record = (*baseline).clone();
     record.suite = Some(accepted.suite);
+    // The stored class now describes the text as it is: that text is the baseline's.
+    if let (Some(file), Some(last)) = (state_file_hash, record.history.last_mut()) {
+        last.run.source_hash = file;
+    }
     tracked.guard.baseline = Some(Arc::new(record));
     // The failures of the project's own tests are not accepted by this: they stay.
     let failures = findings.failures.clone();
