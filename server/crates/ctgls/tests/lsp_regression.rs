@@ -187,11 +187,23 @@ fn behaviour_changed_latency() {
         let mut cleared = Vec::new();
         let mut version = 1;
         for round in 0..rounds {
-            let edited = text.replace("return owner;", &format!("return owner + \"{round}\";"));
+            // Each round's value is new, so that the warning timed is this edit's.
+            let marker = format!("#{round}\"");
+            let edited = text.replace("return owner;", &format!("return owner + \"#{round}\";"));
             version += 1;
             let typed = Instant::now();
             replace(&mut server, &uri, version, &edited);
-            wait_for(&mut server, &uri, version, true);
+            server.wait_for_notification_within(
+                "textDocument/publishDiagnostics",
+                RUN_TIMEOUT,
+                |p| {
+                    p["uri"] == uri.as_str()
+                        && p["version"] == version
+                        && changed(p)
+                            .iter()
+                            .any(|d| d["message"].as_str().is_some_and(|m| m.contains(&marker)))
+                },
+            );
             shown.push(typed.elapsed());
             version += 1;
             let typed = Instant::now();
