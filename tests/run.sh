@@ -30,6 +30,21 @@ if [ "$CTGLS_E2E" = 1 ]; then
   need_deb dpkg-dev maven jq libassertj-core-java
 fi
 
+# The reports' end-to-end test (ctgls/tests/report.rs, CTGLS_E2E=1) renders the HTML report in
+# headless Chromium and validates the SARIF file with Microsoft's SARIF Multitool (the SARIF
+# 2.1.0 schema and GitHub's rules), a self-contained Linux binary in an npm package, installed
+# once into a cache directory.
+if [ "$CTGLS_E2E" = 1 ]; then
+  need_deb chromium npm
+  multitool_dir="${XDG_CACHE_HOME:-$HOME/.cache}/ctgls-tests/sarif-multitool"
+  multitool="$multitool_dir/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+  if [ ! -x "$multitool" ]; then
+    npm install --prefix "$multitool_dir" --no-save --no-audit --no-fund --silent \
+      @microsoft/sarif-multitool-linux@5.7.0 >/dev/null
+  fi
+  export CTGLS_SARIF_MULTITOOL="$multitool"
+fi
+
 export RUST_BACKTRACE=1
 
 cargo fmt --all -- --check

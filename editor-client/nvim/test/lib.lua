@@ -1,7 +1,7 @@
 -- Test harness shared by the per-version test files: checks that print PASS/FAIL lines, waits
 -- with deadlines, and the steps both versions run against a fixture project. Loaded with
 -- `dofile`, so it runs on Neovim 0.7 as well as 0.11.
-local T = { passed = 0, failed = 0 }
+local T = { passed = 0, failed = 0, skipped = 0 }
 
 local function out(line)
   io.stdout:write(line, '\n')
@@ -69,6 +69,12 @@ function T.check(name, fn, needs)
     end
   end
   return ok
+end
+
+--- Counts `name` as skipped, saying why (something the check needs is not there).
+function T.skip(name, why)
+  T.skipped = T.skipped + 1
+  out(('SKIP %s: %s'):format(name, why))
 end
 
 --- Waits until `predicate()` returns a truthy value and returns it; fails the check with
@@ -175,6 +181,169 @@ function T.checkhealth_text()
   local text = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n')
   vim.cmd('bwipeout ' .. bufnr)
   return text
+end
+
+--- The settings of issue 17 (severities, trigger, roots), as a test sends them: values that
+--- change nothing for the bank fixture.
+T.new_settings = {
+  trigger = 'save',
+  diagnostics = { ['uncovered-branch'] = 'hint', ['nondeterministic-input'] = 'off' },
+  sourceRoots = { 'src/main/java' },
+  testRoots = { 'src/test/java' },
+}
+
+--- The server's view of its configuration (`ctgls/debugConfig`).
+function T.server_config(client, bufnr)
+  local answer = T.call(client, 'request_sync', 'ctgls/debugConfig', nil, 5000, bufnr)
+  T.assert(answer, 'ctgls/debugConfig timed out')
+  T.assert(not answer.err, 'ctgls/debugConfig failed: ' .. T.error_text(answer.err))
+  return answer.result
+end
+
+--- Checks that the keys of `expected` reached the server with these values. A key the
+--- server's configuration does not have at all is a server that predates the setting: the
+--- check is skipped for it, by name, instead of passing.
+function T.expect_new_settings(name, client, bufnr, expected)
+  local ok, config = pcall(T.server_config, client, bufnr)
+  if not ok or type(config) ~= 'table' then
+    return T.check(name, function()
+      T.fail('ctgls/debugConfig: ' .. (ok and vim.inspect(config) or tostring(type(config) == 'table' and config.message or config)))
+    end)
+  end
+  local unknown = {}
+  for key in pairs(expected) do
+    if config[key] == nil then
+      table.insert(unknown, key)
+    end
+  end
+  table.sort(unknown)
+  if #unknown > 0 then
+    return T.skip(name, 'the server does not know ' .. table.concat(unknown, ', ') .. ' yet (ctgls/debugConfig has no such key)')
+  end
+  T.check(name, function()
+    for key, value in pairs(expected) do
+      T.assert(vim.deep_equal(config[key], value),
+        ('the server has %s = %s, the client sent %s'):format(key, vim.inspect(config[key]), vim.inspect(value)))
+    end
+  end)
+end
+
+-- Help ------------------------------------------------------------------------------------
+
+--- `:helptags` on a copy of the plugin's doc/ must give the committed doc/tags, and `:help
+--- ctgls` must open doc/ctgls.txt on its tag. Every `|link|` to one of the plugin's tags must
+--- name a tag that exists; with `all_links`, every other link too (Neovim's own help).
+function T.expect_help(all_links)
+  local doc = T.env.plugin .. '/doc'
+  local copy = vim.fn.tempname()
+  vim.fn.mkdir(copy, 'p')
+  for _, name in ipairs({ 'ctgls.txt', 'capture.txt' }) do
+    vim.fn.writefile(vim.fn.readfile(doc .. '/' .. name, 'b'), copy .. '/' .. name, 'b')
+  end
+  vim.cmd('helptags ' .. vim.fn.fnameescape(copy))
+  local generated = T.read_file(copy .. '/tags')
+  local committed = T.read_file(doc .. '/tags')
+  T.assert(committed, doc .. '/tags is missing: run :helptags ' .. doc)
+  T.assert(generated == committed, doc .. '/tags is stale: run :helptags ' .. doc .. '\n' .. tostring(generated))
+  local tags = {}
+  for line in committed:gmatch('[^\n]+') do
+    tags[line:match('^[^\t]+')] = true
+  end
+  local text = T.read_file(doc .. '/ctgls.txt')
+  for _, line in ipairs(vim.split(text, '\n', { plain = true })) do
+    -- Links: |tag| outside of code (a `|` inside backticks or an example is not one).
+    for link in line:gsub('`[^`]*`', ''):gmatch('|([^|%s]+)|') do
+      if link:lower():find('ctgls', 1, true) then
+        T.assert(tags[link], 'doc/ctgls.txt links to |' .. link .. '|, which is no tag of the plugin')
+      elseif all_links then
+        T.assert(pcall(vim.cmd, 'help ' .. link), 'doc/ctgls.txt links to |' .. link .. '|, which :help does not know')
+        vim.cmd('helpclose')
+      end
+    end
+  end
+  vim.cmd('help ctgls')
+  local name = vim.api.nvim_buf_get_name(0)
+  T.assert(vim.bo.buftype == 'help', ':help ctgls opened no help buffer')
+  T.assert(name:sub(-#'/doc/ctgls.txt') == '/doc/ctgls.txt', ':help ctgls opened ' .. name)
+  T.assert(vim.api.nvim_get_current_line():find('*ctgls*', 1, true), ':help ctgls is not on *ctgls*: '
+    .. vim.api.nvim_get_current_line())
+  vim.cmd('help :CtglsCoverage')
+  T.assert(vim.api.nvim_get_current_line():find('*:CtglsCoverage*', 1, true), ':help :CtglsCoverage missed')
+  vim.cmd('helpclose')
+  return text, tags
+end
+
+--- The help documents every user command, diagnostic code, trigger and new setting the plugin
+--- knows.
+function T.expect_help_covers_the_plugin(text, tags)
+  local config = require('ctgls.config')
+  for _, command in ipairs({ 'CtglsGenerate', 'CtglsCancel', 'CtglsStatus', 'CtglsCoverage' }) do
+    T.assert(vim.fn.exists(':' .. command) == 2, ':' .. command .. ' is not defined')
+    T.assert(tags[':' .. command], ':' .. command .. ' has no help tag')
+  end
+  local wanted = vim.list_extend(vim.deepcopy(config.diagnostic_codes), vim.deepcopy(config.triggers))
+  vim.list_extend(wanted, vim.deepcopy(config.severities))
+  vim.list_extend(wanted, { 'diagnostics', 'trigger', 'sourceRoots', 'testRoots' })
+  for _, word in ipairs(wanted) do
+    T.assert(text:find('`' .. word .. '`', 1, true) or text:find("`'" .. word .. "'`", 1, true),
+      'doc/ctgls.txt does not mention `' .. word .. '`')
+  end
+end
+
+-- Coverage signs ----------------------------------------------------------------------------
+
+--- A `ctgls/coverage` file entry and the line kinds it must give: a covered line, a line
+--- whose `if` is covered one way only (partial), an unrun line, a line listed twice (covered
+--- once), and a branch on a line the answer does not list.
+function T.expect_line_kinds()
+  local kinds = require('ctgls.coverage').line_kinds({
+    uri = 'file:///p/A.java',
+    lines = {
+      { line = 3, covered = true }, { line = 4, covered = true }, { line = 5, covered = false },
+      { line = 6, covered = false }, { line = 6, covered = true },
+    },
+    branches = {
+      { line = 4, label = 'true', covered = true }, { line = 4, label = 'false', covered = false },
+      { line = 3, label = 'true', covered = true },
+      { line = 9, label = 'catch', covered = false }, { line = 10, label = 'entry', covered = true },
+    },
+  })
+  local expected = { [3] = 'covered', [4] = 'partial', [5] = 'uncovered', [6] = 'covered', [9] = 'uncovered', [10] = 'covered' }
+  T.assert(vim.deep_equal(kinds, expected), vim.inspect(kinds))
+  T.assert(vim.tbl_isempty(require('ctgls.coverage').line_kinds({ uri = 'x', lines = vim.NIL, branches = vim.NIL })), 'nulls')
+end
+
+--- Turns coverage signs on with `:CtglsCoverage on`, waits for them, and checks that they are
+--- what the server's own `ctgls/coverage` answer says for every line; then `:CtglsCoverage`
+--- (toggle) removes them all and `:CtglsCoverage toggle` brings them back.
+function T.expect_coverage_signs(client, bufnr)
+  local coverage = require('ctgls.coverage')
+  vim.api.nvim_set_current_buf(bufnr)
+  vim.cmd('silent CtglsCoverage on')
+  local signs = T.wait('coverage signs in Account.java', 20000, function()
+    local found = coverage.signs(bufnr)
+    return next(found) ~= nil and found
+  end)
+  local answer = T.call(client, 'request_sync', 'ctgls/coverage', { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }, 10000, bufnr)
+  T.assert(answer and not answer.err, 'ctgls/coverage failed: ' .. (answer and T.error_text(answer.err) or 'timeout'))
+  local file = answer.result and answer.result.files and answer.result.files[1]
+  T.assert(file, 'ctgls/coverage has no file for Account.java: ' .. vim.inspect(answer.result))
+  local expected = coverage.line_kinds(file)
+  -- A run may have ended between the signs and this answer: wait for the signs to follow.
+  T.wait('the signs to match ctgls/coverage ' .. vim.inspect(expected), 10000, function()
+    signs = coverage.signs(bufnr)
+    return vim.deep_equal(signs, expected)
+  end)
+  local division = T.division_line(bufnr)
+  T.assert(signs[division] == 'covered', ('the division (line %d) is %s, not covered'):format(division + 1, tostring(signs[division])))
+  T.assert(signs[0] == nil, 'a sign on the package line')
+  vim.cmd('silent CtglsCoverage')
+  T.assert(next(coverage.signs(bufnr)) == nil, ':CtglsCoverage (toggle) left signs: ' .. vim.inspect(coverage.signs(bufnr)))
+  vim.cmd('silent CtglsCoverage toggle')
+  T.wait('the coverage signs back after :CtglsCoverage toggle', 10000, function()
+    return vim.deep_equal(coverage.signs(bufnr), expected)
+  end)
+  return signs
 end
 
 -- Diagnostics ----------------------------------------------------------------------------
@@ -632,7 +801,11 @@ function T.finish()
   if T.failed > 0 then
     T.print_server_stderr()
   end
-  out(('%d passed, %d failed'):format(T.passed, T.failed))
+  local tally = ('%d passed, %d failed'):format(T.passed, T.failed)
+  if T.skipped > 0 then
+    tally = tally .. (', %d skipped'):format(T.skipped)
+  end
+  out(tally)
   local code = T.failed == 0 and 0 or 1
   if T.has('0.8') then
     os.exit(code)

@@ -39,9 +39,39 @@ T.run(function()
   end)
 
   T.check('the user commands exist', function()
-    for _, name in ipairs({ 'CtglsGenerate', 'CtglsCancel', 'CtglsStatus' }) do
+    for _, name in ipairs({ 'CtglsGenerate', 'CtglsCancel', 'CtglsStatus', 'CtglsCoverage' }) do
       T.assert(vim.fn.exists(':' .. name) == 2, ':' .. name .. ' is not defined')
     end
+  end)
+
+  local help_text, help_tags
+  local help = ':helptags gives the committed doc/tags, :help ctgls opens doc/ctgls.txt, every link resolves'
+  T.check(help, function()
+    help_text, help_tags = T.expect_help(true)
+  end)
+
+  T.check(':help ctgls documents every command, diagnostic code, severity, trigger and new setting', function()
+    T.expect_help_covers_the_plugin(help_text, help_tags)
+  end, { help })
+
+  T.check('coverage signs: the kind of each line from a ctgls/coverage answer', function()
+    T.expect_line_kinds()
+  end)
+
+  T.check('the new settings: an empty diagnostics table goes out as {}, bad values are named', function()
+    local config = require('ctgls.config')
+    local section = config.section({ ctgls = { diagnostics = {}, trigger = 'manual' } })
+    T.assert(vim.json.encode(section.diagnostics) == '{}', 'diagnostics = {} encodes as ' .. vim.json.encode(section.diagnostics))
+    local roots = config.section({ ctgls = { sourceRoots = {}, testRoots = {} } })
+    T.assert(vim.json.encode(roots) == '{}', 'empty roots are sent as ' .. vim.json.encode(roots))
+    T.assert(#config.problems(vim.tbl_extend('force', {}, T.new_settings)) == 0, vim.inspect(config.problems(T.new_settings)))
+    local problems = config.problems({
+      diagnostics = { ['uncovered-branch'] = 'loud', ['no-such-code'] = 'hint' },
+      trigger = 'sometimes',
+      sourceRoots = 'src',
+      testRoots = { 'test', 3 },
+    })
+    T.assert(#problems == 5, 'expected 5 problems: ' .. vim.inspect(problems))
   end)
 
   T.check('before_init sends the ctgls settings as initializationOptions', function()
@@ -92,7 +122,10 @@ T.run(function()
   -- project, so its server never runs Java; the check is that the settings reach it.
   local setup_account = env.setup_project .. '/' .. T.account_path
   T.check('setup() starts ctgls from a FileType autocommand with the project root', function()
-    require('ctgls').setup({ cmd = { env.bin }, settings = { executionEnabled = false, idleDelayMs = 200 } })
+    require('ctgls').setup({
+      cmd = { env.bin },
+      settings = vim.tbl_extend('force', { executionEnabled = false, idleDelayMs = 200 }, T.new_settings),
+    })
     vim.cmd('edit ' .. vim.fn.fnameescape(setup_account))
     local bufnr = vim.api.nvim_get_current_buf()
     local client = T.wait('a ctgls client attached to the buffer', 20000, function()
@@ -101,10 +134,22 @@ T.run(function()
     T.assert(client.config.root_dir == env.setup_project, 'root_dir is ' .. tostring(client.config.root_dir))
   end)
 
+  local setup_started = 'setup() starts ctgls from a FileType autocommand with the project root'
   T.check('setup(): a flat settings table reaches the server', function()
     local bufnr = T.bufnr_of(setup_account)
     T.expect_server_config(T.client(bufnr), bufnr, { executionEnabled = false, idleDelayMs = 200 })
-  end, { 'setup() starts ctgls from a FileType autocommand with the project root' })
+  end, { setup_started })
+
+  do
+    local name = 'setup(): diagnostics, trigger, sourceRoots and testRoots reach the server'
+    local bufnr = T.bufnr_of(setup_account)
+    local client = bufnr and T.client(bufnr)
+    if client then
+      T.expect_new_settings(name, client, bufnr, T.new_settings)
+    else
+      T.check(name, function() end, { setup_started })
+    end
+  end
 
   -- Leave no trace of setup() for the vim.lsp.enable path.
   do
@@ -132,6 +177,17 @@ T.run(function()
     local text = T.checkhealth_text()
     require('ctgls').client_config = nil
     T.assert(text:find('no javac in /nonexistent-jdk (the javaHome setting)', 1, true), 'javaHome not checked:\n' .. text)
+  end)
+
+  T.check(':checkhealth ctgls names settings the server cannot use', function()
+    require('ctgls').client_config = require('ctgls.config').build({
+      cmd = { env.bin },
+      settings = { ctgls = { diagnostics = { ['uncovered-branch'] = 'loud' }, trigger = 'sometimes' } },
+    })
+    local text = T.checkhealth_text()
+    require('ctgls').client_config = nil
+    T.assert(text:find('ERROR settings: `diagnostics["uncovered-branch"]`: "loud" is not one of', 1, true), 'severity not checked:\n' .. text)
+    T.assert(text:find('ERROR settings: `trigger`: "sometimes"', 1, true), 'trigger not checked:\n' .. text)
   end)
 
   -- vim.lsp.enable('ctgls') with lsp/ctgls.lua, the 0.11 path.
@@ -219,6 +275,15 @@ T.run(function()
     end)
     T.assert(lenses[1].command and lenses[1].command.title ~= '', 'a lens without a title: ' .. vim.inspect(lenses[1]))
   end, { diagnosed })
+
+  T.check(':CtglsCoverage shows ctgls/coverage as signs, and toggles them', function()
+    local signs = T.expect_coverage_signs(client, bufnr)
+    local counts = {}
+    for _, kind in pairs(signs) do
+      counts[kind] = (counts[kind] or 0) + 1
+    end
+    T.out('     signs: ' .. vim.inspect(counts, { newline = ' ', indent = '' }))
+  end, { exception })
 
   if env.capture then
     T.check('a capture of the buffer with diagnostics is written', function()

@@ -14,16 +14,25 @@ T.run(function()
   T.out(('-- Neovim %s, server %s, %s'):format(T.version(), env.bin, env.e2e and 'full run' or 'fast checks (CTGLS_E2E=1 for all)'))
 
   T.check('the plugin modules load', function()
-    for _, module in ipairs({ 'ctgls', 'ctgls.config', 'ctgls.commands', 'ctgls.status', 'ctgls.progress', 'ctgls.health' }) do
+    for _, module in ipairs({ 'ctgls', 'ctgls.config', 'ctgls.commands', 'ctgls.status', 'ctgls.progress', 'ctgls.health', 'ctgls.coverage' }) do
       local ok, err = pcall(require, module)
       T.assert(ok, module .. ': ' .. tostring(err))
     end
   end)
 
   T.check('the user commands exist', function()
-    for _, name in ipairs({ 'CtglsGenerate', 'CtglsCancel', 'CtglsStatus' }) do
+    for _, name in ipairs({ 'CtglsGenerate', 'CtglsCancel', 'CtglsStatus', 'CtglsCoverage' }) do
       T.assert(vim.fn.exists(':' .. name) == 2, ':' .. name .. ' is not defined')
     end
+  end)
+
+  -- Links into Neovim's own help are checked on 0.11 only: 0.7's help lacks vim.lsp.enable().
+  T.check(':helptags gives the committed doc/tags, :help ctgls opens doc/ctgls.txt', function()
+    T.expect_help(false)
+  end)
+
+  T.check('coverage signs: the kind of each line from a ctgls/coverage answer', function()
+    T.expect_line_kinds()
   end)
 
   local account = env.project .. '/' .. T.account_path
@@ -81,6 +90,10 @@ T.run(function()
   T.check(exception, function()
     exception_diagnostic = T.expect_arithmetic_exception(bufnr, env.diagnostics_ms)
   end, { diagnosed })
+
+  T.check(':CtglsCoverage shows ctgls/coverage as signs, and toggles them', function()
+    T.expect_coverage_signs(client, bufnr)
+  end, { exception })
 
   local resolvable = 'the code action "' .. T.action_title .. '" is offered and resolved (codeAction/resolve)'
   T.check(resolvable, function()

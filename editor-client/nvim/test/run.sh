@@ -4,8 +4,9 @@
 # started by hand). Installs both when missing, copies tests/projects/bank to a temp dir and
 # runs one Lua test file per version against the ctgls binary.
 #
-#   bash editor-client/nvim/test/run.sh              # fast: plugin, commands, attach, settings, health
-#   CTGLS_E2E=1 bash editor-client/nvim/test/run.sh  # also diagnostics, code action, test file, status
+#   bash editor-client/nvim/test/run.sh              # fast: plugin, commands, help, attach, settings, health
+#   CTGLS_E2E=1 bash editor-client/nvim/test/run.sh  # also diagnostics, code action, test file, status,
+#                                                    # coverage signs
 #
 # Environment:
 #   CTGLS_BIN        the server binary (default: `cargo build --locked -p ctgls`, then
@@ -16,8 +17,8 @@
 #                    (default: target/nvim-test in the repository)
 #   CTGLS_DIAGNOSTICS_TIMEOUT_MS  how long to wait for ctgls diagnostics (default 90000)
 #
-# Each version prints PASS/FAIL lines and ends with a line `N passed, N failed`; the exit code
-# is 1 when anything failed.
+# Each version prints PASS/FAIL (and SKIP) lines and ends with a line `N passed, N failed`
+# (`, N skipped` after it when a check was skipped); the exit code is 1 when anything failed.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -111,7 +112,7 @@ for version in $versions; do
     timeout -k 10 "$limit" "$nvim" --headless -u NONE -i NONE "${args[@]}" \
     </dev/null >"$out/$version.stdout" 2>"$out/$version.stderr" || rc=$?
   cat "$out/$version.stdout"
-  if ! tail -n 1 "$out/$version.stdout" | grep -Eq '^[0-9]+ passed, [0-9]+ failed$'; then
+  if ! tail -n 1 "$out/$version.stdout" | grep -Eq '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$'; then
     # Neovim died or hung before its tally: count what it printed, plus this failure.
     echo "FAIL $name did not finish (exit $rc$([ $rc = 124 ] && echo ", killed after ${limit} s")); its stderr:"
     tail -n 20 "$out/$version.stderr" | sed 's/^/     /'

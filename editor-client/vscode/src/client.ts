@@ -112,6 +112,11 @@ export class CtglsClient implements vscode.Disposable {
     return status;
   }
 
+  /** The settings the server applies (`ctgls/debugConfig`): what it made of the section. */
+  async serverSettings(): Promise<unknown> {
+    return this.running().sendRequest<unknown>(Method.debugConfig, null);
+  }
+
   async requestCoverage(params: CoverageParams): Promise<CoverageResult> {
     return this.running().sendRequest<CoverageResult>(Method.coverage, params);
   }

@@ -40,7 +40,7 @@ export function clientOptions(input: ClientOptionsInput): LanguageClientOptions 
     synchronize: { configurationSection: SECTION },
     initializationOptions,
     outputChannel: input.outputChannel,
-    // The status bar reports problems; the output channel opens only when asked for.
+    // The language status item reports problems; the output channel opens only when asked for.
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     middleware: {
       workspace: {

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 
 import { errorMessage, type CtglsClient } from './client';
 import type { CoverageController } from './coverageController';
-import { SHOW_STATUS_COMMAND } from './statusBar';
+import { SHOW_STATUS_COMMAND } from './languageStatus';
 import { statusPickItems, type StatusAction, type StatusPickItem } from './status';
 
 export const Command = {
@@ -16,6 +16,7 @@ export const Command = {
   showCoverage: 'ctgls.showCoverage',
   showStatus: SHOW_STATUS_COMMAND,
   showOutput: 'ctgls.showOutput',
+  showServerSettings: 'ctgls.showServerSettings',
   restartServer: 'ctgls.restartServer',
 } as const;
 
@@ -40,6 +41,7 @@ export function registerCommands(targets: CommandTargets): vscode.Disposable[] {
     vscode.commands.registerCommand(Command.cancelGeneration, () => reportErrors(client.cancel(undefined))),
     vscode.commands.registerCommand(Command.showCoverage, () => reportErrors(coverage.showAll())),
     vscode.commands.registerCommand(Command.showOutput, () => outputChannel.show(true)),
+    vscode.commands.registerCommand(Command.showServerSettings, () => reportErrors(showServerSettings(targets))),
     vscode.commands.registerCommand(Command.restartServer, () => client.restart()),
     vscode.commands.registerCommand(Command.showStatus, () => showStatus(targets)),
   ];
@@ -60,6 +62,14 @@ async function showStatus(targets: CommandTargets): Promise<void> {
   if (picked !== undefined) {
     await runStatusAction(picked.action, targets);
   }
+}
+
+/** Writes the settings the server applies to the output channel and shows it: what reached the
+ * server, after its defaults and the workspace's trust. */
+async function showServerSettings(targets: CommandTargets): Promise<void> {
+  const settings = await targets.client.serverSettings();
+  targets.outputChannel.appendLine(`[client] settings the server applies: ${JSON.stringify(settings)}`);
+  targets.outputChannel.show(true);
 }
 
 export async function runStatusAction(action: StatusAction, targets: CommandTargets): Promise<void> {

@@ -1,5 +1,5 @@
-//! Activation: makes the output channel, status bar, language client, coverage controller and
-//! commands, and ties them together. Each part lives in its own module.
+//! Activation: makes the output channel, language status item, language client, coverage
+//! controller and commands, and ties them together. Each part lives in its own module.
 
 import * as os from 'node:os';
 import * as vscode from 'vscode';
@@ -10,13 +10,13 @@ import { CoverageController } from './coverageController';
 import { createLanguageClient } from './languageClient';
 import { resolveServerPath } from './serverPath';
 import { SECTION } from './settings';
-import { StatusBar } from './statusBar';
+import { LanguageStatus } from './languageStatus';
 
 let activeClient: CtglsClient | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   const outputChannel = vscode.window.createOutputChannel('ctgls');
-  const statusBar = new StatusBar();
+  const languageStatus = new LanguageStatus();
   // Coverage runs ask the client, which exists by the time any run happens.
   const coverage = new CoverageController(
     { requestCoverage: (params) => client.requestCoverage(params) },
@@ -35,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): void {
       }),
     outputChannel,
     onState: (state) => {
-      statusBar.update(state);
+      languageStatus.update(state);
       if (state.kind === 'running' && state.status !== null) {
         coverage.updateClasses(state.status.classes);
       }
@@ -46,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): void {
 
   context.subscriptions.push(
     outputChannel,
-    statusBar,
+    languageStatus,
     client,
     coverage,
     vscode.workspace.onDidChangeTextDocument((event) => {

@@ -7,6 +7,13 @@ export const ServerCommand = {
   generate: 'ctgls.generate',
   cancel: 'ctgls.cancel',
   status: 'ctgls.status',
+  /** Shows `ExplainArgument.message`: the command of a code action that cannot act yet. */
+  explain: 'ctgls.explain',
+  /** The regression guard: the stored tests of `FileArgument.uri`'s class assert what its
+   * edited text does (the command of "Accept the new behaviour"). */
+  acceptBehaviour: 'ctgls.acceptBehaviour',
+  /** Asks the client to show a test file at a line (`OpenTestArgument`). */
+  openTest: 'ctgls.openTest',
 } as const;
 
 /** Custom message methods. */
@@ -14,11 +21,26 @@ export const Method = {
   status: 'ctgls/status',
   coverage: 'ctgls/coverage',
   coverageChanged: 'ctgls/coverageChanged',
+  /** The configuration in effect, keyed like the `ctgls` section; a debugging request whose
+   * shape may change (server/crates/ctgls/src/lsp/ext.rs). */
+  debugConfig: 'ctgls/debugConfig',
 } as const;
 
 /** The argument of `ctgls.generate` and `ctgls.cancel`; no argument means every file. */
 export interface FileArgument {
   uri: string;
+}
+
+/** The argument of `ctgls.explain`. */
+export interface ExplainArgument {
+  message: string;
+}
+
+/** The argument of `ctgls.openTest`. */
+export interface OpenTestArgument {
+  test: string;
+  /** 0-based. */
+  line: number;
 }
 
 export interface Count {
@@ -42,6 +64,9 @@ export interface RunningClass {
   uri: string;
   class: string;
   phase: string;
+  /** Branches covered so far, once the search reports. */
+  branches?: Count | null;
+  elapsedMs?: number;
 }
 
 export interface ClassStatus {
@@ -51,17 +76,36 @@ export interface ClassStatus {
   lines: Count;
   tests: number;
   runs: number;
+  /** Where the figures come from: a finished run, the run in progress, the store. */
+  origin?: 'run' | 'running' | 'stored' | null;
   /** Why the class cannot be generated for, or null. */
   problem: string | null;
 }
 
-/** Params of `ctgls/status` and result of the `ctgls.status` command. */
+/** Where a project's classpath came from. */
+export interface ClasspathStatus {
+  root: string;
+  tool: string;
+  state: 'resolved' | 'cached' | 'fallback' | 'failed';
+  entries: number;
+  siblingSources: number;
+  message: string | null;
+}
+
+/**
+ * Params of `ctgls/status` and result of the `ctgls.status` command. The server always sends
+ * every field; the ones marked optional are not read by this client yet.
+ */
 export interface StatusParams {
   state: ServerState;
   message: string;
   running: RunningClass | null;
   queued: string[];
   classes: ClassStatus[];
+  /** What concerns a project rather than a class, once. */
+  notes?: string[];
+  workspaceFolders?: string[];
+  classpaths?: ClasspathStatus[];
   version: string;
 }
 

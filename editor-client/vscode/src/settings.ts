@@ -18,7 +18,14 @@ export const SERVER_KEYS = [
   'mavenSettings',
   'gradleExecutable',
   'passEnvironment',
+  'trigger',
+  'diagnostics',
+  'sourceRoots',
+  'testRoots',
 ] as const;
+
+/** Keys whose empty value means "not set": the server then finds the roots itself. */
+const OMITTED_WHEN_EMPTY: readonly ServerKey[] = ['sourceRoots', 'testRoots'];
 
 export type ServerKey = (typeof SERVER_KEYS)[number];
 
@@ -29,7 +36,9 @@ export type ServerSettings = Partial<Record<ServerKey, unknown>>;
  * The settings object for the server, made from the `ctgls` section as VS Code reports it.
  *
  * Client-only keys (`server.path`, `trace.server`, `coverage.*`) are dropped, so the server sees
- * only what it documents. In an untrusted workspace `executionEnabled` is always `false`: the
+ * only what it documents. Empty `sourceRoots` and `testRoots` are left out (a settings object's
+ * missing keys take their defaults, docs/lsp-extensions.md), so the server finds the roots
+ * itself, as with no `--source-root` on the command line. In an untrusted workspace `executionEnabled` is always `false`: the
  * project's code must not run until the user trusts the folder, whatever the settings say.
  */
 export function toServerSettings(section: unknown, trusted: boolean): ServerSettings {
@@ -37,9 +46,10 @@ export function toServerSettings(section: unknown, trusted: boolean): ServerSett
   if (isObject(section)) {
     for (const key of SERVER_KEYS) {
       const value = section[key];
-      if (value !== undefined) {
-        settings[key] = value;
+      if (value === undefined || (OMITTED_WHEN_EMPTY.includes(key) && Array.isArray(value) && value.length === 0)) {
+        continue;
       }
+      settings[key] = value;
     }
   }
   if (!trusted) {

@@ -1,5 +1,6 @@
-//! What the status bar and the status picker show, computed from the client's own state and the
-//! server's last `ctgls/status`. Pure: no `vscode` import; `statusBar.ts` renders it.
+//! What the language status item and the status picker show, computed from the client's own
+//! state and the server's last `ctgls/status`. Pure: no `vscode` import; `languageStatus.ts`
+//! renders it.
 
 import type { ClassStatus, Count, StatusParams } from './protocol';
 
@@ -13,53 +14,66 @@ export type ClientState =
   | { kind: 'stopped' }
   | { kind: 'running'; status: StatusParams | null };
 
+/** `vscode.LanguageStatusSeverity` by name. */
+export type StatusSeverity = 'information' | 'warning' | 'error';
+
 export interface StatusView {
-  /** Status bar text, with `$(icon)` codicons. */
+  /** The item's text: `ctgls: ready`, `ctgls: Account searching`, `ctgls: not running`. */
   text: string;
-  /** Plain-text tooltip. */
+  /** One line under the text: the server's message, or why it is not running. */
+  detail: string;
+  /** Everything: the message, the queue, one line per class (the accessibility label). */
   tooltip: string;
-  /** Whether the item should stand out (warning colours). */
-  warning: boolean;
+  /** Busy (a spinner) while the server starts or a run is in progress. */
+  busy: boolean;
+  /** Error: the server is not running; warning: it runs but cannot generate. */
+  severity: StatusSeverity;
 }
 
 export function statusView(state: ClientState): StatusView {
   switch (state.kind) {
     case 'starting':
-      return { text: '$(loading~spin) ctgls', tooltip: 'ctgls: starting the language server', warning: false };
+      return view('ctgls: starting', 'starting the language server', { busy: true });
     case 'failed':
-      return { text: '$(error) ctgls', tooltip: `ctgls is not running: ${state.reason}`, warning: true };
+      return view('ctgls: not running', state.reason, { severity: 'error' });
     case 'stopped':
-      return { text: '$(debug-stop) ctgls', tooltip: 'ctgls: the language server is stopped', warning: true };
+      return view('ctgls: stopped', 'the language server is stopped; click to restart it', { severity: 'error' });
     case 'running':
-      return state.status === null
-        ? { text: '$(beaker) ctgls', tooltip: 'ctgls: ready', warning: false }
-        : serverStatusView(state.status);
+      return state.status === null ? view('ctgls: ready', 'the language server is running') : serverStatusView(state.status);
   }
+}
+
+function view(text: string, detail: string, options: Partial<Pick<StatusView, 'busy' | 'severity'>> = {}): StatusView {
+  return { text, detail, tooltip: `${text}\n${detail}`, busy: options.busy ?? false, severity: options.severity ?? 'information' };
 }
 
 function serverStatusView(status: StatusParams): StatusView {
   const lines: string[] = [];
   let text: string;
-  let warning = false;
+  let detail: string;
+  let busy = false;
+  let severity: StatusSeverity = 'information';
   switch (status.state) {
     case 'running': {
       const running = status.running;
       const subject = running ? `${simpleName(running.class)} ${running.phase}` : 'running';
-      text = `$(sync~spin) ctgls: ${subject}`;
-      lines.push(status.message || `ctgls: ${subject}`);
+      text = `ctgls: ${subject}`;
+      detail = status.message || text;
+      busy = true;
       break;
     }
     case 'unavailable':
-      text = '$(circle-slash) ctgls';
-      warning = true;
-      lines.push(`Test generation is unavailable: ${status.message || 'no reason given'}`);
+      text = 'ctgls: unavailable';
+      severity = 'warning';
+      detail = `Test generation is unavailable: ${status.message || 'no reason given'}`;
       break;
     case 'idle':
     default:
-      text = '$(beaker) ctgls';
-      lines.push(status.message || 'ctgls: idle');
+      text = 'ctgls: idle';
+      detail = status.message || 'idle';
       break;
   }
+  lines.push(detail);
   if (status.queued.length > 0) {
     lines.push(`Queued: ${status.queued.map(simpleName).join(', ')}`);
   }
@@ -67,7 +81,11 @@ function serverStatusView(status: StatusParams): StatusView {
     lines.push(classLine(cls));
   }
   lines.push(`ctgls ${status.version} · click for details`);
-  return { text, tooltip: lines.join('\n'), warning };
+  if (status.state !== 'running' && status.classes.length > 0) {
+    // The item is small: the classes go after the message in one line.
+    detail = [status.message, ...status.classes.map(classLine)].filter((part) => part).join(' · ');
+  }
+  return { text, detail, tooltip: lines.join('\n'), busy, severity };
 }
 
 /** One line per class: `Account: 16/18 branches, 30/31 lines, 7 tests` or its problem. */
@@ -83,7 +101,7 @@ export function classSummary(cls: ClassStatus): string {
   return `${fraction(cls.branches)} branches, ${fraction(cls.lines)} lines, ${plural(cls.tests, 'test')}`;
 }
 
-/** The entries of the status picker, in order; `statusBar.ts` turns them into a QuickPick. */
+/** The entries of the status picker, in order; `commands.ts` turns them into a QuickPick. */
 export type StatusAction =
   | { kind: 'openClass'; uri: string }
   | { kind: 'cancel' }

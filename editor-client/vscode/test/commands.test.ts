@@ -22,6 +22,9 @@ async function harness(found = true): Promise<Harness> {
       if (method === 'workspace/executeCommand' && (param as { command: string }).command === 'ctgls.status') {
         return running;
       }
+      if (method === 'ctgls/debugConfig') {
+        return { budgetSeconds: 3, trigger: 'save' };
+      }
       return method === 'ctgls/coverage' ? { files: [] } : null;
     };
   });
@@ -115,6 +118,17 @@ describe('commands', () => {
     await run(Command.restartServer);
     assert.equal(made.length, 2);
     assert.ok(made[0]?.disposed);
+  });
+
+  it('writes the settings the server applies (ctgls/debugConfig) to the output channel', async () => {
+    const { made, output } = await harness();
+    await run(Command.showServerSettings);
+    assert.deepEqual(
+      made[0]?.requests.filter((r) => r.method === 'ctgls/debugConfig'),
+      [{ method: 'ctgls/debugConfig', param: null }],
+    );
+    assert.equal(output.lines.at(-1), '[client] settings the server applies: {"budgetSeconds":3,"trigger":"save"}');
+    assert.equal(output.shown, 1);
   });
 
   it('shows coverage of every file', async () => {

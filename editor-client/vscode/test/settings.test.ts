@@ -31,6 +31,18 @@ describe('toServerSettings', () => {
     });
   });
 
+  it('passes diagnostics, trigger and roots, and leaves empty roots to the server', () => {
+    const diagnostics = { 'uncovered-branch': 'hint', 'behaviour-changed': 'off' };
+    assert.deepEqual(
+      toServerSettings({ diagnostics, trigger: 'save', sourceRoots: ['src'], testRoots: ['test'] }, true),
+      { diagnostics, trigger: 'save', sourceRoots: ['src'], testRoots: ['test'] },
+    );
+    assert.deepEqual(toServerSettings({ diagnostics: {}, trigger: 'idle', sourceRoots: [], testRoots: [] }, true), {
+      diagnostics: {},
+      trigger: 'idle',
+    });
+  });
+
   it('keeps null values (javaHome and junit default to null) and leaves undefined keys to the server', () => {
     assert.deepEqual(toServerSettings({ javaHome: null, junit: null, budgetSeconds: undefined }, true), {
       javaHome: null,

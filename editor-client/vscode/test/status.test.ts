@@ -5,38 +5,45 @@ import { classLine, simpleName, statusPickItems, statusView } from '../src/statu
 import { account, accountUri, brokenBank, running, status, unavailable } from './fixtures/status';
 
 describe('statusView', () => {
-  it('shows an idle server with its classes in the tooltip', () => {
+  it('shows an idle server with its classes in the detail and the tooltip', () => {
     const view = statusView({ kind: 'running', status: status() });
-    assert.equal(view.text, '$(beaker) ctgls');
-    assert.equal(view.warning, false);
+    assert.equal(view.text, 'ctgls: idle');
+    assert.equal(view.detail, 'ctgls: idle · Account: 16/18 branches, 30/31 lines, 7 tests');
+    assert.equal(view.severity, 'information');
+    assert.equal(view.busy, false);
     assert.equal(
       view.tooltip,
       ['ctgls: idle', 'Account: 16/18 branches, 30/31 lines, 7 tests', 'ctgls 0.1.0 · click for details'].join('\n'),
     );
   });
 
-  it('shows the running class and its phase, and what is queued', () => {
+  it('is busy with the running class and its phase, and lists what is queued', () => {
     const view = statusView({ kind: 'running', status: running });
-    assert.equal(view.text, '$(sync~spin) ctgls: Account searching');
+    assert.equal(view.text, 'ctgls: Account searching');
+    assert.equal(view.detail, 'Account: searching (5/18 branches)');
+    assert.equal(view.busy, true);
     assert.match(view.tooltip, /^Account: searching \(5\/18 branches\)\nQueued: Bank\n/);
-    assert.equal(view.warning, false);
+    assert.equal(view.severity, 'information');
   });
 
-  it('shows why generation is unavailable in the tooltip, as a warning', () => {
+  it('says why generation is unavailable, as a warning', () => {
     const view = statusView({ kind: 'running', status: unavailable });
-    assert.equal(view.text, '$(circle-slash) ctgls');
-    assert.equal(view.warning, true);
-    assert.match(view.tooltip, /^Test generation is unavailable: no JDK found: set ctgls\.javaHome or JAVA_HOME$/m);
+    assert.equal(view.text, 'ctgls: unavailable');
+    assert.equal(view.severity, 'warning');
+    assert.equal(view.busy, false);
+    assert.equal(view.detail, 'Test generation is unavailable: no JDK found: set ctgls.javaHome or JAVA_HOME');
   });
 
-  it("shows the client's own states", () => {
-    assert.equal(statusView({ kind: 'starting' }).text, '$(loading~spin) ctgls');
-    assert.equal(statusView({ kind: 'running', status: null }).tooltip, 'ctgls: ready');
+  it("shows the client's own states: busy while starting, an error when not running", () => {
+    const starting = statusView({ kind: 'starting' });
+    assert.deepEqual([starting.text, starting.busy, starting.severity], ['ctgls: starting', true, 'information']);
+    const ready = statusView({ kind: 'running', status: null });
+    assert.deepEqual([ready.text, ready.busy, ready.severity], ['ctgls: ready', false, 'information']);
     const failed = statusView({ kind: 'failed', reason: 'The ctgls language server was not found' });
-    assert.equal(failed.text, '$(error) ctgls');
-    assert.equal(failed.warning, true);
-    assert.equal(failed.tooltip, 'ctgls is not running: The ctgls language server was not found');
-    assert.equal(statusView({ kind: 'stopped' }).warning, true);
+    assert.equal(failed.text, 'ctgls: not running');
+    assert.equal(failed.severity, 'error');
+    assert.equal(failed.detail, 'The ctgls language server was not found');
+    assert.equal(statusView({ kind: 'stopped' }).severity, 'error');
   });
 
   it('names the problem of a class that cannot be generated for', () => {

@@ -28,11 +28,8 @@ end
 
 --- `ctgls/coverageChanged` for `uri`.
 function M.coverage_changed(uri)
-  if type(uri) ~= 'string' then
-    return
-  end
-  local bufnr = vim.fn.bufnr(vim.uri_to_fname(uri))
-  if bufnr > 0 then
+  local bufnr = compat.buffer_of_uri(uri)
+  if bufnr then
     M.refresh(bufnr)
   end
 end
@@ -50,18 +47,7 @@ function M.enable()
     end,
     desc = 'ctgls: refresh code lenses',
   })
-  if vim.fn.exists('##LspAttach') == 1 then
-    vim.api.nvim_create_autocmd('LspAttach', {
-      group = group,
-      callback = function(event)
-        -- After this event, once the client counts as attached.
-        vim.schedule(function()
-          M.refresh(event.buf)
-        end)
-      end,
-      desc = 'ctgls: code lenses of a newly attached buffer',
-    })
-  end
+  compat.on_lsp_attach(group, M.refresh, 'ctgls: code lenses of a newly attached buffer')
 end
 
 return M

@@ -1,6 +1,6 @@
 --- The server's commands (`ctgls.generate`, `ctgls.cancel`, `ctgls.status`, see
 --- docs/lsp-extensions.md) as Lua functions and as the user commands `:CtglsGenerate`,
---- `:CtglsCancel` and `:CtglsStatus`.
+--- `:CtglsCancel` and `:CtglsStatus`, and `:CtglsCoverage` (coverage signs, coverage.lua).
 local compat = require('ctgls.compat')
 local status = require('ctgls.status')
 
@@ -126,6 +126,18 @@ function M.create()
   command('CtglsStatus', function()
     M.status()
   end, { desc = 'ctgls: show the state of test generation' })
+  local coverage = require('ctgls.coverage')
+  command('CtglsCoverage', function(args)
+    coverage.command(args.args)
+  end, {
+    nargs = '?',
+    complete = function(lead)
+      return vim.tbl_filter(function(name)
+        return name:sub(1, #lead) == lead
+      end, coverage.subcommands)
+    end,
+    desc = 'ctgls: coverage signs in the sign column (on, off, toggle, refresh)',
+  })
 end
 
 return M

@@ -38,6 +38,38 @@ function M.call(client, method, ...)
   return client[method](...)
 end
 
+--- Whether `t` is a list (`vim.islist` from 0.10, which deprecated `vim.tbl_islist`).
+function M.islist(t)
+  return (vim.islist or vim.tbl_islist)(t)
+end
+
+--- Calls `callback(bufnr)` after each `LspAttach` (0.8+), once the client counts as attached.
+--- Returns false on 0.7, which has no such event.
+function M.on_lsp_attach(group, callback, desc)
+  if vim.fn.exists('##LspAttach') ~= 1 then
+    return false
+  end
+  vim.api.nvim_create_autocmd('LspAttach', {
+    group = group,
+    callback = function(event)
+      vim.schedule(function()
+        callback(event.buf)
+      end)
+    end,
+    desc = desc,
+  })
+  return true
+end
+
+--- The loaded buffer of a `file://` URI, or nil.
+function M.buffer_of_uri(uri)
+  if type(uri) ~= 'string' then
+    return nil
+  end
+  local bufnr = vim.fn.bufnr(vim.uri_to_fname(uri))
+  return bufnr > 0 and bufnr or nil
+end
+
 --- The settings a client was started with (0.11 keeps them on the client itself).
 function M.client_settings(client)
   return client.settings or (client.config and client.config.settings) or {}

@@ -31,14 +31,90 @@ M.foreign_capabilities = {
   'semanticTokensProvider',
 }
 
+--- The diagnostic codes whose severity the `diagnostics` setting sets, and its values
+--- (docs/lsp-extensions.md, "Settings").
+M.diagnostic_codes = {
+  'uncovered-branch',
+  'undeclared-exception',
+  'behaviour-changed',
+  'project-test-failed',
+  'nondeterministic-input',
+  'needs-environment',
+  'verification-failed',
+}
+M.severities = { 'error', 'warning', 'information', 'hint', 'off' }
+--- When runs start: after a pause in typing, on save, or only when asked (`:CtglsGenerate`).
+M.triggers = { 'idle', 'save', 'manual' }
+
+--- Settings whose value is a JSON object: an empty Lua table must be sent as `{}`, not `[]`.
+local object_keys = { 'diagnostics' }
+--- Settings left out when empty, so that the server's default applies.
+local omitted_when_empty = { 'sourceRoots', 'testRoots' }
+
 --- The `ctgls` settings object in `settings`, as a table that encodes to a JSON object: an
---- empty Lua table encodes to `[]`, which the server rejects as a settings object.
+--- empty Lua table encodes to `[]`, which the server rejects as a settings object (and as the
+--- value of `diagnostics`). The user's table is not changed.
 function M.section(settings)
   local section = type(settings) == 'table' and settings[M.section_name] or nil
   if type(section) ~= 'table' or next(section) == nil then
     return vim.empty_dict()
   end
-  return section
+  for _, key in ipairs(object_keys) do
+    local value = section[key]
+    if type(value) == 'table' and next(value) == nil then
+      section = vim.tbl_extend('force', {}, section)
+      section[key] = vim.empty_dict()
+    end
+  end
+  -- Empty roots mean "not set": left out, the server finds them (src/main/java, else src).
+  for _, key in ipairs(omitted_when_empty) do
+    local value = section[key]
+    if type(value) == 'table' and next(value) == nil then
+      section = vim.tbl_extend('force', {}, section)
+      section[key] = nil
+    end
+  end
+  return next(section) == nil and vim.empty_dict() or section
+end
+
+--- What is wrong with the `diagnostics`, `trigger`, `sourceRoots` and `testRoots` values of a
+--- settings section, as messages (empty when nothing is). The server says so too, but only in
+--- a message when it starts; `:checkhealth ctgls` shows these.
+function M.problems(section)
+  local problems = {}
+  local function add(...)
+    table.insert(problems, string.format(...))
+  end
+  local diagnostics = section.diagnostics
+  if diagnostics ~= nil and type(diagnostics) ~= 'table' then
+    add('`diagnostics` must be a table of code = severity, not %s', vim.inspect(diagnostics))
+  elseif diagnostics ~= nil then
+    for code, severity in pairs(diagnostics) do
+      if not vim.tbl_contains(M.diagnostic_codes, code) then
+        add('`diagnostics`: unknown code %s (known: %s)', vim.inspect(code), table.concat(M.diagnostic_codes, ', '))
+      end
+      if not vim.tbl_contains(M.severities, severity) then
+        add('`diagnostics[%s]`: %s is not one of %s', vim.inspect(code), vim.inspect(severity), table.concat(M.severities, ', '))
+      end
+    end
+  end
+  local trigger = section.trigger
+  if trigger ~= nil and not vim.tbl_contains(M.triggers, trigger) then
+    add('`trigger`: %s is not one of %s', vim.inspect(trigger), table.concat(M.triggers, ', '))
+  end
+  for _, key in ipairs({ 'sourceRoots', 'testRoots' }) do
+    local roots = section[key]
+    if roots ~= nil then
+      local ok = type(roots) == 'table' and (next(roots) == nil or compat.islist(roots))
+      for _, root in ipairs(ok and roots or {}) do
+        ok = ok and type(root) == 'string'
+      end
+      if not ok then
+        add('`%s` must be a list of directories (strings), not %s', key, vim.inspect(roots))
+      end
+    end
+  end
+  return problems
 end
 
 local function lookup(settings, dotted)
@@ -103,6 +179,7 @@ local function on_init(client)
   require('ctgls.commands').create()
   require('ctgls.progress').enable()
   require('ctgls.codelens').enable()
+  require('ctgls.coverage').enable_if_wanted()
 end
 
 local function on_exit(_, _, client_id)

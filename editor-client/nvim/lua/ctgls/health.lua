@@ -1,5 +1,5 @@
---- `:checkhealth ctgls`: the server binary and its version, the JDK the server will use,
---- and the state of running clients.
+--- `:checkhealth ctgls`: the server binary and its version, the JDK the server will use, the
+--- settings' values, and the state of running clients.
 local compat = require('ctgls.compat')
 local config = require('ctgls.config')
 local status = require('ctgls.status')
@@ -152,6 +152,34 @@ local function check_clients(health, clients)
   end
 end
 
+--- The values of the settings the server cannot check before it runs: diagnostic severities,
+--- the trigger, source and test roots.
+local function check_settings(health, settings)
+  local section = config.section(settings)
+  local problems = config.problems(section)
+  for _, problem in ipairs(problems) do
+    health.error('settings: ' .. problem)
+  end
+  if #problems > 0 then
+    return
+  end
+  local trigger = section.trigger or 'idle'
+  local when = {
+    idle = 'after a pause in typing (idleDelayMs)',
+    save = 'when a file is saved',
+    manual = 'only on :CtglsGenerate',
+  }
+  health.ok(('runs start %s (trigger = %s)'):format(when[trigger], trigger))
+  local changed = {}
+  for code, severity in pairs(type(section.diagnostics) == 'table' and section.diagnostics or {}) do
+    table.insert(changed, code .. ' = ' .. severity)
+  end
+  table.sort(changed)
+  if #changed > 0 then
+    health.info('diagnostic severities: ' .. table.concat(changed, ', '))
+  end
+end
+
 function M.check()
   local health = compat.health()
   local clients = compat.get_clients({ name = config.name })
@@ -162,6 +190,8 @@ function M.check()
   check_binary(health, client_config, origin, clients)
   health.start('ctgls: JDK')
   check_jdk(health, settings)
+  health.start('ctgls: settings')
+  check_settings(health, settings)
   health.start('ctgls: clients')
   check_clients(health, clients)
 end

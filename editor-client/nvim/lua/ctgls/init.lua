@@ -63,6 +63,7 @@ function M.setup(opts)
   commands.create()
   require('ctgls.progress').enable()
   require('ctgls.codelens').enable()
+  require('ctgls.coverage').enable_if_wanted()
   local filetypes = M.client_config.filetypes
   vim.api.nvim_create_autocmd('FileType', {
     group = vim.api.nvim_create_augroup('ctgls_setup', { clear = true }),

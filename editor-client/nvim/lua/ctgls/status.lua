@@ -28,11 +28,14 @@ function M.update(client_id, status)
   pcall(vim.cmd, 'redrawstatus')
 end
 
---- `ctgls/coverageChanged`: the coverage of `params.uri` changed. Clients that render coverage
---- listen to `User CtglsCoverageChanged` (`data` is `{ uri }`) and ask `ctgls/coverage` again.
+--- `ctgls/coverageChanged`: the coverage of `params.uri` changed. The code lenses and the
+--- coverage signs are asked again; other clients that render coverage listen to `User
+--- CtglsCoverageChanged` (`data` is `{ uri }`) and ask `ctgls/coverage` again.
 function M.coverage_changed(_, params)
   fire('CtglsCoverageChanged', params)
-  require('ctgls.codelens').coverage_changed(type(params) == 'table' and params.uri or nil)
+  local uri = type(params) == 'table' and params.uri or nil
+  require('ctgls.codelens').coverage_changed(uri)
+  require('ctgls.coverage').coverage_changed(uri)
 end
 
 function M.forget(client_id)

@@ -118,7 +118,6 @@ export class MarkdownString {
   constructor(public value = '') {}
 }
 
-export const StatusBarAlignment = { Left: 1, Right: 2 } as const;
 export const TestRunProfileKind = { Run: 1, Debug: 2, Coverage: 3 } as const;
 
 export class TestCoverageCount {
@@ -258,28 +257,22 @@ export class FakeTestController {
   }
 }
 
-export class FakeStatusBarItem {
-  text = '';
-  tooltip: string | undefined;
+export const LanguageStatusSeverity = { Information: 0, Warning: 1, Error: 2 } as const;
+
+export class FakeLanguageStatusItem {
   name: string | undefined;
-  command: string | undefined;
-  backgroundColor: ThemeColor | undefined;
-  visible = false;
+  text = '';
+  detail: string | undefined;
+  busy = false;
+  severity: number = LanguageStatusSeverity.Information;
+  command: { title: string; command: string; tooltip?: string } | undefined;
+  accessibilityInformation: { label: string } | undefined;
   disposed = false;
 
   constructor(
     readonly id: string,
-    readonly alignment: number,
-    readonly priority: number,
+    readonly selector: unknown,
   ) {}
-
-  show(): void {
-    this.visible = true;
-  }
-
-  hide(): void {
-    this.visible = false;
-  }
 
   dispose(): void {
     this.disposed = true;
@@ -331,7 +324,7 @@ class StubControl {
   messageAnswer: string | undefined;
   commands = new Map<string, (...args: unknown[]) => unknown>();
   executedCommands: { command: string; args: unknown[] }[] = [];
-  statusBarItems: FakeStatusBarItem[] = [];
+  languageStatusItems: FakeLanguageStatusItem[] = [];
   outputChannels: FakeOutputChannel[] = [];
   testControllers: FakeTestController[] = [];
   shownDocuments: Uri[] = [];
@@ -379,11 +372,6 @@ export const window = {
     const channel = new FakeOutputChannel(name);
     control.outputChannels.push(channel);
     return channel;
-  },
-  createStatusBarItem(id: string, alignment: number, priority: number): FakeStatusBarItem {
-    const item = new FakeStatusBarItem(id, alignment, priority);
-    control.statusBarItems.push(item);
-    return item;
   },
   showErrorMessage: showMessage('error'),
   showWarningMessage: showMessage('warning'),
@@ -435,6 +423,14 @@ export const commands = {
   },
 };
 
+export const languages = {
+  createLanguageStatusItem(id: string, selector: unknown): FakeLanguageStatusItem {
+    const item = new FakeLanguageStatusItem(id, selector);
+    control.languageStatusItems.push(item);
+    return item;
+  },
+};
+
 export const tests = {
   createTestController(id: string, label: string): FakeTestController {
     const controller = new FakeTestController(id, label);
@@ -453,7 +449,7 @@ const implemented: Record<string | symbol, unknown> = {
   Range,
   ThemeColor,
   MarkdownString,
-  StatusBarAlignment,
+  LanguageStatusSeverity,
   TestRunProfileKind,
   TestCoverageCount,
   FileCoverage,
@@ -464,11 +460,12 @@ const implemented: Record<string | symbol, unknown> = {
   window,
   workspace,
   commands,
+  languages,
   tests,
   // Not part of the API: what the tests use to drive and inspect it.
   control,
   FakeOutputChannel,
-  FakeStatusBarItem,
+  FakeLanguageStatusItem,
   FakeTestController,
   FakeTestRun,
 };
@@ -502,7 +499,7 @@ function withPlaceholders<T extends object>(target: T): T {
   });
 }
 
-for (const namespace of ['window', 'workspace', 'commands', 'tests']) {
+for (const namespace of ['window', 'workspace', 'commands', 'languages', 'tests']) {
   implemented[namespace] = withPlaceholders(implemented[namespace] as object);
 }
 

@@ -7,6 +7,7 @@
 //!
 //! ```text
 //! worker(n) + javac_rounds × javac(n) + junit_rounds × junit(n)
+//!     + perturbed_rounds × perturbed(n)
 //!     each part = scale × (fixed + per_test × n)
 //! ```
 //!
@@ -14,7 +15,9 @@
 //! them out for javac, describing, observing every test twice), `javac` compiles the test class
 //! and `junit` is a round's two JUnit JVMs (forward and reversed), which run at the same time.
 //! Rounds are counted apart because a round whose test class
-//! javac rejects runs no JUnit. The fixed and per-test figures are reference costs measured on
+//! javac rejects runs no JUnit. `perturbed` is the perturbed re-execution of a round that
+//! passed in both orders (three JVMs at once, `verify::perturb`), plus the attribution runs
+//! when one of them fails. The fixed and per-test figures are reference costs measured on
 //! our 2-core machine (`docs/benchmarks.md`); every emission measures the parts again and moves
 //! their `scale` and the expected rounds halfway towards what it saw, so a loaded machine, a
 //! slow project or a class whose suites need stabilising reserve more on the next run.
@@ -88,6 +91,12 @@ pub struct EmissionCosts {
     pub javac_rounds: f64,
     /// Rounds that reach JUnit to expect (two JUnit runs each, at once: forward and reversed).
     pub junit_rounds: f64,
+    /// The perturbed runs of a round that passed both orders (three JVMs at once, and the
+    /// attribution runs after a failure).
+    pub perturbed: PartCost,
+    /// Rounds with perturbed runs to expect: one, and one more after each round in which a
+    /// perturbation removed something.
+    pub perturbed_rounds: f64,
 }
 
 impl Default for EmissionCosts {
@@ -103,6 +112,9 @@ impl Default for EmissionCosts {
             junit: PartCost::reference(900, 4),
             javac_rounds: 1.25,
             junit_rounds: 1.25,
+            // Three JVMs at once on two cores (docs/benchmarks.md, "Perturbed re-execution").
+            perturbed: PartCost::reference(1500, 6),
+            perturbed_rounds: 1.1,
         }
     }
 }
@@ -119,6 +131,10 @@ impl EmissionCosts {
                 .junit
                 .estimate(tests)
                 .mul_f64(self.junit_rounds.max(1.0))
+            + self
+                .perturbed
+                .estimate(tests)
+                .mul_f64(self.perturbed_rounds)
     }
 
     /// Learns from one emission: `total` is the pipeline's time from the end of the job to the
@@ -140,7 +156,17 @@ impl EmissionCosts {
                 (tests, took)
             })
             .collect();
-        let ran: Duration = rounds.iter().map(|(_, took)| *took).sum();
+        let perturbed: Vec<(usize, Duration)> = suite
+            .perturbed
+            .iter()
+            .map(|stage| (stage.tests, stage.duration))
+            .collect();
+        let ran: Duration = rounds.iter().map(|(_, took)| *took).sum::<Duration>()
+            + perturbed.iter().map(|(_, took)| *took).sum::<Duration>();
+        if !perturbed.is_empty() {
+            self.perturbed_rounds = (self.perturbed_rounds + perturbed.len() as f64) / 2.0;
+        }
+        self.perturbed.learn(perturbed);
         self.javac
             .learn(suite.compiles.iter().map(|c| (c.tests, c.duration)));
         self.junit.learn(rounds);
@@ -246,6 +272,8 @@ mod tests {
             junit: PartCost::reference(500, 5),
             javac_rounds: 1.0,
             junit_rounds: 1.0,
+            perturbed: PartCost::reference(1000, 10),
+            perturbed_rounds: 0.0,
         }
     }
 
@@ -283,8 +311,12 @@ mod tests {
                     timed_out: None,
                     duration: secs(took),
                     sandbox: jvm::SandboxReport::OFF,
+                    perturbation: None,
+                    state_changes: Vec::new(),
                 })
                 .collect(),
+            perturbed: Vec::new(),
+            clock_shifted: false,
             rounds,
             compiles: (0..rounds)
                 .map(|_| CompileRun {
@@ -310,6 +342,34 @@ mod tests {
         assert!((c.javac_rounds - 2.0).abs() < 1e-9, "{c:?}");
         assert!((c.junit_rounds - 1.0).abs() < 1e-9, "{c:?}");
         assert!(c.estimate(100) > costs().estimate(100));
+    }
+
+    #[test]
+    fn perturbed_runs_are_estimated_and_learnt_apart() {
+        let mut c = costs();
+        c.perturbed_rounds = 1.0;
+        // 100 tests: the perturbed stage's reference is 1.0 + 1.0 s.
+        assert_eq!(c.estimate(100), secs(1.5 + 2.0 + 1.0 + 2.0));
+        let mut verified = suite(1, 2.0, &[(100, 1.0), (100, 1.0)]);
+        // Two perturbed stages (a perturbation removed something, the next round confirmed),
+        // each twice its reference.
+        verified.perturbed = (1..=2)
+            .map(|round| crate::verify::PerturbedRound {
+                round,
+                tests: 100,
+                combined: Vec::new(),
+                attribution: Vec::new(),
+                duration: secs(4.0),
+                causes: Default::default(),
+            })
+            .collect();
+        c.learn(100, secs(1.5 + 2.0 + 1.0 + 8.0), Some(&verified));
+        assert!((c.perturbed.scale - 1.5).abs() < 1e-9, "{c:?}");
+        assert!((c.perturbed_rounds - 1.5).abs() < 1e-9, "{c:?}");
+        assert!(
+            (c.worker.scale - 1.0).abs() < 1e-9,
+            "the perturbed time is not the worker's: {c:?}"
+        );
     }
 
     #[test]

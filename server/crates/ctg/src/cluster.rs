@@ -240,6 +240,16 @@ fn to_worker_statement(s: &Statement) -> jvm::Statement {
             index: *index,
             value: value.index(),
         },
+        Statement::ConsoleInput { text } => jvm::Statement::ConsoleInput { text: text.clone() },
+        Statement::SystemProperty { key, value } => jvm::Statement::SystemProperty {
+            key: key.clone(),
+            value: value.clone(),
+        },
+        Statement::InputFile { name, content, ty } => jvm::Statement::InputFile {
+            name: name.clone(),
+            content: content.clone(),
+            type_name: ty.erased_name(),
+        },
     }
 }
 

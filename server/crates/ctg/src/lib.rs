@@ -8,6 +8,7 @@ pub mod compile;
 pub mod emit;
 pub mod job;
 pub mod levels;
+pub mod nondeterminism;
 pub mod pipeline;
 pub mod project;
 pub mod regression;

@@ -13,6 +13,7 @@ use jvm::{
     CompileCacheSave, CompileRequest, ExecuteOptions, JvmError, Supervisor, Training, UnitId,
 };
 use testcase::junit::{print_class, JUnit, Suppressions, TestClassSpec};
+use testcase::EnvironmentInputs;
 
 use crate::budget::{CostLedger, EmissionReserve};
 use crate::cluster::DEFAULT_DESCRIBE_DEPTH;
@@ -21,6 +22,7 @@ use crate::job::{
     self, GenerationError, GenerationObserver, GenerationRequest, GenerationResult, JobSources,
 };
 use crate::levels::CompileLevels;
+use crate::nondeterminism::link::Linked;
 use crate::project::{JUnitVersion, ProjectLayout};
 use crate::store::{self, FinishedRun, RunInfo, Store, StoredTest};
 use crate::verify::{self, JUnitSetup, ProjectClasses, VerifiedSuite, VerifyError, VerifyOptions};
@@ -53,6 +55,11 @@ pub struct PipelineOptions {
 pub struct ClassOutcome {
     pub generation: GenerationResult,
     pub emission: Emission,
+    /// The nondeterministic inputs of the class under test, each with the assertions of the
+    /// written tests it explains (docs/emission.md, "Nondeterministic inputs").
+    pub nondeterminism: Vec<Linked>,
+    /// The file of the class under test, on disk.
+    pub source_file: PathBuf,
     /// Problems with the `.ctgls/` store; they never fail a run.
     pub store_warnings: Vec<String>,
     /// Wall time of the whole pipeline for this class.
@@ -206,6 +213,8 @@ pub fn generate_tests(
         TestShape {
             junit,
             level: levels.written,
+            reads_console: EnvironmentInputs::from_source(&sources[cut.index].file.text, &cut.tree)
+                .console,
         },
         supervisor,
         &sources,
@@ -274,6 +283,13 @@ pub fn generate_tests(
     } else {
         None
     };
+    let nondeterminism = nondeterministic_inputs(
+        &class,
+        &sources[cut.index].file.text,
+        &cut.model,
+        &generation,
+        &suite,
+    );
     let emission = Emission {
         junit,
         path,
@@ -298,9 +314,46 @@ pub fn generate_tests(
     Ok(ClassOutcome {
         generation,
         emission,
+        nondeterminism,
+        source_file: sources[cut.index].disk.clone(),
         store_warnings,
         wall: started.elapsed(),
     })
+}
+
+/// The nondeterministic inputs of `class` in its file's `text`, linked to the assertions the
+/// written tests (`suite`) leave out, by the lines each test's final run executed.
+fn nondeterministic_inputs(
+    class: &str,
+    text: &str,
+    model: &javamodel::JavaModel,
+    generation: &GenerationResult,
+    suite: &VerifiedSuite,
+) -> Vec<Linked> {
+    use crate::nondeterminism::{self, link};
+    let tree = syntax::parse_java(text, None);
+    let inputs: Vec<_> = nondeterminism::find(text, &tree, model)
+        .into_iter()
+        .filter(|input| {
+            input
+                .member
+                .as_deref()
+                .is_some_and(|member| job::member_of_class(class, member))
+        })
+        .collect();
+    let tests: Vec<link::TestLines> = suite
+        .kept
+        .iter()
+        .zip(&suite.kept_tests)
+        .filter_map(|(name, &index)| {
+            Some(link::TestLines {
+                name,
+                lines: &generation.tests.get(index)?.covered_lines,
+            })
+        })
+        .collect();
+    let left_out = link::left_out_assertions(&suite.source, &suite.kept);
+    link::link(&inputs, &tests, &left_out, &generation.lines.lines)
 }
 
 /// Makes the result's branch and line coverage that of the tests written (`kept`, indexes into
@@ -373,6 +426,8 @@ fn restrict_class<'t>(
 struct TestShape {
     junit: JUnitVersion,
     level: Option<u32>,
+    /// The class reads `System.in` (`TestClassSpec::reads_console`).
+    reads_console: bool,
 }
 
 /// Compiles the sources the job read again, uninstrumented, then [`emit_verified`].
@@ -424,6 +479,8 @@ fn unverified_suite() -> VerifiedSuite {
         printed: Vec::new(),
         dropped: Vec::new(),
         runs: Vec::new(),
+        perturbed: Vec::new(),
+        clock_shifted: false,
         rounds: 0,
         compiles: Vec::new(),
         deadline_round: None,
@@ -469,7 +526,11 @@ fn failure_reason(error: &PipelineError) -> String {
 fn emit_verified(
     request: &GenerationRequest,
     verify: &VerifyOptions,
-    TestShape { junit, level }: TestShape,
+    TestShape {
+        junit,
+        level,
+        reads_console,
+    }: TestShape,
     supervisor: &mut Supervisor,
     unit: UnitId,
     model: &javamodel::JavaModel,
@@ -518,6 +579,7 @@ fn emit_verified(
     spec.facts = facts;
     spec.generator_version = env!("CARGO_PKG_VERSION").to_string();
     spec.level = level;
+    spec.reads_console = reads_console;
     let verify_error = |error| PipelineError::Verify {
         class: class.clone(),
         error,
@@ -542,6 +604,8 @@ fn emit_verified(
                 printed: shifted(printed.tests, UNVERIFIED_NOTE.lines().count() as u32),
                 dropped: Vec::new(),
                 runs: Vec::new(),
+                perturbed: Vec::new(),
+                clock_shifted: false,
                 rounds: 0,
                 compiles: Vec::new(),
                 deadline_round: None,

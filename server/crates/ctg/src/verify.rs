@@ -22,6 +22,8 @@ mod archives;
 mod harness;
 mod javac;
 mod junit;
+mod perturb;
+mod preload;
 mod process;
 
 pub mod jacoco;
@@ -43,6 +45,11 @@ pub use javac::{supported_releases, JavacError, SupportedReleases};
 pub use junit::{
     JUnitOrigin, JUnitSetup, RunOrder, RunReport, TestFailure, JUNIT_CLASSPATH_ENV, SYSTEM_JAVA_DIR,
 };
+pub use perturb::{
+    removals, Perturbation, PerturbationKind, PerturbedRound, Removed, CLOCK_AHEAD_SECONDS,
+    CLOCK_BACK_SECONDS, GLOBAL_STATE,
+};
+pub use preload::{clock_shift_environment, clock_shift_library, OFFSET_ENV};
 
 use crate::project::{ProjectLayout, SourceOverlays};
 
@@ -122,6 +129,10 @@ pub struct VerifyOptions {
     /// default; callers pass [`jvm::Supervisor::shared_archives`]). [`train_archives`] makes
     /// them.
     pub archives: SharedArchives,
+    /// Run each round that passed in both orders again under the perturbations of
+    /// `perturb.rs` (shifted clock, time zone, locale, charset, working directory, shuffled
+    /// orders) before the suite is accepted.
+    pub perturb: bool,
 }
 
 impl Default for VerifyOptions {
@@ -140,6 +151,7 @@ impl Default for VerifyOptions {
             limits: ExecutionLimits::default(),
             deadline: None,
             archives: SharedArchives::default(),
+            perturb: true,
         }
     }
 }
@@ -205,8 +217,14 @@ pub struct VerifiedSuite {
     /// in file order.
     pub printed: Vec<testcase::junit::PrintedTest>,
     pub dropped: Vec<Dropped>,
-    /// Every JUnit run, in order; the last two passed (forward, then reverse).
+    /// Every plain JUnit run, in order; the last two passed (forward, then reverse).
     pub runs: Vec<RunReport>,
+    /// The perturbed runs of each round that passed in both orders (`perturb.rs`); the last
+    /// passed, unless perturbation was off.
+    pub perturbed: Vec<PerturbedRound>,
+    /// Whether the perturbed runs shifted the clock (ctgls's preload library exists for this
+    /// platform and could be written).
+    pub clock_shifted: bool,
     pub rounds: u32,
     /// The javac runs that compiled the test class, one per round.
     pub compiles: Vec<CompileRun>,
@@ -256,6 +274,20 @@ pub enum DropReason {
     NotRun {
         round: u32,
         order: RunOrder,
+    },
+    /// The assertion's value, or the test's outcome, changed under a perturbation (another
+    /// day, time zone, locale, charset, working directory or order).
+    Perturbed {
+        round: u32,
+        kind: PerturbationKind,
+        message: String,
+    },
+    /// The test left the JVM's defaults changed (time zone, locale, system properties), which
+    /// would change the user's own tests that run after it.
+    ChangesGlobalState {
+        round: u32,
+        order: RunOrder,
+        what: String,
     },
     /// An assertion of the test failed; with time for more rounds only the assertion would
     /// have been dropped, but less than two rounds' time was left before the deadline
@@ -451,6 +483,13 @@ pub fn verify_and_stabilise(
     let mut last_failures = Vec::new();
     let mut compiles = Vec::new();
     let mut deadline_round = None;
+    let mut perturbed = Vec::new();
+    let clock_library = if options.perturb {
+        preload::clock_shift_library(&harness_cache(options))
+    } else {
+        None
+    };
+    let perturbations = Perturbation::combined(clock_library.as_ref());
     for round in 1..=options.max_rounds.max(1) {
         let round_started = Instant::now();
         let printed = print_class(spec, &suppressions);
@@ -462,6 +501,8 @@ pub fn verify_and_stabilise(
                 printed: Vec::new(),
                 dropped,
                 runs,
+                perturbed,
+                clock_shifted: clock_library.is_some(),
                 rounds: round,
                 compiles,
                 deadline_round,
@@ -511,6 +552,8 @@ pub fn verify_and_stabilise(
                 limits: &options.limits,
                 dir: &round_dir.join(format!("{order:?}").to_lowercase()),
                 round,
+                perturbation: None,
+                only: &[],
             })
         })?;
         let drops = if round >= WHOLE_TESTS_FROM_ROUND {
@@ -532,12 +575,59 @@ pub fn verify_and_stabilise(
                 &report,
                 round,
                 drops,
+                &|_| None,
                 &mut suppressions,
                 &mut dropped,
                 &mut failed,
             )?;
             round_failures.extend(report.failures.iter().cloned());
             runs.push(report);
+        }
+        if failed.is_empty() && options.perturb {
+            let launch = |perturbation: &Perturbation, only: &[String]| {
+                junit::run_junit(&junit::Launch {
+                    jdk: &jdk,
+                    setup: junit,
+                    classpath: &run_classpath,
+                    harness: &harness,
+                    test_class: &test_class,
+                    order: perturbation.order,
+                    per_test_timeout: options.test_timeout,
+                    process_timeout: options.process_timeout,
+                    jvm_args: &options.jvm_args,
+                    archives: &options.archives,
+                    limits: &options.limits,
+                    dir: &round_dir.join(&perturbation.label),
+                    round,
+                    perturbation: Some(perturbation),
+                    only,
+                })
+            };
+            // Near the budget's end the failing tests go whole and unattributed: attribution
+            // costs JVM starts the budget no longer has.
+            let attribute = drops != FailureDrops::WholeTestsAtDeadline;
+            let stage = perturb::run_perturbed(
+                round,
+                printed.tests.len(),
+                &perturbations,
+                attribute,
+                launch,
+            )?;
+            let cause = |test: &str| stage.causes.get(test).copied();
+            for report in &stage.combined {
+                apply_run(
+                    &printed,
+                    report,
+                    round,
+                    drops,
+                    &cause,
+                    &mut suppressions,
+                    &mut dropped,
+                    &mut failed,
+                )?;
+                round_failures.extend(report.failures.iter().cloned());
+            }
+            perturbed.push(stage);
         }
         if failed.is_empty() {
             let kept = printed.tests.iter().map(|t| t.name.clone()).collect();
@@ -549,6 +639,8 @@ pub fn verify_and_stabilise(
                 printed: printed.tests,
                 dropped,
                 runs,
+                perturbed,
+                clock_shifted: clock_library.is_some(),
                 rounds: round,
                 compiles,
                 deadline_round,
@@ -648,6 +740,8 @@ pub fn run_test_class(
             limits: &options.limits,
             dir: &dir.join(format!("{order:?}").to_lowercase()),
             round: 1,
+            perturbation: None,
+            only: &[],
         })
     })
 }
@@ -727,18 +821,51 @@ fn drop_uncompilable(
 }
 
 /// Records what one run says: failed assertions are suppressed (with a comment), failed tests
-/// dropped; `failed` collects the tests that did not pass.
+/// and tests that changed the JVM's defaults dropped; `failed` collects the tests that did not
+/// pass. `perturbed` gives, for a perturbed run, the perturbation a test's failure is put down
+/// to (`None` for the plain runs).
+#[allow(clippy::too_many_arguments)]
 fn apply_run(
     printed: &PrintedClass,
     report: &RunReport,
     round: u32,
     drops: FailureDrops,
+    perturbed: &dyn Fn(&str) -> Option<PerturbationKind>,
     suppressions: &mut Suppressions,
     dropped: &mut Vec<Dropped>,
     failed: &mut BTreeSet<usize>,
 ) -> Result<(), VerifyError> {
     let order = report.order;
     let by_name = |name: &str| printed.tests.iter().find(|t| t.name == name);
+    // A perturbed run's failure names its perturbation, whatever kind of failure it is.
+    let reason = |test: &str, plain: DropReason| match perturbed(test) {
+        Some(kind) => DropReason::Perturbed {
+            round,
+            kind,
+            message: match &plain {
+                DropReason::Failed { message, .. } => message.clone(),
+                DropReason::TimedOut { .. } => "timed out".into(),
+                DropReason::NotRun { .. } => "not run".into(),
+                other => format!("{other:?}"),
+            },
+        },
+        None => plain,
+    };
+    for (name, what) in &report.state_changes {
+        let Some(test) = by_name(name) else { continue };
+        failed.insert(test.index);
+        drop_test(
+            suppressions,
+            dropped,
+            test.index,
+            &test.name,
+            DropReason::ChangesGlobalState {
+                round,
+                order,
+                what: what.clone(),
+            },
+        );
+    }
     let mut assertion_drops = Vec::new();
     for f in &report.failures {
         let Some(test) = by_name(&f.test) else {
@@ -777,11 +904,14 @@ fn apply_run(
                 dropped,
                 test.index,
                 &test.name,
-                DropReason::Failed {
-                    round,
-                    order,
-                    message: format!("{}: {}", f.exception, f.message),
-                },
+                reason(
+                    &test.name,
+                    DropReason::Failed {
+                        round,
+                        order,
+                        message: format!("{}: {}", f.exception, f.message),
+                    },
+                ),
             ),
         }
     }
@@ -791,19 +921,33 @@ fn apply_run(
         {
             continue;
         }
-        let cause = Instability::classify(&a.subject, &f.message);
-        suppressions
-            .assertions
-            .insert(a.id, Some(cause.note().to_string()));
+        let (note, reason) = match perturbed(&test.name) {
+            Some(kind) => (
+                kind.note(),
+                DropReason::Perturbed {
+                    round,
+                    kind,
+                    message: f.message.clone(),
+                },
+            ),
+            None => {
+                let cause = Instability::classify(&a.subject, &f.message);
+                (
+                    cause.note(),
+                    DropReason::Unstable {
+                        round,
+                        order,
+                        message: f.message.clone(),
+                        cause,
+                    },
+                )
+            }
+        };
+        suppressions.assertions.insert(a.id, Some(note.to_string()));
         dropped.push(Dropped {
             test: test.name.clone(),
             assertion: Some(a.subject.clone()),
-            reason: DropReason::Unstable {
-                round,
-                order,
-                message: f.message.clone(),
-                cause,
-            },
+            reason,
         });
     }
     if let Some(running) = &report.timed_out {
@@ -832,7 +976,7 @@ fn apply_run(
             dropped,
             test.index,
             &test.name,
-            DropReason::TimedOut { round, order },
+            reason(&test.name, DropReason::TimedOut { round, order }),
         );
         return Ok(());
     }
@@ -844,7 +988,7 @@ fn apply_run(
                 dropped,
                 test.index,
                 &test.name,
-                DropReason::NotRun { round, order },
+                reason(&test.name, DropReason::NotRun { round, order }),
             );
         }
     }

@@ -26,16 +26,40 @@ fn printer_snapshots_compile_and_pass_under_junit5_and_junit4() {
         classpath: Vec::new(),
         overlays: Default::default(),
     };
-    for (file, junit, release) in [
-        ("InventoryGeneratedTest.junit5.java", JUnit::Five, None),
-        ("InventoryGeneratedTest.junit4.java", JUnit::Four, None),
+    let inventory = "shop.InventoryGeneratedTest";
+    let intake = "shop.IntakeGeneratedTest";
+    for (file, class, junit, release) in [
+        (
+            "InventoryGeneratedTest.junit5.java",
+            inventory,
+            JUnit::Five,
+            None,
+        ),
+        (
+            "InventoryGeneratedTest.junit4.java",
+            inventory,
+            JUnit::Four,
+            None,
+        ),
         (
             "InventoryGeneratedTest.junit5.java7.java",
+            inventory,
             JUnit::Five,
             Some(8),
         ),
         (
             "InventoryGeneratedTest.junit4.java7.java",
+            inventory,
+            JUnit::Four,
+            Some(7),
+        ),
+        // Console input, input files and system properties (testcase's junit_environment).
+        ("IntakeGeneratedTest.junit5.java", intake, JUnit::Five, None),
+        ("IntakeGeneratedTest.junit4.java", intake, JUnit::Four, None),
+        // Written for Java 6, compiled at the oldest level javac still has.
+        (
+            "IntakeGeneratedTest.junit4.java6.java",
+            intake,
             JUnit::Four,
             Some(7),
         ),
@@ -46,7 +70,7 @@ fn printer_snapshots_compile_and_pass_under_junit5_and_junit4() {
         let setup = JUnitSetup::locate(junit, &[]).expect("JUnit installed (tests/run.sh)");
         let runs = run_test_class(
             &source,
-            "shop.InventoryGeneratedTest",
+            class,
             &project,
             &setup,
             &VerifyOptions {

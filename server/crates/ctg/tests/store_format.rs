@@ -32,6 +32,9 @@ fn statement_kind(s: &Statement) -> &'static str {
         Statement::FieldWrite { .. } => "field write",
         Statement::ArrayNew { .. } => "array new",
         Statement::ArrayStore { .. } => "array store",
+        Statement::ConsoleInput { .. } => "console input",
+        Statement::SystemProperty { .. } => "system property",
+        Statement::InputFile { .. } => "input file",
     }
 }
 
@@ -76,6 +79,42 @@ fn every_statement_and_value_kind_round_trips() {
         ),
         stored(boxed, &[]),
     ]);
+    assert_eq!(round_trip(&r), r);
+}
+
+/// Console input, a system property and input files (with and without content) are stored
+/// and read back as they were, and stay valid for a cluster whose class reads them.
+#[test]
+fn environment_statements_round_trip() {
+    let mut c = account_cluster();
+    c.set_environment(testcase::EnvironmentInputs {
+        console: true,
+        files: true,
+        property_keys: vec!["account.currency".into()],
+    });
+    let file = |content: Option<&str>| Statement::InputFile {
+        name: "owners.txt".into(),
+        content: content.map(str::to_string),
+        ty: testcase::JavaType::string(),
+    };
+    let test = TestCase::from_statements(vec![
+        Statement::ConsoleInput {
+            text: "ann\n42\n".into(),
+        },
+        Statement::SystemProperty {
+            key: "account.currency".into(),
+            value: "EUR".into(),
+        },
+        file(Some("# owners\nann\n")),
+        long(7),
+        new_account(&c, 2, 3),
+        file(None),
+        new_account(&c, 5, 3),
+    ]);
+    check_well_typed(&test, &c).unwrap();
+    let kinds: BTreeSet<_> = test.statements().iter().map(statement_kind).collect();
+    assert!(kinds.contains("console input") && kinds.contains("input file"));
+    let r = record(vec![stored(test, &[])]);
     assert_eq!(round_trip(&r), r);
 }
 

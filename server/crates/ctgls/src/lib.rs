@@ -5,3 +5,4 @@ pub mod cli;
 pub mod logging;
 pub mod lsp;
 pub mod open_file;
+pub mod report;

@@ -7,7 +7,7 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{reload, EnvFilter, Registry};
 
-use crate::lsp::config::LogLevel;
+use crate::lsp::protocol::settings::LogLevel;
 
 pub const LOG_ENV: &str = "CTGLS_LOG";
 

@@ -4,6 +4,9 @@
 //! of what ctgls reported. Also the errors a user meets, each with a clear message and a
 //! non-zero exit.
 
+mod support;
+use support::{e2e_enabled, Scratch};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -12,38 +15,8 @@ use ctg::verify::{run_test_class, JUnitSetup, ProjectClasses, VerifyOptions};
 use serde_json::Value;
 use testcase::junit::JUnit;
 
-/// The slow end-to-end test runs when `CTGLS_E2E=1` (`.ci/run` sets it).
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
-
 fn example_project() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/projects/bank")
-}
-
-/// A scratch directory removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("ctgls-generate-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch dir");
-        Scratch(dir)
-    }
-
-    fn write(&self, relative: &str, text: &str) {
-        let path = self.0.join(relative);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
-        std::fs::write(path, text).expect("write");
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn copy_sources(from: &Path, to: &Path) {
@@ -82,7 +55,7 @@ fn generated_tests_compile_pass_twice_and_cover_what_ctgls_reports() {
         eprintln!("skipped: the end-to-end generate test runs with CTGLS_E2E=1");
         return;
     }
-    let project = Scratch::new("bank");
+    let project = Scratch::new("generate", "bank");
     std::fs::create_dir_all(project.0.join("src/main/java")).expect("dirs");
     copy_sources(
         &example_project().join("src/main/java"),
@@ -240,7 +213,7 @@ fn generated_tests_compile_pass_twice_and_cover_what_ctgls_reports() {
 
 #[test]
 fn a_class_that_is_not_in_the_project_is_an_error() {
-    let project = Scratch::new("missing");
+    let project = Scratch::new("generate", "missing");
     project.write("src/main/java/p/A.java", "package p;\npublic class A {}\n");
     let output = generate(&project.0, &["--class", "p.Missing", "--budget", "5"]);
     assert_eq!(output.status.code(), Some(1));
@@ -251,7 +224,7 @@ fn a_class_that_is_not_in_the_project_is_an_error() {
 
 #[test]
 fn a_class_that_does_not_compile_is_an_error_with_positions() {
-    let project = Scratch::new("broken");
+    let project = Scratch::new("generate", "broken");
     project.write(
         "src/main/java/p/Broken.java",
         "package p;\npublic class Broken {\n    int f() { return \"no\"; }\n}\n",
@@ -265,7 +238,7 @@ fn a_class_that_does_not_compile_is_an_error_with_positions() {
 
 #[test]
 fn a_missing_jdk_is_an_error() {
-    let project = Scratch::new("nojdk");
+    let project = Scratch::new("generate", "nojdk");
     project.write("src/main/java/p/A.java", "package p;\npublic class A {}\n");
     let output = generate(
         &project.0,
@@ -279,7 +252,7 @@ fn a_missing_jdk_is_an_error() {
 
 #[test]
 fn a_class_with_nothing_instantiable_is_an_error_with_the_reason() {
-    let project = Scratch::new("abstract");
+    let project = Scratch::new("generate", "abstract");
     project.write(
         "src/main/java/p/Shape.java",
         "package p;\npublic abstract class Shape {\n    public abstract double area();\n    public boolean big() { return area() > 10; }\n}\n",
@@ -330,13 +303,26 @@ fn generate_without_junit(project: &Scratch, args: &[&str]) -> (std::process::Ou
 /// with JUnit, with a warning that says how to fix it.
 #[test]
 fn without_junit_the_tests_are_written_and_marked_unverified() {
-    let project = Scratch::new("nojunit");
+    let project = Scratch::new("generate", "nojunit");
     project.write(
         "src/main/java/p/Sign.java",
         "package p;\npublic class Sign {\n    public static int of(int x) {\n        if (x > 0) { return 1; }\n        if (x < 0) { return -1; }\n        return 0;\n    }\n}\n",
     );
-    let (output, report) =
-        generate_without_junit(&project, &["--class", "p.Sign", "--budget", "6"]);
+    let sarif = project.0.join("out.sarif");
+    let site = project.0.join("site");
+    let (output, report) = generate_without_junit(
+        &project,
+        &[
+            "--class",
+            "p.Sign",
+            "--budget",
+            "6",
+            "--sarif",
+            sarif.to_str().unwrap(),
+            "--html",
+            site.to_str().unwrap(),
+        ],
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("the tests were not run with JUnit"),
@@ -353,6 +339,43 @@ fn without_junit_the_tests_are_written_and_marked_unverified() {
         report["classes"][0]["branches"]["covered"],
         report["classes"][0]["branches"]["total"]
     );
+
+    // What the SARIF and HTML reports are made from: the source file, line coverage and the
+    // test that covers each branch outcome, named as in the written file.
+    let class = &report["classes"][0];
+    assert_eq!(class["source_file"], "src/main/java/p/Sign.java");
+    assert_eq!(
+        class["test_source_file"],
+        "src/test/java/p/SignGeneratedTest.java"
+    );
+    assert_eq!(class["covered_lines"], serde_json::json!([4, 5, 6]));
+    let covered = class["covered_branches"]
+        .as_array()
+        .expect("covered branches");
+    assert_eq!(
+        covered.len() as u64,
+        class["branches"]["covered"].as_u64().unwrap()
+    );
+    for branch in covered {
+        let test = branch["test"].as_str().expect("a covering test");
+        assert!(written.contains(&format!("void {test}()")), "{test}");
+    }
+    // `--sarif` and `--html`, from the same run.
+    let sarif: Value = serde_json::from_str(&std::fs::read_to_string(&sarif).expect("SARIF"))
+        .expect("SARIF is JSON");
+    assert_eq!(sarif["version"], "2.1.0");
+    assert_eq!(
+        sarif["runs"][0]["invocations"][0]["executionSuccessful"],
+        true
+    );
+    assert_eq!(sarif["runs"][0]["results"], serde_json::json!([]));
+    let index = std::fs::read_to_string(site.join("index.html")).expect("index.html");
+    assert!(index.contains("<a href=\"p.Sign.html\">"), "{index}");
+    let page = std::fs::read_to_string(site.join("p.Sign.html")).expect("the class page");
+    assert!(
+        page.contains("<td class=\"code\">        if (x &gt; 0) { return 1; }</td>"),
+        "{page}"
+    );
 }
 
 /// `--instrument-also`: the report gives, under the class, what its tests cover of the other
@@ -360,7 +383,7 @@ fn without_junit_the_tests_are_written_and_marked_unverified() {
 /// the summary table stays one row per `--class`. Without JUnit, so that it stays quick.
 #[test]
 fn instrument_also_puts_the_other_class_coverage_in_the_report() {
-    let project = Scratch::new("also");
+    let project = Scratch::new("generate", "also");
     project.write(
         "src/main/java/p/Sign.java",
         "package p;\npublic class Sign {\n    public static int of(int x) {\n        if (x == 0) { return 0; }\n        return Magnitude.of(x) > 0 ? 1 : -1;\n    }\n}\n",

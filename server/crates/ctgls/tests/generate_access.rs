@@ -7,6 +7,9 @@
 //! verification with the real javac and the JUnit launcher, for JUnit 5 and 4. Gated by
 //! `CTGLS_E2E=1` (about two minutes).
 
+mod support;
+use support::{e2e_enabled, Scratch};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -14,21 +17,8 @@ use ctg::verify::{run_test_class, JUnitSetup, ProjectClasses, VerifyOptions};
 use serde_json::Value;
 use testcase::junit::JUnit;
 
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
-
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../ctg/tests/fixtures/job/access/src")
-}
-
-/// A scratch project removed on drop.
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn copy_sources(from: &Path, to: &Path) {
@@ -61,9 +51,7 @@ fn tests_of_a_package_private_api_compile_and_pass_under_junit_5_and_4() {
         eprintln!("skipped: the package-private generate test runs with CTGLS_E2E=1");
         return;
     }
-    let project =
-        Scratch(std::env::temp_dir().join(format!("ctgls-generate-access-{}", std::process::id())));
-    let _ = std::fs::remove_dir_all(&project.0);
+    let project = Scratch::new("generate-access", "fixture");
     copy_sources(&fixture(), &project.0.join("src/main/java"));
     let mut sources = Vec::new();
     java_files(&project.0.join("src/main/java"), &mut sources);

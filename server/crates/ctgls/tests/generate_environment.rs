@@ -4,34 +4,15 @@
 //! directory, as a user would. They must pass, and write neither the file at the absolute path
 //! nor the one relative to the working directory; the report names both.
 
+mod support;
+use support::{e2e_enabled, Scratch};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use ctg::verify::JUnitSetup;
 use serde_json::Value;
 use testcase::junit::JUnit;
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
-
-/// A directory removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("ctgls-env-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch dir");
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// `export` writes a report at an absolute path outside the project's temporary files and
 /// answers false when it cannot (the sandbox's refusal swallowed); `save` writes a path
@@ -99,8 +80,8 @@ fn tests_that_need_the_environment_are_not_written_and_the_rest_pass_unsandboxed
         eprintln!("skipped: the end-to-end generate test runs with CTGLS_E2E=1");
         return;
     }
-    let project = Scratch::new("project");
-    let elsewhere = Scratch::new("elsewhere");
+    let project = Scratch::new("env", "project");
+    let elsewhere = Scratch::new("env", "elsewhere");
     let victim = elsewhere.0.join("report.txt");
     let source = project.0.join("src/main/java/env/Exporter.java");
     std::fs::create_dir_all(source.parent().unwrap()).unwrap();
@@ -152,7 +133,7 @@ fn tests_that_need_the_environment_are_not_written_and_the_rest_pass_unsandboxed
     let before = files_in(&project.0);
     let junit = JUnitSetup::locate(JUnit::Five, &[]).expect("Debian's junit5 (tests/run.sh)");
     let classpath_jars: Vec<String> = junit.jars.iter().map(|j| j.display().to_string()).collect();
-    let out = Scratch::new("classes");
+    let out = Scratch::new("env", "classes");
     let javac = Command::new("javac")
         .arg("-d")
         .arg(&out.0)

@@ -4,41 +4,15 @@
 //! drops no test for a symbol javac `--release 8` does not know, and an independent `javac
 //! --release 8` compiles the written class. Gated by `CTGLS_E2E=1` (about half a minute).
 
-use std::path::PathBuf;
+mod support;
+use support::{e2e_enabled, Scratch};
+
 use std::process::Command;
 
 use ctg::verify::JUnitSetup;
 use jvm::Jdk;
 use serde_json::Value;
 use testcase::junit::JUnit;
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
-
-/// A scratch directory removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new() -> Scratch {
-        let dir = std::env::temp_dir().join(format!("ctgls-jdk-api-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch dir");
-        Scratch(dir)
-    }
-
-    fn write(&self, relative: &str, text: &str) {
-        let path = self.0.join(relative);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
-        std::fs::write(&path, text).expect("write");
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 const POM: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0">
@@ -127,7 +101,7 @@ fn a_java8_project_gets_tests_of_the_java8_jdk_api() {
         jdk.version.feature > 11,
         "the test needs a JDK whose API is newer than Java 8's and 11's"
     );
-    let scratch = Scratch::new();
+    let scratch = Scratch::new("jdk-api", "tally");
     scratch.write("pom.xml", POM);
     scratch.write("src/main/java/tally/Tally.java", TALLY);
     let report_file = scratch.0.join("report.json");

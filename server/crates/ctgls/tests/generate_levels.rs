@@ -6,6 +6,9 @@
 //! (`JUnitCore`) and JUnit 5 (the console launcher, not ctgls's harness). Gated by
 //! `CTGLS_E2E=1` (about a minute).
 
+mod support;
+use support::{e2e_enabled, Scratch};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -13,35 +16,6 @@ use ctg::verify::{supported_releases, JUnitSetup, SYSTEM_JAVA_DIR};
 use jvm::Jdk;
 use serde_json::Value;
 use testcase::junit::JUnit;
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
-
-/// A scratch directory removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("ctgls-levels-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch dir");
-        Scratch(dir)
-    }
-
-    fn write(&self, relative: &str, text: &str) -> PathBuf {
-        let path = self.0.join(relative);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
-        std::fs::write(&path, text).expect("write");
-        path
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Java 5 code: generics, an enhanced `for`, autoboxing; nothing newer.
 const LEDGER: &str = r#"package legacy;
@@ -176,13 +150,13 @@ fn java5_junit4() -> Project {
   </dependencies>
 </project>
 "#;
-    project(Scratch::new("java5"), "", JUnit::Four, pom, 5, 5)
+    project(Scratch::new("levels", "java5"), "", JUnit::Four, pom, 5, 5)
 }
 
 /// A module at 1.7 (its compiler plugin, from a property of its parent), in a parent POM of the
 /// same tree that sets the tests' level apart; JUnit 5.
 fn java7_junit5() -> Project {
-    let scratch = Scratch::new("java7");
+    let scratch = Scratch::new("levels", "java7");
     scratch.write(
         "pom.xml",
         r#"<project>

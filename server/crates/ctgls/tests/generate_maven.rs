@@ -3,49 +3,13 @@
 //! reaches mvn), the JUnit that verifies from the project's own dependencies, and a dependency
 //! Maven cannot resolve offline is reported with what to do.
 
+mod support;
+use support::{e2e_enabled, Scratch};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
-
-/// The slow end-to-end test runs when `CTGLS_E2E=1` (`.ci/run` sets it).
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
-
-/// A scratch directory removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("ctgls-maven-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch dir");
-        Scratch(dir)
-    }
-
-    fn write(&self, relative: &str, text: &str) -> PathBuf {
-        let path = self.0.join(relative);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
-        std::fs::write(&path, text).expect("write");
-        path
-    }
-
-    /// A Maven `settings.xml`: offline, Debian's repository as the local repository.
-    fn settings(&self) -> PathBuf {
-        self.write(
-            "m2/settings.xml",
-            "<settings><offline>true</offline>\
-             <localRepository>/usr/share/maven-repo</localRepository></settings>\n",
-        )
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn generate(project: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ctgls"))
@@ -57,6 +21,49 @@ fn generate(project: &Path, args: &[&str]) -> Output {
         .env_remove("CTGLS_JUNIT_CLASSPATH")
         .output()
         .expect("the ctgls binary runs")
+}
+
+/// What one `ctgls generate --report` run left: its exit, its stderr and the report it wrote.
+struct Run {
+    output: Output,
+    stderr: String,
+    report: Value,
+}
+
+/// Generates for `class` in the module at `root` with the scratch project's offline Maven
+/// settings and a report beside them; `extra` arguments go last.
+fn generate_with_report(
+    project: &Scratch,
+    root: &Path,
+    class: &str,
+    budget: &str,
+    extra: &[&str],
+) -> Run {
+    let settings = project.maven_settings();
+    let report_path = project.0.join("report.json");
+    let _ = std::fs::remove_file(&report_path);
+    let mut args = vec![
+        "--class",
+        class,
+        "--budget",
+        budget,
+        "--maven-settings",
+        settings.to_str().expect("utf-8"),
+        "--report",
+        report_path.to_str().expect("utf-8"),
+    ];
+    args.extend_from_slice(extra);
+    let output = generate(root, &args);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let report = match std::fs::read_to_string(&report_path) {
+        Ok(text) => serde_json::from_str(&text).expect("the report is JSON"),
+        Err(error) => panic!("no report ({error}); stderr:\n{stderr}"),
+    };
+    Run {
+        output,
+        stderr,
+        report,
+    }
 }
 
 fn pom(dependencies: &str) -> String {
@@ -100,30 +107,19 @@ fn a_maven_project_using_commons_lang_gets_verified_tests_run_with_its_junit() {
         eprintln!("skipped: the Maven end-to-end generate test runs with CTGLS_E2E=1");
         return;
     }
-    let project = Scratch::new("names");
-    let settings = project.settings();
+    let project = Scratch::new("maven", "names");
     let root = project.0.join("names");
     project.write("names/pom.xml", &pom(&format!("{LANG}{JUNIT4}")));
     project.write("names/src/main/java/com/acme/Names.java", NAMES);
-    let report_path = project.0.join("report.json");
-    let args = [
-        "--class",
-        "com.acme.Names",
-        "--budget",
-        "15",
-        "--seed",
-        "1",
-        "--maven-settings",
-        settings.to_str().expect("utf-8"),
-        "--report",
-        report_path.to_str().expect("utf-8"),
-    ];
-    let output = generate(&root, &args);
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let Run {
+        output,
+        stderr,
+        report,
+    } = generate_with_report(&project, &root, "com.acme.Names", "15", &["--seed", "1"]);
     assert!(
         output.status.success(),
-        "stdout:\n{stdout}\nstderr:\n{stderr}"
+        "stdout:\n{}\nstderr:\n{stderr}",
+        String::from_utf8_lossy(&output.stdout)
     );
     assert!(
         stderr.contains("ctgls: resolving the Maven classpath (offline)..."),
@@ -133,10 +129,6 @@ fn a_maven_project_using_commons_lang_gets_verified_tests_run_with_its_junit() {
         stderr.contains("ctgls: classpath from Maven: 3 entries"),
         "{stderr}"
     );
-
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(&report_path).expect("report written"))
-            .expect("the report is JSON");
     assert_eq!(report["classpath"]["tool"], "Maven", "{report}");
     assert_eq!(report["classpath"]["state"], "resolved", "{report}");
     assert_eq!(report["classpath"]["entries"], 3, "{report}");
@@ -158,8 +150,8 @@ fn a_maven_project_using_commons_lang_gets_verified_tests_run_with_its_junit() {
     assert!(source.contains("import org.junit.Test;"), "{source}");
 
     // A second run: the build files are unchanged, so Maven is not started.
-    let output = generate(&root, &args);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let Run { output, stderr, .. } =
+        generate_with_report(&project, &root, "com.acme.Names", "15", &["--seed", "1"]);
     assert!(output.status.success(), "{stderr}");
     assert!(
         !stderr.contains("resolving the Maven classpath"),
@@ -173,8 +165,7 @@ fn a_maven_project_using_commons_lang_gets_verified_tests_run_with_its_junit() {
 
 #[test]
 fn a_dependency_missing_offline_is_explained_and_the_poms_declarations_are_used() {
-    let project = Scratch::new("missing");
-    let settings = project.settings();
+    let project = Scratch::new("maven", "missing");
     let root = project.0.join("p");
     project.write(
         "p/pom.xml",
@@ -184,21 +175,8 @@ fn a_dependency_missing_offline_is_explained_and_the_poms_declarations_are_used(
         )),
     );
     project.write("p/src/main/java/com/acme/Names.java", NAMES);
-    let report_path = project.0.join("report.json");
-    let output = generate(
-        &root,
-        &[
-            "--class",
-            "com.acme.Names",
-            "--budget",
-            "5",
-            "--maven-settings",
-            settings.to_str().expect("utf-8"),
-            "--report",
-            report_path.to_str().expect("utf-8"),
-        ],
-    );
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let Run { stderr, report, .. } =
+        generate_with_report(&project, &root, "com.acme.Names", "5", &[]);
     assert!(
         stderr.contains(
             "ctgls: Maven could not give the classpath: the local repository lacks \
@@ -224,16 +202,13 @@ fn a_dependency_missing_offline_is_explained_and_the_poms_declarations_are_used(
         "{stderr}"
     );
     assert!(!stderr.contains("does not compile"), "{stderr}");
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(&report_path).expect("report written"))
-            .expect("the report is JSON");
     assert_eq!(report["classpath"]["state"], "fallback", "{report}");
     assert_eq!(report["classes"][0]["status"], "ok", "{report}");
 }
 
 #[test]
 fn without_the_build_tool_the_classpath_is_guessed() {
-    let project = Scratch::new("off");
+    let project = Scratch::new("maven", "off");
     let root = project.0.join("p");
     project.write("p/pom.xml", &pom(LANG));
     project.write("p/src/main/java/com/acme/Names.java", NAMES);
@@ -261,8 +236,7 @@ fn a_module_of_a_multi_module_build_gets_verified_tests_with_its_sibling_never_b
         eprintln!("skipped: the Maven end-to-end generate test runs with CTGLS_E2E=1");
         return;
     }
-    let project = Scratch::new("shop");
-    let settings = project.settings();
+    let project = Scratch::new("maven", "shop");
     project.write(
         "shop/pom.xml",
         "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>\
@@ -302,25 +276,12 @@ fn a_module_of_a_multi_module_build_gets_verified_tests_with_its_sibling_never_b
          return \"Hello!\";\n        }\n        return \"Hello, \" + clean + \"!\";\n    }\n}\n",
     );
     let root = project.0.join("shop/greet");
-    let report_path = project.0.join("report.json");
-    let output = generate(
-        &root,
-        &[
-            "--class",
-            "com.acme.greet.Greeter",
-            "--budget",
-            "15",
-            "--maven-settings",
-            settings.to_str().expect("utf-8"),
-            "--report",
-            report_path.to_str().expect("utf-8"),
-        ],
-    );
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let Run {
+        output,
+        stderr,
+        report,
+    } = generate_with_report(&project, &root, "com.acme.greet.Greeter", "15", &[]);
     assert!(output.status.success(), "{stderr}");
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(&report_path).expect("report written"))
-            .expect("the report is JSON");
     assert_eq!(report["classpath"]["state"], "resolved", "{report}");
     assert_eq!(report["classpath"]["sibling_sources"], 1, "{report}");
     let entry = &report["classes"][0];
@@ -345,8 +306,7 @@ fn a_module_whose_build_maven_cannot_read_gets_verified_tests_from_the_poms_decl
         eprintln!("skipped: the Maven end-to-end generate test runs with CTGLS_E2E=1");
         return;
     }
-    let project = Scratch::new("pinned");
-    let settings = project.settings();
+    let project = Scratch::new("maven", "pinned");
     project.write(
         "shop/pom.xml",
         "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>\
@@ -392,21 +352,11 @@ fn a_module_whose_build_maven_cannot_read_gets_verified_tests_from_the_poms_decl
          return \"Hello, \" + Text.quote(StringUtils.normalizeSpace(name)) + \"!\";\n    }\n}\n",
     );
     let root = project.0.join("shop/greet");
-    let report_path = project.0.join("report.json");
-    let output = generate(
-        &root,
-        &[
-            "--class",
-            "com.acme.greet.Greeter",
-            "--budget",
-            "15",
-            "--maven-settings",
-            settings.to_str().expect("utf-8"),
-            "--report",
-            report_path.to_str().expect("utf-8"),
-        ],
-    );
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let Run {
+        output,
+        stderr,
+        report,
+    } = generate_with_report(&project, &root, "com.acme.greet.Greeter", "15", &[]);
     assert!(output.status.success(), "{stderr}");
     assert!(stderr.contains("corporate-parent"), "{stderr}");
     assert!(
@@ -416,9 +366,6 @@ fn a_module_whose_build_maven_cannot_read_gets_verified_tests_from_the_poms_decl
         ),
         "{stderr}"
     );
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(&report_path).expect("report written"))
-            .expect("the report is JSON");
     assert_eq!(report["classpath"]["state"], "fallback", "{report}");
     assert_eq!(report["classpath"]["sibling_sources"], 1, "{report}");
     let entry = &report["classes"][0];

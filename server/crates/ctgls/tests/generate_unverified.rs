@@ -4,23 +4,12 @@
 //! the reason; no test file is written, and the command fails. Gated by `CTGLS_E2E=1` (the real
 //! worker and javac; about 15 s).
 
-use std::path::PathBuf;
+mod support;
+use support::{e2e_enabled, Scratch};
+
 use std::process::Command;
 
 use serde_json::Value;
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
-
-/// A scratch directory removed on drop.
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 #[test]
 fn a_failed_verification_reports_the_coverage_and_the_reason() {
@@ -36,10 +25,7 @@ fn a_failed_verification_reports_the_coverage_and_the_reason() {
         junit4.iter().all(|jar| std::path::Path::new(jar).is_file()),
         "Debian's junit4 (tests/run.sh installs it)"
     );
-    let project = Scratch(
-        std::env::temp_dir().join(format!("ctgls-generate-unverified-{}", std::process::id())),
-    );
-    let _ = std::fs::remove_dir_all(&project.0);
+    let project = Scratch::new("generate-unverified", "sign");
     let source = project.0.join("src/main/java/p/Sign.java");
     std::fs::create_dir_all(source.parent().unwrap()).unwrap();
     std::fs::write(

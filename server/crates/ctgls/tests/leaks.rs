@@ -13,7 +13,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use support::{Project, TestServer};
+use support::{e2e_enabled, Project, Scratch, TestServer};
 
 use ctg::verify::JUnitSetup;
 use testcase::junit::JUnit;
@@ -21,27 +21,6 @@ use testcase::junit::JUnit;
 const ENV_SECRET: &str = "sk-live-THIS-IS-A-SECRET-12345";
 const TOKEN_SECRET: &str = "tok-live-ANOTHER-SECRET-67890";
 const FILE_SECRET: &str = "sk-file-SECRET-IN-A-FILE-424242";
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
-
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("ctgls-leaks-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch dir");
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn settings_class(secret_file: &Path) -> String {
     format!(
@@ -158,10 +137,10 @@ fn no_secret_user_or_host_name_reaches_what_ctgls_writes_and_the_tests_pass_anyw
         eprintln!("skipped: the end-to-end leak test runs with CTGLS_E2E=1");
         return;
     }
-    let outside = Scratch::new("outside");
+    let outside = Scratch::new("leaks", "outside");
     let secret_file = outside.0.join("vault.key");
     std::fs::write(&secret_file, FILE_SECRET).expect("secret file");
-    let project = Scratch::new("project");
+    let project = Scratch::new("leaks", "project");
     let source = project
         .0
         .join("src/main/java/com/example/leak/Settings.java");
@@ -320,7 +299,7 @@ fn the_language_server_publishes_hints_and_nothing_of_the_machine() {
         eprintln!("skipped: the end-to-end leak test runs with CTGLS_E2E=1");
         return;
     }
-    let outside = Scratch::new("lsp-outside");
+    let outside = Scratch::new("leaks", "lsp-outside");
     let secret_file = outside.0.join("vault.key");
     std::fs::write(&secret_file, FILE_SECRET).expect("secret file");
     let project = Project::copy("leaks", "lsp");

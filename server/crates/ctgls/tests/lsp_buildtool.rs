@@ -8,13 +8,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use support::TestServer;
+use support::{e2e_enabled, TestServer};
 
 const RUN_TIMEOUT: Duration = Duration::from_secs(180);
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
 
 /// A scratch Maven project removed on drop.
 struct Project(PathBuf);

@@ -7,13 +7,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use support::{Project, TestServer};
+use support::{e2e_enabled, Project, TestServer};
 
 const RUN_TIMEOUT: Duration = Duration::from_secs(120);
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
 
 fn start(project: &Project, settings: Value) -> TestServer {
     let mut server = TestServer::start();
@@ -459,6 +455,38 @@ fn a_session_diagnostics_hover_lens_coverage_actions_and_edits() {
         interim["classes"][0]["tests"].as_u64().unwrap() > 0,
         "the last run's tests stay while the search runs: {interim}"
     );
+    // Code actions at any moment: while the search runs, "Generate tests for class Account"
+    // is offered, and a diagnostic of the class gets an action of its own (a test of the last
+    // run, the closest one so far, or what it waits for).
+    let uncovered = diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "uncovered-branch")
+        .cloned();
+    let actions = server
+        .request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": { "uri": uri },
+                "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 0 } },
+                "context": { "diagnostics": uncovered.iter().collect::<Vec<_>>() }
+            }),
+        )
+        .unwrap();
+    let actions = actions.as_array().unwrap();
+    assert!(
+        actions
+            .iter()
+            .any(|a| a["title"] == "Generate tests for class Account"),
+        "{actions:?}"
+    );
+    if let Some(uncovered) = &uncovered {
+        assert!(
+            actions.iter().any(|a| a["diagnostics"][0] == *uncovered),
+            "an action for {uncovered}: {actions:?}"
+        );
+    }
     // The run's end brings the exception back, for the new version (interim results have
     // none for the edited member).
     let rerun =

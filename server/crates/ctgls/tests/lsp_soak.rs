@@ -31,11 +31,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
-use support::{position, Project, TestServer};
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
+use support::{e2e_enabled, position, Project, TestServer};
 
 fn env_u64(name: &str) -> Option<u64> {
     let text = std::env::var(name).ok()?;

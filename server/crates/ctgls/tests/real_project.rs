@@ -4,15 +4,13 @@
 //! ctgls on it as a user would and then checks the written tests outside ctgls with javac, the
 //! real JUnit in a plain JVM and JaCoCo.
 
+mod support;
+use support::e2e_enabled;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
-
-/// The slow end-to-end test runs when `CTGLS_E2E=1` (`.ci/run` sets it).
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
 
 fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")

@@ -57,6 +57,7 @@ impl WorkerConfig {
             environment: ProcessEnvironment {
                 pass: self.pass_environment.clone(),
                 identity: self.identity,
+                extra: Vec::new(),
             },
             readable: self.readable.clone(),
         }

@@ -112,6 +112,10 @@ pub struct ProcessEnvironment {
     /// needs them. Their values can end up asserted in written tests.
     pub pass: Vec<String>,
     pub identity: Identity,
+    /// Variables set for this process whatever the developer's environment holds, after
+    /// everything else (they replace a variable of the same name): verification's perturbed
+    /// runs give `LD_PRELOAD` and the clock offset of ctgls's clock-shift library this way.
+    pub extra: Vec<(String, String)>,
 }
 
 impl ProcessEnvironment {
@@ -211,6 +215,12 @@ impl ProcessEnvironment {
             out.push(("TEMP".into(), tmp.clone()));
             out.push(("TMP".into(), tmp));
         }
+        out.retain(|(name, _)| !self.extra.iter().any(|(extra, _)| name == extra.as_str()));
+        out.extend(
+            self.extra
+                .iter()
+                .map(|(name, value)| (name.into(), value.into())),
+        );
         out.sort();
         out.dedup_by(|a, b| a.0 == b.0);
         out
@@ -362,10 +372,23 @@ mod tests {
         let env = ProcessEnvironment {
             pass: vec!["MYAPP_*".into()],
             identity: Identity::Primary,
+            extra: Vec::new(),
         };
         let vars = render(&env.variables(outer().into_iter(), Path::new("/s")));
         assert!(vars.contains("MYAPP_URL=https://example.org"), "{vars}");
         assert!(!vars.contains("sk-live"), "{vars}");
+        // Extra variables are set whatever the developer has, replacing a variable of that name.
+        let perturbed = ProcessEnvironment {
+            extra: vec![
+                ("TZ".into(), "Asia/Tokyo".into()),
+                ("LD_PRELOAD".into(), "/c/l.so".into()),
+            ],
+            ..env.clone()
+        };
+        let vars = render(&perturbed.variables(outer().into_iter(), Path::new("/s")));
+        assert!(vars.contains("TZ=Asia/Tokyo\n"), "{vars}");
+        assert!(!vars.contains("Europe/Berlin"), "{vars}");
+        assert!(vars.contains("LD_PRELOAD=/c/l.so"), "{vars}");
         let alternate = ProcessEnvironment {
             identity: Identity::Alternate,
             ..env

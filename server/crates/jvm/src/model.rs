@@ -279,6 +279,23 @@ pub enum Statement {
         array: ValueRef,
         index: u32,
     },
+    /// `System.setIn` with the UTF-8 bytes of `text` (defines `null`).
+    ConsoleInput {
+        text: String,
+    },
+    /// `System.setProperty(key, value)` (defines `null`).
+    SystemProperty {
+        key: String,
+        value: String,
+    },
+    /// The path, as `type_name` (`java.lang.String`, `java.io.File` or `java.nio.file.Path`), of
+    /// the file `name` in the test's own directory under `java.io.tmpdir`, holding `content`
+    /// (UTF-8), or of no file when `content` is `None`.
+    InputFile {
+        name: String,
+        content: Option<String>,
+        type_name: String,
+    },
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -344,6 +344,34 @@ fn statement(w: &mut Json, s: &Statement) {
             w.num(*index);
             w.raw("}");
         }
+        Statement::ConsoleInput { text } => {
+            w.raw("{\"kind\":\"consoleInput\",\"text\":");
+            w.str(text);
+            w.raw("}");
+        }
+        Statement::SystemProperty { key, value } => {
+            w.raw("{\"kind\":\"systemProperty\",\"key\":");
+            w.str(key);
+            w.raw(",\"value\":");
+            w.str(value);
+            w.raw("}");
+        }
+        Statement::InputFile {
+            name,
+            content,
+            type_name,
+        } => {
+            w.raw("{\"kind\":\"inputFile\",\"name\":");
+            w.str(name);
+            w.raw(",\"content\":");
+            match content {
+                Some(c) => w.str(c),
+                None => w.raw("null"),
+            }
+            w.raw(",\"type\":");
+            w.str(type_name);
+            w.raw("}");
+        }
     }
 }
 
@@ -822,6 +850,35 @@ mod tests {
         assert_eq!(
             s(Statement::GetElement { array: 0, index: 1 }),
             json!({"kind": "getElement", "array": 0, "index": 1})
+        );
+        assert_eq!(
+            s(Statement::ConsoleInput {
+                text: "1\n\"x\"\n".into()
+            }),
+            json!({"kind": "consoleInput", "text": "1\n\"x\"\n"})
+        );
+        assert_eq!(
+            s(Statement::SystemProperty {
+                key: "a.mode".into(),
+                value: "on".into()
+            }),
+            json!({"kind": "systemProperty", "key": "a.mode", "value": "on"})
+        );
+        assert_eq!(
+            s(Statement::InputFile {
+                name: "in.txt".into(),
+                content: Some("1\n".into()),
+                type_name: "java.io.File".into()
+            }),
+            json!({"kind": "inputFile", "name": "in.txt", "content": "1\n", "type": "java.io.File"})
+        );
+        assert_eq!(
+            s(Statement::InputFile {
+                name: "in.txt".into(),
+                content: None,
+                type_name: "java.lang.String".into()
+            }),
+            json!({"kind": "inputFile", "name": "in.txt", "content": null, "type": "java.lang.String"})
         );
         let opts = ExecuteOptions {
             classes_under_test: strings(&["p.A"]),

@@ -87,6 +87,10 @@ pub(crate) const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../java/ctgls/worker/TestRunner.java"),
     ),
     (
+        "ctgls/worker/InputEnvironment.java",
+        include_str!("../../../java/ctgls/worker/InputEnvironment.java"),
+    ),
+    (
         "ctgls/worker/ClassFile.java",
         include_str!("../../../java/ctgls/worker/ClassFile.java"),
     ),

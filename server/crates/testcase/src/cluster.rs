@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use crate::callable::{Callable, CallableKind};
 use crate::description::{MissingType, TypeDescription, TypeKind};
+use crate::environment::EnvironmentInputs;
 use crate::hierarchy::{TypeInfo, TypeTable};
 use crate::jdk;
 use crate::pool::{ConstantPool, ValuePools};
@@ -84,6 +85,8 @@ pub struct Cluster {
     /// `CharSequence`, ...) may get besides literals.
     concrete: Vec<String>,
     pools: ValuePools,
+    /// What of its environment the class reads, so what tests may set up.
+    environment: EnvironmentInputs,
     unreachable: Vec<Unreachable>,
     skipped_targets: Vec<SkippedTarget>,
 }
@@ -125,6 +128,7 @@ impl Cluster {
             constructible: BTreeSet::new(),
             concrete: Vec::new(),
             pools: ValuePools::new(constants),
+            environment: EnvironmentInputs::default(),
             unreachable: Vec::new(),
             skipped_targets: Vec::new(),
         };
@@ -440,6 +444,16 @@ impl Cluster {
     /// Records a value seen at run time, for the observed pool.
     pub fn add_observed(&mut self, value: PrimitiveValue) {
         self.pools.observed.add(value);
+    }
+
+    /// What of its environment the class reads (nothing until [`Cluster::set_environment`]).
+    pub fn environment(&self) -> &EnvironmentInputs {
+        &self.environment
+    }
+
+    /// Lets tests set up what `environment` names (console input, input files, properties).
+    pub fn set_environment(&mut self, environment: EnvironmentInputs) {
+        self.environment = environment;
     }
 
     pub fn pools(&self) -> &ValuePools {

@@ -78,6 +78,14 @@ impl fmt::Display for TestCase {
                     index,
                     value,
                 } => write!(f, "{}[{index}] = {}", Var(*array), Var(*value))?,
+                Statement::ConsoleInput { text } => write!(f, "System.setIn({text:?})")?,
+                Statement::SystemProperty { key, value } => {
+                    write!(f, "System.setProperty({key:?}, {value:?})")?
+                }
+                Statement::InputFile { name, content, .. } => match content {
+                    Some(c) => write!(f, "file({name:?}, {c:?})")?,
+                    None => write!(f, "file({name:?}, no file)")?,
+                },
             }
             writeln!(f, ";")?;
         }

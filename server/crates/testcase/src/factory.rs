@@ -108,10 +108,19 @@ impl Factory<'_> {
 
     // ------------------------------------------------------------------ insertion (III-E2)
 
-    /// One insertion: with probability 1/3 each, a call of a test target at a random position,
+    /// One insertion: when the class reads its environment, with
+    /// [`crate::environment::ENVIRONMENT_INSERTION`] console input or a system property;
+    /// else with probability 1/3 each, a call of a test target at a random position,
     /// a call on an existing object, or an existing value used as a parameter of a test target.
     /// The latter two fall back to the first when the test case has no fitting value.
     pub fn insert_random(&mut self, tc: &mut TestCase) -> bool {
+        if !self.cluster.environment().is_empty()
+            && self.rng.gen_bool(crate::environment::ENVIRONMENT_INSERTION)
+        {
+            if let Some(done) = self.insert_environment(tc) {
+                return done;
+            }
+        }
         let kind = self.rng.gen_range(0..3);
         let done = match kind {
             1 => self.insert_call_on_object(tc),
@@ -479,6 +488,9 @@ impl Factory<'_> {
     ) -> Gen<VarRef> {
         if let JavaType::Array(component) = want {
             return self.array(tc, pos, component, depth);
+        }
+        if let Some(file) = self.maybe_input_file(tc, pos, want) {
+            return file;
         }
         if let Some(kind) = LiteralKind::for_type(want) {
             return self.literal(tc, pos, kind);

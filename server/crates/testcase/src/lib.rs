@@ -9,8 +9,11 @@
 //! Module map: `types` (Java types, parsing, unification), `description` (reflection input), `access` (what a test in the class's package can reach),
 //! `hierarchy` (subtyping, assignability), `jdk` (built-in JDK knowledge), `callable`,
 //! `signature` (resolution at a call site), `cluster` (targets, generators, reachability),
-//! `value`, `pool` and `source_literals` (constant and observed pools), `random_value`,
-//! `delta` (primitive mutation), `statement` (the representation), `dump` (text form), `validate`
+//! `value`, `pool` and `source_literals` (constant and observed pools), `environment` (console
+//! input, input files and system properties as search input: what a class reads, their
+//! operators), `random_value`,
+//! `delta` (primitive mutation), `statement` (the representation), `dump` (text form), `describe`
+//! (test cases in words, for people), `validate`
 //! (well-typedness), `factory` (building statements, insertion), `sampling`, `mutation`,
 //! `crossover`, `variation` (the search-facing interface), `config`, `junit` (JUnit source of
 //! executed test cases, and minimisation).
@@ -24,8 +27,10 @@ mod cluster;
 mod config;
 mod crossover;
 mod delta;
+mod describe;
 mod description;
 mod dump;
+mod environment;
 mod factory;
 mod hierarchy;
 mod jdk;
@@ -48,9 +53,13 @@ pub use access::{package_of, visible_from};
 pub use callable::{Callable, CallableKind};
 pub use cluster::{Cluster, ClusterError, SkippedTarget, Unreachable};
 pub use config::Config;
+pub use describe::{describe_arguments, describe_calls};
 pub use description::{
     Access, ConstructorDescription, FieldDescription, MethodDescription, MissingType,
     ParamDescription, TypeDescription, TypeKind,
+};
+pub use environment::{
+    is_file_name, is_input_text, is_path_type, is_property_key, EnvironmentInputs, PATH_TYPES,
 };
 pub use hierarchy::TypeInfo;
 pub use jdk::TOO_GENERAL;

@@ -170,6 +170,9 @@ impl Factory<'_> {
                 new != length
             }
             Statement::Null(_) => self.replace_call(tc, i),
+            Statement::ConsoleInput { .. }
+            | Statement::SystemProperty { .. }
+            | Statement::InputFile { .. } => self.change_environment(tc, i),
             Statement::ArrayStore { .. } | Statement::FieldWrite { .. } => {
                 self.change_parameter(tc, i)
             }

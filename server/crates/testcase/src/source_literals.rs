@@ -51,7 +51,7 @@ pub fn literals_in(source: &str, tree: &Tree, range: Range<usize>) -> Vec<Primit
     out
 }
 
-fn literal(source: &str, node: Node<'_>) -> Option<PrimitiveValue> {
+pub(crate) fn literal(source: &str, node: Node<'_>) -> Option<PrimitiveValue> {
     let text = source.get(node.byte_range())?;
     match node.kind() {
         "decimal_integer_literal"

@@ -76,6 +76,22 @@ pub enum Statement {
         index: u32,
         value: VarRef,
     },
+    /// `System.setIn(new ByteArrayInputStream(<text's bytes>))` (defines no variable): the
+    /// console input of the rest of the test (Arcuri et al., "Environment Dependencies",
+    /// 3.3.1). The printed test puts the
+    /// console back afterwards; `text` is ASCII ([`crate::environment::is_input_text`]).
+    ConsoleInput { text: String },
+    /// `System.setProperty(key, value)` (defines no variable); the printed test puts the
+    /// system properties back afterwards.
+    SystemProperty { key: String, value: String },
+    /// The path of a file in the test's temporary directory, as `ty` (`String`, `java.io.File`
+    /// or `java.nio.file.Path`): a file named `name` holding `content`, or no file at all when
+    /// `content` is `None`.
+    InputFile {
+        name: String,
+        content: Option<String>,
+        ty: JavaType,
+    },
 }
 
 /// How certain it is that a variable is not null, from its statement alone. Ordered from most
@@ -113,13 +129,18 @@ impl Statement {
             Statement::FieldRead { ty, .. } => Some(ty.clone()),
             Statement::FieldWrite { .. } | Statement::ArrayStore { .. } => None,
             Statement::ArrayNew { component, .. } => Some(JavaType::array_of(component.clone())),
+            Statement::ConsoleInput { .. } | Statement::SystemProperty { .. } => None,
+            Statement::InputFile { ty, .. } => Some(ty.clone()),
         }
     }
 
     pub fn defines_value(&self) -> bool {
         match self {
             Statement::Method { ty, .. } => ty.is_some(),
-            Statement::FieldWrite { .. } | Statement::ArrayStore { .. } => false,
+            Statement::FieldWrite { .. }
+            | Statement::ArrayStore { .. }
+            | Statement::ConsoleInput { .. }
+            | Statement::SystemProperty { .. } => false,
             _ => true,
         }
     }
@@ -177,7 +198,10 @@ impl Statement {
             Statement::Primitive(_)
             | Statement::Null(_)
             | Statement::EnumConstant { .. }
-            | Statement::ArrayNew { .. } => {}
+            | Statement::ArrayNew { .. }
+            | Statement::ConsoleInput { .. }
+            | Statement::SystemProperty { .. }
+            | Statement::InputFile { .. } => {}
         }
         out
     }
@@ -218,8 +242,22 @@ impl Statement {
             Statement::Primitive(_)
             | Statement::Null(_)
             | Statement::EnumConstant { .. }
-            | Statement::ArrayNew { .. } => {}
+            | Statement::ArrayNew { .. }
+            | Statement::ConsoleInput { .. }
+            | Statement::SystemProperty { .. }
+            | Statement::InputFile { .. } => {}
         }
+    }
+
+    /// Whether this statement sets up the test's environment (console, system properties,
+    /// files) rather than running code.
+    pub fn is_environment(&self) -> bool {
+        matches!(
+            self,
+            Statement::ConsoleInput { .. }
+                | Statement::SystemProperty { .. }
+                | Statement::InputFile { .. }
+        )
     }
 
     /// Sets the declared type of a statement that has an explicit one.

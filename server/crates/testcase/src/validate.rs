@@ -32,7 +32,8 @@ impl std::error::Error for TypeError {}
 /// parameter types resolved for the receiver's type; declared types are ground and accept the
 /// produced value; receivers are never the `null` literal; primitive parameters and primitive
 /// array elements only get values that cannot be null; array stores go into an `ArrayNew`
-/// within its length.
+/// within its length; environment statements set up only what the class reads, with texts,
+/// names and path types [`crate::environment::check`] accepts.
 pub fn check_well_typed(test: &TestCase, cluster: &Cluster) -> Result<(), TypeError> {
     for (i, s) in test.statements().iter().enumerate() {
         check_statement(test, cluster, i, s).map_err(|message| TypeError {
@@ -177,6 +178,9 @@ fn check_statement(
             }
             check_value(test, cluster, *value, component)
         }
+        Statement::ConsoleInput { .. }
+        | Statement::SystemProperty { .. }
+        | Statement::InputFile { .. } => crate::environment::check(s, cluster.environment()),
     }
 }
 

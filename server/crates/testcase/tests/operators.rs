@@ -234,3 +234,69 @@ fn random_test_snapshots() {
     "#]]
     .assert_eq(&first(&cluster(&shapes(), "shapes.Registry")));
 }
+
+/// The environment statements appear, and their operators change them: over many seeds the
+/// environment cluster's tests set console input, both properties and input files (of both path
+/// types, with and without content), and every test stays well typed (checked in `exercise`).
+#[test]
+fn environment_statements_are_inserted_and_changed() {
+    let cluster = env_cluster();
+    let variation = Variation::default();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut texts = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut tc = variation.random_test(&cluster, &mut rng);
+        for _ in 0..30 {
+            variation.mutate(&mut tc, &cluster, &mut rng);
+            assert_well_typed(&tc, &cluster, "mutate");
+            for s in tc.statements() {
+                match s {
+                    Statement::ConsoleInput { text } => {
+                        seen.insert("console".to_string());
+                        texts.insert(text.clone());
+                    }
+                    Statement::SystemProperty { key, .. } => {
+                        seen.insert(key.clone());
+                    }
+                    Statement::InputFile { content, ty, .. } => {
+                        seen.insert(format!("{ty} {}", content.is_some()));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    for kind in [
+        "console",
+        "report.mode",
+        "report.limit",
+        "java.lang.String true",
+        "java.lang.String false",
+        "java.io.File true",
+        "java.io.File false",
+    ] {
+        assert!(seen.contains(kind), "{kind} never appeared: {seen:?}");
+    }
+    // Console texts are changed, not only drawn once: many distinct ones, multi-line among them.
+    assert!(texts.len() > 20, "{}", texts.len());
+    assert!(texts.iter().any(|t| t.lines().count() >= 2), "{texts:?}");
+}
+
+/// A class that reads no environment never gets environment statements.
+#[test]
+fn classes_that_read_no_environment_get_no_environment_statements() {
+    let variation = Variation::default();
+    let cluster = cluster(&env(), "env.Report");
+    for seed in 0..20 {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut tc = variation.random_test(&cluster, &mut rng);
+        for _ in 0..20 {
+            variation.mutate(&mut tc, &cluster, &mut rng);
+        }
+        assert!(
+            !tc.statements().iter().any(Statement::is_environment),
+            "{tc}"
+        );
+    }
+}

@@ -473,6 +473,21 @@ final class TestCase implements Runnable {
                 Array.set(a, (int) index, value);
                 return null;
             }
+            case "consoleInput": {
+                InputEnvironment.console(Json.str(s, "text"));
+                types[i] = void.class;
+                return null;
+            }
+            case "systemProperty": {
+                InputEnvironment.property(Json.str(s, "key"), Json.str(s, "value"));
+                types[i] = void.class;
+                return null;
+            }
+            case "inputFile": {
+                Class<?> t = type(Json.str(s, "type"));
+                types[i] = t;
+                return InputEnvironment.file(Json.str(s, "name"), Json.optStr(s, "content"), t);
+            }
             default:
                 throw new Invalid("unknown statement kind '" + kind + "'");
         }

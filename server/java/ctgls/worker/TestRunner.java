@@ -289,6 +289,7 @@ final class TestRunner {
                 jdk = JdkState.save();
             }
             jdk.restore();
+            InputEnvironment.endTest();
             TestCase tc = r.test;
             TestCase.End end = tc.end;
             if (late && (end == TestCase.End.OK || end == TestCase.End.TIMEOUT || stuck)) {

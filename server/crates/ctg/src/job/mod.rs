@@ -22,6 +22,7 @@ mod executor;
 mod minimise;
 mod observer;
 mod report;
+pub(crate) use report::member_of_class;
 mod request;
 mod result;
 mod setup;
@@ -49,7 +50,7 @@ use jvm::{ExecuteOptions, SandboxLevel, Supervisor};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use search::{AllGoalsCovered, GoalTable, MaxExecutions, Search, SearchConfig, Variation as _};
-use testcase::{ConstantPool, TestCase};
+use testcase::{ConstantPool, EnvironmentInputs, TestCase};
 
 use crate::budget::{SearchBudget, MIN_SEARCH_SHARE};
 use crate::compile::FileLevel;
@@ -182,7 +183,7 @@ pub fn generate_keeping_sources(
             .collect();
         observer.on_phase(Phase::Describing, started.elapsed());
         let constants = ConstantPool::from_source(&sources[cut.index].file.text, &cut.tree);
-        let described = widen::describe_widening(
+        let mut described = widen::describe_widening(
             supervisor,
             request,
             &sources,
@@ -191,6 +192,14 @@ pub fn generate_keeping_sources(
             &constants,
             &mut warnings,
         )?;
+        // What the class reads of its environment, which tests may then set up (console
+        // input, input files, system properties).
+        described
+            .cluster
+            .set_environment(EnvironmentInputs::from_source(
+                &sources[cut.index].file.text,
+                &cut.tree,
+            ));
         clock.timings.compile += described.compile_time;
         roots.extend(described.added_roots.iter().cloned());
         let context = Context {

@@ -261,13 +261,7 @@ impl Report<'_> {
     /// runs of `tests`: one per (member, type, line), by the first test.
     fn escapes<'t>(&self, tests: impl Iterator<Item = &'t GeneratedTest>) -> Vec<EscapedException> {
         let class = self.table.binary_name();
-        let in_class = |member: &str| {
-            let owner = member.split('#').next().unwrap_or(member);
-            owner == class
-                || owner
-                    .strip_prefix(class)
-                    .is_some_and(|rest| rest.starts_with('$'))
-        };
+        let in_class = |member: &str| member_of_class(class, member);
         let mut out: Vec<EscapedException> = Vec::new();
         for (index, test) in tests.enumerate() {
             for e in member_escapes(self.probes, self.model, &test.result.trace) {
@@ -340,6 +334,16 @@ impl Report<'_> {
     fn is_throw_line(&self, line: u32) -> bool {
         throw_statement_on(self.model, self.text, line)
     }
+}
+
+/// Whether the member key `member` (`a.B$C#m(int)`) belongs to `class` (`a.B`) or one of its
+/// nested, local or anonymous classes.
+pub(crate) fn member_of_class(class: &str, member: &str) -> bool {
+    let owner = member.split('#').next().unwrap_or(member);
+    owner == class
+        || owner
+            .strip_prefix(class)
+            .is_some_and(|rest| rest.starts_with('$'))
 }
 
 /// A class instrumented besides the class under test: its model and source text, and the probe

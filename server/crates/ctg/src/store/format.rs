@@ -183,6 +183,19 @@ enum StatementDto {
         index: u32,
         value: usize,
     },
+    ConsoleInput {
+        text: String,
+    },
+    SystemProperty {
+        key: String,
+        value: String,
+    },
+    InputFile {
+        name: String,
+        content: Option<String>,
+        #[serde(rename = "type")]
+        ty: String,
+    },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -399,6 +412,16 @@ fn statement_dto(s: &Statement, table: &mut CallableTable) -> StatementDto {
             array: array.index(),
             index: *index,
             value: value.index(),
+        },
+        Statement::ConsoleInput { text } => StatementDto::ConsoleInput { text: text.clone() },
+        Statement::SystemProperty { key, value } => StatementDto::SystemProperty {
+            key: key.clone(),
+            value: value.clone(),
+        },
+        Statement::InputFile { name, content, ty } => StatementDto::InputFile {
+            name: name.clone(),
+            content: content.clone(),
+            ty: ty.to_string(),
         },
     }
 }
@@ -691,6 +714,13 @@ fn statement_from(
             array: var(array)?,
             index,
             value: var(value)?,
+        },
+        StatementDto::ConsoleInput { text } => Statement::ConsoleInput { text },
+        StatementDto::SystemProperty { key, value } => Statement::SystemProperty { key, value },
+        StatementDto::InputFile { name, content, ty } => Statement::InputFile {
+            name,
+            content,
+            ty: ground_type(&ty)?,
         },
     })
 }

@@ -175,7 +175,10 @@ fn resolve_test(test: &TestCase, resolver: &mut Resolver<'_>) -> Result<TestCase
             | Statement::Null(_)
             | Statement::EnumConstant { .. }
             | Statement::ArrayNew { .. }
-            | Statement::ArrayStore { .. } => {}
+            | Statement::ArrayStore { .. }
+            | Statement::ConsoleInput { .. }
+            | Statement::SystemProperty { .. }
+            | Statement::InputFile { .. } => {}
         }
         out.push(s);
     }

@@ -19,7 +19,7 @@ use super::junit::JUnitSetup;
 use super::VerifyError;
 
 /// Harness sources (package `ctgls.verify`) for JUnit 5.
-const JUNIT5: [(&str, &str); 3] = [
+const JUNIT5: [(&str, &str); 6] = [
     (
         "MethodNameOrder.java",
         include_str!("harness/MethodNameOrder.java"),
@@ -29,16 +29,26 @@ const JUNIT5: [(&str, &str); 3] = [
         include_str!("harness/ReverseMethodNameOrder.java"),
     ),
     (
+        "ShuffledMethodOrder.java",
+        include_str!("harness/ShuffledMethodOrder.java"),
+    ),
+    ("TestOrder.java", include_str!("harness/TestOrder.java")),
+    ("GlobalState.java", include_str!("harness/GlobalState.java")),
+    (
         "JUnit5Runner.java",
         include_str!("harness/JUnit5Runner.java"),
     ),
 ];
 
 /// Harness sources for JUnit 4.
-const JUNIT4: [(&str, &str); 1] = [(
-    "JUnit4Runner.java",
-    include_str!("harness/JUnit4Runner.java"),
-)];
+const JUNIT4: [(&str, &str); 3] = [
+    ("TestOrder.java", include_str!("harness/TestOrder.java")),
+    ("GlobalState.java", include_str!("harness/GlobalState.java")),
+    (
+        "JUnit4Runner.java",
+        include_str!("harness/JUnit4Runner.java"),
+    ),
+];
 
 /// The name of the harness's jar in its cache directory.
 const JAR: &str = "harness.jar";

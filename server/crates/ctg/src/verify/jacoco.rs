@@ -218,6 +218,8 @@ pub fn measure(
         limits: &options.limits,
         dir: &run_dir,
         round: 0,
+        perturbation: None,
+        only: &[],
     })?;
     let classes_dir = dir.join("classes");
     let report = run_helper(

@@ -20,6 +20,8 @@ use testcase::junit::JUnit;
 
 use super::harness::runner_class;
 use super::javac::join_paths;
+use super::perturb::Perturbation;
+use super::preload::clock_shift_environment;
 use super::process::{run_bounded, Confinement};
 use super::VerifyError;
 
@@ -202,6 +204,8 @@ pub enum RunOrder {
     Forward,
     /// By name, backwards.
     Reverse,
+    /// A seeded random order (the harness's `TestOrder`): perturbed runs.
+    Shuffled(u64),
 }
 
 /// One test that failed in a run.
@@ -229,11 +233,16 @@ pub struct RunReport {
     pub duration: Duration,
     /// The sandbox the JVM ran in.
     pub sandbox: SandboxReport,
+    /// The perturbation the JVM ran under (`perturb.rs`), `None` for the plain runs.
+    pub perturbation: Option<String>,
+    /// Tests that left the JVM's defaults changed (time zone, locale, system properties), and
+    /// what they changed; the harness put them back before the next test.
+    pub state_changes: Vec<(String, String)>,
 }
 
 impl RunReport {
     pub fn passed(&self) -> bool {
-        self.failures.is_empty() && self.timed_out.is_none()
+        self.failures.is_empty() && self.timed_out.is_none() && self.state_changes.is_empty()
     }
 }
 
@@ -257,6 +266,10 @@ pub(crate) struct Launch<'a> {
     /// directory, as in the worker, and the only place it may write.
     pub dir: &'a Path,
     pub round: u32,
+    /// Run under another clock, time zone, locale, charset or working directory.
+    pub perturbation: Option<&'a Perturbation>,
+    /// Run only these test methods (all when empty).
+    pub only: &'a [String],
 }
 
 pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
@@ -282,19 +295,46 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
             Vec::new(),
         ),
     };
+    let mut limits = launch.limits.clone();
+    let mut working_dir = launch.dir.to_path_buf();
+    let mut perturbed_args = Vec::new();
+    let mut preload = None;
+    if let Some(perturbation) = launch.perturbation {
+        perturbed_args = perturbation.jvm_properties();
+        if perturbation.elsewhere {
+            working_dir = launch.dir.join(ELSEWHERE);
+            std::fs::create_dir_all(&working_dir)
+                .map_err(|e| io("creating the run directory", e))?;
+        }
+        if let Some((library, offset)) = &perturbation.clock {
+            limits
+                .environment
+                .extra
+                .extend(clock_shift_environment(library, *offset));
+            preload = Some(library.clone());
+        }
+    }
+    if !launch.only.is_empty() {
+        perturbed_args.push(format!("-Dctgls.verify.only={}", launch.only.join(",")));
+    }
     let mut command = Command::new(&launch.jdk.java);
     command
-        .current_dir(launch.dir)
+        .current_dir(&working_dir)
         .args(launch.limits.jvm_memory_args())
         .args(LAUNCHER_JVM_FLAGS)
         .args(launch.limits.environment.jvm_properties(launch.dir))
         .args(archive)
         .args(launch.jvm_args)
+        .args(&perturbed_args)
         .arg("-cp")
         .arg(join_paths(&classpath));
-    let label = format!("junit-{}", order_arg(launch.order));
+    let label = match launch.perturbation {
+        Some(perturbation) => format!("junit-{}", perturbation.label),
+        None => format!("junit-{}", order_arg(launch.order)),
+    };
     let mut readable: Vec<&Path> = classpath.iter().map(PathBuf::as_path).collect();
     readable.extend(launch.archives.dir());
+    readable.extend(preload.as_deref());
     // An agent the caller adds (JaCoCo's) is read by the JVM like the class path.
     let agents: Vec<PathBuf> = launch
         .jvm_args
@@ -304,7 +344,7 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
         .collect();
     readable.extend(agents.iter().map(PathBuf::as_path));
     let confinement = Confinement {
-        limits: launch.limits,
+        limits: &limits,
         writable: &[launch.dir],
         readable: &readable,
     };
@@ -343,13 +383,19 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
         timed_out,
         duration: finished.duration,
         sandbox: finished.sandbox,
+        perturbation: launch.perturbation.map(|p| p.label.clone()),
+        state_changes: parsed.state_changes,
     })
 }
 
-fn order_arg(order: RunOrder) -> &'static str {
+/// The working directory of a run that is perturbed by another one, beneath its run directory.
+const ELSEWHERE: &str = "elsewhere/cwd";
+
+fn order_arg(order: RunOrder) -> String {
     match order {
-        RunOrder::Forward => "forward",
-        RunOrder::Reverse => "reverse",
+        RunOrder::Forward => "forward".into(),
+        RunOrder::Reverse => "reverse".into(),
+        RunOrder::Shuffled(seed) => format!("shuffle:{seed}"),
     }
 }
 
@@ -365,7 +411,7 @@ pub(crate) fn runner_args(
     vec![
         runner_class(junit).to_string(),
         test_class.to_string(),
-        order_arg(order).to_string(),
+        order_arg(order),
         per_test_timeout.as_millis().to_string(),
         events.display().to_string(),
     ]
@@ -394,6 +440,8 @@ pub(crate) struct Events {
     /// A test that started and did not finish.
     pub running: Option<String>,
     pub done: bool,
+    /// Tests that changed the JVM's defaults, with what they changed.
+    pub state_changes: Vec<(String, String)>,
 }
 
 pub(crate) fn parse_events(text: &str) -> Events {
@@ -403,6 +451,7 @@ pub(crate) fn parse_events(text: &str) -> Events {
         timed_out: None,
         running: None,
         done: false,
+        state_changes: Vec::new(),
     };
     for line in text.lines() {
         let fields: Vec<&str> = line.splitn(6, '\t').collect();
@@ -422,6 +471,9 @@ pub(crate) fn parse_events(text: &str) -> Events {
                 })
             }
             ["TIMEOUT", name] => events.timed_out = Some(name.to_string()),
+            ["STATE", name, what] => events
+                .state_changes
+                .push((name.to_string(), unescape_tabs(what))),
             ["DONE", ..] => events.done = true,
             _ => {}
         }
@@ -487,8 +539,15 @@ mod tests {
 
     #[test]
     fn runner_events_are_read_back() {
-        let text = "START\tb\nFAIL\tb\t1\t12\tjava.lang.AssertionError\texpected:<1> but\\twas:<2>\nEND\tb\nSTART\ta\n";
+        let text = "START\tb\nFAIL\tb\t1\t12\tjava.lang.AssertionError\texpected:<1> but\\twas:<2>\nSTATE\tb\tthe default time zone (UTC to Asia/Tokyo)\nEND\tb\nSTART\ta\n";
         let events = parse_events(text);
+        assert_eq!(
+            events.state_changes,
+            vec![(
+                "b".to_string(),
+                "the default time zone (UTC to Asia/Tokyo)".to_string()
+            )]
+        );
         assert_eq!(events.executed, vec!["b", "a"]);
         assert_eq!(events.failures[0].line, Some(12));
         assert_eq!(events.failures[0].message, "expected:<1> but\twas:<2>");

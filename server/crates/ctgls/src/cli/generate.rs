@@ -104,13 +104,21 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         }
     }
     supervisor.shutdown();
+    let report = report_json(&args, &layout, &rows, classpath, &warnings);
     if let Some(path) = &args.report {
-        let report = report_json(&args, &rows, classpath, &warnings);
         let text = serde_json::to_string_pretty(&report).expect("a JSON value serialises");
         if let Err(error) = std::fs::write(path, text + "\n") {
             eprintln!("ctgls: cannot write the report {}: {error}", path.display());
             return ExitCode::FAILURE;
         }
+    }
+    let outputs = crate::report::Outputs {
+        sarif: args.sarif.clone(),
+        html: args.html.clone(),
+    };
+    if let Err(error) = crate::report::write_from_json(report, &layout.root, &outputs) {
+        eprintln!("ctgls: {error}");
+        return ExitCode::FAILURE;
     }
     // A class whose tests could not be verified or written fails the command like one with no
     // results: its coverage is in the summary and the report, but it has no test to keep.
@@ -425,6 +433,7 @@ fn summary_table(rows: &[(String, Result<ClassOutcome, PipelineError>)]) -> Stri
 /// The `--report` document (`docs/report.md`).
 fn report_json(
     args: &GenerateArgs,
+    layout: &ProjectLayout,
     rows: &[(String, Result<ClassOutcome, PipelineError>)],
     classpath: Value,
     warnings: &[String],
@@ -432,7 +441,7 @@ fn report_json(
     let classes: Vec<Value> = rows
         .iter()
         .map(|(class, outcome)| match outcome {
-            Ok(outcome) => class_json(outcome),
+            Ok(outcome) => class_json(outcome, layout),
             Err(error) => json!({
                 "class": class,
                 "status": "error",
@@ -452,9 +461,25 @@ fn report_json(
     })
 }
 
-fn class_json(outcome: &ClassOutcome) -> Value {
+fn class_json(outcome: &ClassOutcome, layout: &ProjectLayout) -> Value {
     let g = &outcome.generation;
     let e = &outcome.emission;
+    let tests = VerifiedTests::of(outcome);
+    let covered: Vec<Value> = g
+        .decisions
+        .iter()
+        .flat_map(|decision| {
+            decision.outcomes.iter().filter_map(|outcome| {
+                let test = outcome.covered_by?;
+                Some(json!({
+                    "goal": format!("{}.{}", decision.key, outcome.outcome),
+                    "line": decision.line,
+                    "condition": decision.condition,
+                    "test": tests.name(test),
+                }))
+            })
+        })
+        .collect();
     let uncovered: Vec<Value> = g
         .decisions
         .iter()
@@ -483,6 +508,14 @@ fn class_json(outcome: &ClassOutcome) -> Value {
                 "line": exception.line,
                 "message": exception.message,
                 "thrown_explicitly": exception.thrown_explicitly,
+                "checked": g
+                    .tests
+                    .get(exception.test)
+                    .and_then(|test| test.result.exception.as_ref())
+                    .is_some_and(|thrown| thrown.checked),
+                "test": tests.name(exception.test),
+                "test_line": tests.line(exception.test),
+                "test_code": tests.code(exception.test),
             })
         })
         .collect();
@@ -530,7 +563,7 @@ fn class_json(outcome: &ClassOutcome) -> Value {
         .collect();
     let also_instrumented: Vec<Value> = g.also_instrumented.iter().map(also_json).collect();
     let t = &g.timings;
-    json!({
+    let mut entry = json!({
         "class": g.class,
         "status": if e.verification.failure().is_some() {
             "unverified"
@@ -546,17 +579,29 @@ fn class_json(outcome: &ClassOutcome) -> Value {
         "branches": { "covered": g.branches.covered, "total": g.branches.total },
         "lines": { "covered": g.lines.covered.len(), "total": g.lines.total() },
         "methods": { "covered": g.methods.covered, "total": g.methods.total },
+        "source_file": layout
+            .source_file_of(&g.class)
+            .map(|file| crate::report::source::project_relative(&layout.root, &file)),
+        "covered_lines": g.lines.covered,
+        "uncovered_lines": g.lines.uncovered().collect::<Vec<_>>(),
+        "covered_branches": covered,
         "uncovered_branches": uncovered,
         "undeclared_exceptions": exceptions,
         "escaping_exceptions": escapes,
         "needs_environment": environment,
+        "nondeterministic_inputs": nondeterminism_json(outcome),
         "tests_written": if e.written.is_some() { e.suite.kept.len() } else { 0 },
         "test_file": e.written.as_ref().map(|_| e.path.display().to_string()),
+        "test_source_file": e.written.as_ref().map(|_| crate::report::source::project_relative(&layout.root, &e.path)),
         "junit": match e.junit { ctg::project::JUnitVersion::Four => 4, ctg::project::JUnitVersion::Five => 5 },
         "verified_with_junit": e.verification == Verification::JUnit,
         "verification_rounds": e.suite.rounds,
         "verification_deadline_round": e.suite.deadline_round,
         "dropped": dropped,
+        "perturbation": perturbation_json(&e.suite),
+    });
+    // Two literals: one is more than `json!`'s recursion limit allows.
+    let run = json!({
         "executions": g.executions,
         "statements_executed": g.statements_executed,
         "fresh_loader_executions": g.fresh_loader_executions,
@@ -576,7 +621,115 @@ fn class_json(outcome: &ClassOutcome) -> Value {
         "also_instrumented": also_instrumented,
         "warm_start": { "offered": g.warm_start.offered, "kept": g.warm_start.kept },
         "warnings": g.warnings.iter().chain(&outcome.store_warnings).collect::<Vec<_>>(),
+    });
+    if let (Some(entry), Value::Object(run)) = (entry.as_object_mut(), run) {
+        entry.extend(run);
+    }
+    entry
+}
+
+/// The verified test methods of a class's written test class, by the index of the generated
+/// test they were printed from: what the report names as the test that covers a branch or
+/// reproduces an exception. A test verification dropped has none.
+struct VerifiedTests<'a> {
+    names: std::collections::HashMap<usize, &'a str>,
+    methods: std::collections::HashMap<String, String>,
+    source: &'a str,
+}
+
+impl<'a> VerifiedTests<'a> {
+    fn of(outcome: &'a ClassOutcome) -> VerifiedTests<'a> {
+        let suite = &outcome.emission.suite;
+        let verified = outcome.emission.verification.failure().is_none();
+        VerifiedTests {
+            names: suite
+                .kept_tests
+                .iter()
+                .zip(&suite.kept)
+                .filter(|_| verified)
+                .map(|(&index, name)| (index, name.as_str()))
+                .collect(),
+            methods: if verified {
+                crate::lsp::results::test_methods(&suite.source)
+            } else {
+                Default::default()
+            },
+            source: &suite.source,
+        }
+    }
+
+    fn name(&self, test: usize) -> Option<&str> {
+        self.names.get(&test).copied()
+    }
+
+    /// The test method's source, annotations included.
+    fn code(&self, test: usize) -> Option<&str> {
+        self.methods.get(self.name(test)?).map(String::as_str)
+    }
+
+    /// The 1-based line of the test class where the method's text starts.
+    fn line(&self, test: usize) -> Option<usize> {
+        let at = self.source.find(self.code(test)?)?;
+        Some(self.source[..at].matches('\n').count() + 1)
+    }
+}
+
+/// A class's `perturbation` (`docs/report.md`): the perturbed runs verification made, what
+/// they cost, and what they and the check of the JVM's defaults removed, per cause.
+fn perturbation_json(suite: &ctg::verify::VerifiedSuite) -> Value {
+    let removed: serde_json::Map<String, Value> = ctg::verify::removals(&suite.dropped)
+        .into_iter()
+        .map(|(name, removed)| {
+            (
+                name.to_string(),
+                json!({ "tests": removed.tests, "assertions": removed.assertions }),
+            )
+        })
+        .collect();
+    json!({
+        "rounds": suite.perturbed.len(),
+        "runs": suite
+            .perturbed
+            .iter()
+            .map(|stage| stage.combined.len() + stage.attribution.len())
+            .sum::<usize>(),
+        "seconds": suite
+            .perturbed
+            .iter()
+            .map(|stage| stage.duration.as_secs_f64())
+            .sum::<f64>(),
+        "clock_shifted": suite.clock_shifted,
+        "removed": removed,
     })
+}
+
+/// A class's `nondeterministic_inputs` (`docs/report.md`): the lines that read what a test does
+/// not control, each with the written tests' assertions it explains.
+fn nondeterminism_json(outcome: &ClassOutcome) -> Vec<Value> {
+    let file = outcome.source_file.display().to_string();
+    outcome
+        .nondeterminism
+        .iter()
+        .map(|linked| {
+            let input = &linked.input;
+            let left_out: Vec<Value> = linked
+                .left_out
+                .iter()
+                .map(|l| json!({ "test": l.test, "assertion": l.subject, "why": l.why }))
+                .collect();
+            json!({
+                "file": file,
+                "line": input.line,
+                "method": input.member,
+                "kind": input.kind.as_str(),
+                "what": input.what,
+                "through": input.through.as_ref().map(|(helper, line)| {
+                    json!({ "method": helper, "line": line })
+                }),
+                "left_out": left_out,
+            })
+        })
+        .collect()
 }
 
 /// One entry of a class's `also_instrumented` (`docs/report.md`): what the class's written tests

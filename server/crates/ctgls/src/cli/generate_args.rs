@@ -31,6 +31,8 @@ Options:
   --junit 5|4            JUnit version of the emitted tests (default: what the project uses)
   --out DIR              where test files go (default: the project's test root)
   --report FILE          also write a JSON report (schema: docs/report.md)
+  --sarif FILE           also write the findings as SARIF 2.1.0, for code scanning
+  --html DIR             also write an HTML report (index.html, a page per class)
   --java-home DIR        the JDK to use (default: JAVA_HOME, then javac on PATH)
 
 The classpath comes from the project's build tool, asked offline and cached by the build
@@ -66,6 +68,9 @@ pub struct GenerateArgs {
     pub junit: Option<JUnitVersion>,
     pub out: Option<PathBuf>,
     pub report: Option<PathBuf>,
+    /// `--sarif FILE` and `--html DIR` (`crate::report`).
+    pub sarif: Option<PathBuf>,
+    pub html: Option<PathBuf>,
     pub java_home: Option<PathBuf>,
     /// How the build tool is asked for the classpath.
     pub build_tool: BuildToolSettings,
@@ -88,6 +93,8 @@ impl Default for GenerateArgs {
             junit: None,
             out: None,
             report: None,
+            sarif: None,
+            html: None,
             java_home: None,
             build_tool: BuildToolSettings::default(),
             pass_environment: Vec::new(),
@@ -159,6 +166,8 @@ pub fn parse(args: &[&str]) -> Result<GenerateArgs, String> {
             }
             "--out" => parsed.out = Some(PathBuf::from(value()?)),
             "--report" => parsed.report = Some(PathBuf::from(value()?)),
+            "--sarif" => parsed.sarif = Some(PathBuf::from(value()?)),
+            "--html" => parsed.html = Some(PathBuf::from(value()?)),
             "--java-home" => parsed.java_home = Some(PathBuf::from(value()?)),
             "--maven" => parsed.build_tool.maven_executable = Some(PathBuf::from(value()?)),
             "--maven-settings" => parsed.build_tool.maven_settings = Some(PathBuf::from(value()?)),
@@ -276,6 +285,9 @@ mod tests {
             "--out",
             "tests",
             "--report=r.json",
+            "--sarif",
+            "r.sarif",
+            "--html=site",
             "--java-home",
             "/jdk",
             "--online",
@@ -322,6 +334,8 @@ mod tests {
         assert_eq!(args.junit, Some(JUnitVersion::Four));
         assert_eq!(args.out, Some(PathBuf::from("tests")));
         assert_eq!(args.report, Some(PathBuf::from("r.json")));
+        assert_eq!(args.sarif, Some(PathBuf::from("r.sarif")));
+        assert_eq!(args.html, Some(PathBuf::from("site")));
         assert_eq!(args.java_home, Some(PathBuf::from("/jdk")));
         assert_eq!(
             args.build_tool,

@@ -4,6 +4,7 @@
 pub mod generate;
 pub mod generate_args;
 pub mod model;
+pub mod report;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -17,6 +18,8 @@ Usage:
   ctgls generate --class FQCN [options]
                            generate, verify and write JUnit tests for classes
                            (`ctgls generate --help` lists the options)
+  ctgls report --from REPORT.json [--sarif FILE] [--html DIR]
+                           SARIF and HTML from JSON reports (`ctgls report --help`)
   ctgls model PATH...      print the Java model of files (directories: every *.java)
   ctgls --version          print the version
   ctgls --help             print this help
@@ -35,6 +38,8 @@ pub enum Command {
     /// Boxed: the arguments are far larger than the other commands.
     Generate(Box<generate_args::GenerateArgs>),
     GenerateHelp,
+    Report(report::ReportArgs),
+    ReportHelp,
     Version,
     Help,
 }
@@ -79,6 +84,12 @@ fn parse_command(args: &[OsString]) -> Result<Command, (String, &'static str)> {
         ["generate", rest @ ..] => generate_args::parse(rest)
             .map(|args| Command::Generate(Box::new(args)))
             .map_err(|message| (message, generate_args::USAGE)),
+        ["report", rest @ ..] if rest.iter().any(|a| *a == "--help" || *a == "-h") => {
+            Ok(Command::ReportHelp)
+        }
+        ["report", rest @ ..] => report::parse(rest)
+            .map(Command::Report)
+            .map_err(|message| (message, report::USAGE)),
         ["lsp", other, ..] => Err((format!("unexpected argument `{other}` after `lsp`"), USAGE)),
         [first, ..] => Err((format!("unexpected argument `{first}`"), USAGE)),
     }
@@ -118,6 +129,11 @@ fn run(command: Command) -> ExitCode {
         }
         Command::GenerateHelp => {
             println!("{}", generate_args::USAGE);
+            ExitCode::SUCCESS
+        }
+        Command::Report(args) => report::run(args),
+        Command::ReportHelp => {
+            println!("{}", report::USAGE);
             ExitCode::SUCCESS
         }
         Command::Version => {

@@ -9,18 +9,7 @@ use tower_lsp_server::ls_types::{
     WorkspaceServerCapabilities,
 };
 
-use crate::lsp::actions::GENERATE_TESTS_KIND;
-
-/// The `workspace/executeCommand` commands (`docs/lsp-extensions.md`).
-pub const COMMANDS: &[&str] = &[
-    "ctgls.generate",
-    "ctgls.cancel",
-    "ctgls.status",
-    // Regression guard hook (lsp/regression.rs).
-    "ctgls.acceptBehaviour",
-    "ctgls.openTest",
-];
-
+use crate::lsp::protocol::{command, GENERATE_TESTS_KIND};
 use crate::lsp::to_proto;
 
 pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
@@ -58,7 +47,7 @@ pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
             work_done_progress_options: WorkDoneProgressOptions::default(),
         })),
         execute_command_provider: Some(ExecuteCommandOptions {
-            commands: COMMANDS.iter().map(|c| c.to_string()).collect(),
+            commands: command::ALL.iter().map(|c| c.to_string()).collect(),
             work_done_progress_options: WorkDoneProgressOptions::default(),
         }),
         ..ServerCapabilities::default()

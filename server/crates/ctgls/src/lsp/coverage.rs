@@ -1,34 +1,18 @@
 //! `ctgls/coverage`: per-file line and branch coverage for clients that render coverage
 //! themselves (`docs/lsp-extensions.md`).
 
-use serde::Deserialize;
-use serde_json::{json, Value};
-use syntax::PositionEncoding;
-use tower_lsp_server::ls_types::{TextDocumentIdentifier, Uri};
-
-use crate::lsp::engine::Tracked;
-use crate::lsp::hover::member_summary;
-use crate::lsp::results::member_display;
+use crate::lsp::file_view::FileView;
+use crate::lsp::protocol::{
+    BranchCoverage, Count, CoverageSummary, FileCoverage, LineCoverage, MethodCoverage,
+};
+use crate::lsp::results::words::member_display;
 use crate::lsp::view::View;
-use crate::open_file::OpenFile;
-
-pub const METHOD: &str = "ctgls/coverage";
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CoverageParams {
-    pub text_document: Option<TextDocumentIdentifier>,
-}
 
 /// One file's coverage, or `None` when it has no results.
-pub fn file_coverage(
-    uri: &Uri,
-    file: &OpenFile,
-    tracked: &Tracked,
-    encoding: PositionEncoding,
-) -> Option<Value> {
-    let results = tracked.results.as_deref()?;
-    let view = View::new(file, results, encoding);
+pub fn file_coverage(file_view: &FileView) -> Option<FileCoverage> {
+    let results = file_view.results?;
+    let file = file_view.file;
+    let view = View::new(file, results, file_view.encoding);
     let mut lines: Vec<(u32, bool)> = results
         .lines
         .iter()
@@ -54,13 +38,13 @@ pub fn file_coverage(
                 .covered_by
                 .and_then(|i| results.tests.get(i))
                 .and_then(|t| t.name.clone());
-            branches.push(json!({
-                "line": range.start.line,
-                "range": range,
-                "label": outcome.label,
-                "covered": covered,
-                "test": test,
-            }));
+            branches.push(BranchCoverage {
+                line: range.start.line,
+                range,
+                label: outcome.label.clone(),
+                covered,
+                test,
+            });
         }
     }
     let mut methods = Vec::new();
@@ -72,43 +56,56 @@ pub fn file_coverage(
             if !results.members.contains_key(&member.key) {
                 continue;
             }
-            let (covered, total, tests) = member_summary(results, &member.key);
+            let (covered, total, tests) = results.member_summary(&member.key);
             if total == 0 {
                 continue;
             }
             let Some(range) = view.span_range(&member.span) else {
                 continue;
             };
-            methods.push(json!({
-                "name": member_display(&member.key),
-                "range": range,
-                "branches": { "covered": covered, "total": total },
-                "tests": tests.len(),
-            }));
+            methods.push(MethodCoverage {
+                name: member_display(&member.key),
+                range,
+                branches: Count { covered, total },
+                tests: tests.len(),
+            });
         }
     }
     let covered_lines = lines.iter().filter(|(_, c)| *c).count();
-    Some(json!({
-        "uri": uri.as_str(),
-        "class": results.class,
-        "version": file.document().version(),
-        "lines": lines.iter().map(|(line, covered)| json!({ "line": line, "covered": covered })).collect::<Vec<_>>(),
-        "branches": branches,
-        "methods": methods,
-        "summary": {
-            "lines": { "covered": covered_lines, "total": lines.len() },
-            "branches": { "covered": covered_branches, "total": total_branches },
+    Some(FileCoverage {
+        uri: file_view.uri.clone(),
+        class: results.class.clone(),
+        version: Some(file.document().version()),
+        summary: CoverageSummary {
+            lines: Count {
+                covered: covered_lines,
+                total: lines.len(),
+            },
+            branches: Count {
+                covered: covered_branches,
+                total: total_branches,
+            },
         },
-    }))
+        lines: lines
+            .into_iter()
+            .map(|(line, covered)| LineCoverage { line, covered })
+            .collect(),
+        branches,
+        methods,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
-    use std::sync::Arc;
+
+    use syntax::PositionEncoding;
+    use tower_lsp_server::ls_types::Uri;
 
     use super::*;
+    use crate::lsp::protocol::settings::DiagnosticSeverities;
     use crate::lsp::results::ClassResults;
+    use crate::open_file::OpenFile;
 
     /// Lines end in `\n`, `\r\n` and lone `\r`; javac's line numbers on the right.
     const LONE_CR: &str = concat!(
@@ -136,35 +133,21 @@ mod tests {
             .iter()
             .map(|g| g.to_string())
             .collect();
-        let mut tracked = Tracked::new();
-        tracked.results = Some(Arc::new(ClassResults::interim(
-            1,
-            "p.LoneCr",
-            file.model(),
-            &covered,
-        )));
+        let results = ClassResults::interim(1, "p.LoneCr", file.model(), &covered);
         let uri: Uri = "file:///p/LoneCr.java".parse().unwrap();
-        let coverage = file_coverage(&uri, &file, &tracked, PositionEncoding::Utf16).unwrap();
+        let severities = DiagnosticSeverities::default();
+        let view = FileView {
+            results: Some(&results),
+            ..FileView::bare(&uri, &file, PositionEncoding::Utf16, &severities)
+        };
+        let coverage = file_coverage(&view).unwrap();
         // 0-based editor lines, one less than javac's.
-        assert_eq!(
-            coverage["lines"],
-            json!([
-                { "line": 5, "covered": true },
-                { "line": 8, "covered": true },
-                { "line": 10, "covered": true },
-            ])
-        );
-        let branches: Vec<(u64, &str, bool)> = coverage["branches"]
-            .as_array()
-            .unwrap()
+        let lines: Vec<(u32, bool)> = coverage.lines.iter().map(|l| (l.line, l.covered)).collect();
+        assert_eq!(lines, [(5, true), (8, true), (10, true)]);
+        let branches: Vec<(u32, &str, bool)> = coverage
+            .branches
             .iter()
-            .map(|b| {
-                (
-                    b["line"].as_u64().unwrap(),
-                    b["label"].as_str().unwrap(),
-                    b["covered"].as_bool().unwrap(),
-                )
-            })
+            .map(|b| (b.line, b.label.as_str(), b.covered))
             .collect();
         assert!(branches.contains(&(7, "true", true)), "{branches:?}");
         assert!(branches.contains(&(4, "true", false)), "{branches:?}");

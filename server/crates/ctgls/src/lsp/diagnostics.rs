@@ -1,38 +1,30 @@
-//! The diagnostics of an open file: uncovered branches, undeclared exceptions, calls that read
-//! the machine (`machine_inputs.rs`), and why generation cannot run (codes and shapes in `docs/lsp-extensions.md`). Computed from the
+//! The diagnostics of an open file: uncovered branches, undeclared exceptions, lines that read
+//! nondeterministic inputs (`nondeterminism.rs`), and why generation cannot run (codes and shapes in `docs/lsp-extensions.md`). Computed from the
 //! results placed on the current text, so they are always for the version they are published
 //! with.
 
-use serde_json::json;
-use syntax::PositionEncoding;
 use tower_lsp_server::ls_types::{
-    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range,
-    Uri,
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
 };
 
-use crate::lsp::engine::Tracked;
-use crate::lsp::results::{member_display, simple_name, ClassResults, Origin, OutcomeResult};
+use crate::lsp::file_view::FileView;
+/// A ctgls diagnostic with its typed `data` (defined beside the codes, so that every feature
+/// module, this one's parts too, builds its diagnostics with it).
+pub use crate::lsp::protocol::diagnostic;
+use crate::lsp::protocol::settings::DiagnosticSeverities;
+use crate::lsp::protocol::{
+    DiagnosticCode, NeedsEnvironmentData, NoData, UncoveredBranchData, UndeclaredExceptionData,
+};
+use crate::lsp::results::words::{exception_message, member_display, uncovered_message};
+use crate::lsp::results::ClassResults;
 use crate::lsp::runner::FailureKind;
 use crate::lsp::view::View;
 use crate::lsp::workspace::{primary_type, uri_path};
-use crate::open_file::OpenFile;
 
-pub const SOURCE: &str = "ctgls";
-pub const UNCOVERED_BRANCH: &str = "uncovered-branch";
-pub const UNDECLARED_EXCEPTION: &str = "undeclared-exception";
-pub const GENERATION_UNAVAILABLE: &str = "generation-unavailable";
-pub const NEEDS_ENVIRONMENT: &str = "needs-environment";
-pub const NONDETERMINISTIC_INPUT: &str = "nondeterministic-input";
-pub const VERIFICATION_FAILED: &str = "verification-failed";
-
-pub fn compute(
-    uri: &Uri,
-    file: &OpenFile,
-    tracked: &Tracked,
-    unavailable: Option<&str>,
-    encoding: PositionEncoding,
-) -> Vec<Diagnostic> {
+/// Every diagnostic of the file, with the user's severities (`diagnostics` setting) applied.
+pub fn compute(input: &FileView) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let (uri, file, encoding) = (input.uri, input.file, input.encoding);
     let path = uri_path(uri);
     let class_range = primary_type(file.model(), path.as_deref()).and_then(|ty| {
         let span = ty.name_span.as_ref().unwrap_or(&ty.span);
@@ -43,15 +35,15 @@ pub fn compute(
             .map(crate::lsp::to_proto::range)
     });
     let class_range = class_range.unwrap_or_default();
-    if let Some(reason) = unavailable {
+    if let Some(reason) = input.unavailable {
         out.push(diagnostic(
             class_range,
             DiagnosticSeverity::INFORMATION,
-            GENERATION_UNAVAILABLE,
+            DiagnosticCode::GenerationUnavailable,
             reason.to_string(),
-            json!({}),
+            NoData {},
         ));
-    } else if let Some(problem) = &tracked.problem {
+    } else if let Some(problem) = input.problem {
         let severity = if problem.kind == FailureKind::DoesNotCompile {
             DiagnosticSeverity::WARNING
         } else {
@@ -60,35 +52,56 @@ pub fn compute(
         out.push(diagnostic(
             class_range,
             severity,
-            GENERATION_UNAVAILABLE,
+            DiagnosticCode::GenerationUnavailable,
             problem.message.clone(),
-            json!({}),
+            NoData {},
         ));
     }
-    if let Some(reason) = tracked.results.as_ref().and_then(|r| r.unverified.as_ref()) {
-        if unavailable.is_none() && tracked.problem.is_none() {
+    if let Some(reason) = input.results.and_then(|r| r.unverified.as_ref()) {
+        if input.unavailable.is_none() && input.problem.is_none() {
             out.push(diagnostic(
                 class_range,
                 DiagnosticSeverity::WARNING,
-                VERIFICATION_FAILED,
+                DiagnosticCode::VerificationFailed,
                 reason.clone(),
-                json!({}),
+                NoData {},
             ));
         }
     }
-    if let Some(results) = &tracked.results {
+    if let Some(results) = input.results {
         let view = View::new(file, results, encoding);
-        uncovered_branches(uri, &view, &mut out);
-        undeclared_exceptions(uri, &view, &mut out);
-        needs_environment(uri, &view, &mut out);
+        uncovered_branches(input, &view, &mut out);
+        undeclared_exceptions(input, &view, &mut out);
+        needs_environment(input, &view, &mut out);
     }
-    machine_inputs(file, encoding, &mut out);
-    out
+    crate::lsp::nondeterminism::diagnostics(input, &mut out);
+    crate::lsp::regression::diagnostics(input, &mut out);
+    apply_severities(out, input.severities)
+}
+
+/// The user's severities: a code set to `off` is dropped, another gets the severity asked for.
+pub fn apply_severities(
+    diagnostics: Vec<Diagnostic>,
+    severities: &DiagnosticSeverities,
+) -> Vec<Diagnostic> {
+    diagnostics
+        .into_iter()
+        .filter_map(|mut diagnostic| {
+            let code = match &diagnostic.code {
+                Some(NumberOrString::String(code)) => DiagnosticCode::parse(code),
+                _ => None,
+            };
+            if let Some(level) = code.and_then(|c| severities.get(c)) {
+                diagnostic.severity = Some(level.severity()?);
+            }
+            Some(diagnostic)
+        })
+        .collect()
 }
 
 /// On the line that needed the environment, while its member is unchanged: why the goals
 /// there have no test (docs/lsp-extensions.md, `needs-environment`).
-fn needs_environment(uri: &Uri, view: &View, out: &mut Vec<Diagnostic>) {
+fn needs_environment(input: &FileView, view: &View, out: &mut Vec<Diagnostic>) {
     let results = view.results;
     for need in &results.environment {
         let Some((member, offset)) = &need.at else {
@@ -104,48 +117,24 @@ fn needs_environment(uri: &Uri, view: &View, out: &mut Vec<Diagnostic>) {
         out.push(diagnostic(
             range,
             DiagnosticSeverity::INFORMATION,
-            NEEDS_ENVIRONMENT,
+            DiagnosticCode::NeedsEnvironment,
             format!(
                 "{}; no test is written for the {goals} goal{} only such runs reach",
                 need.message,
                 if goals == 1 { "" } else { "s" }
             ),
-            json!({
-                "uri": uri.as_str(),
-                "class": results.class,
-                "target": need.target,
-                "goals": need.goals,
-                "run": results.run,
-            }),
+            NeedsEnvironmentData {
+                uri: input.uri.clone(),
+                class: results.class.clone(),
+                target: need.target.clone(),
+                goals: need.goals.clone(),
+                run: results.run,
+            },
         ));
     }
 }
 
-/// One hint per call that reads the machine: why what it returned is never asserted.
-fn machine_inputs(file: &OpenFile, encoding: PositionEncoding, out: &mut Vec<Diagnostic>) {
-    for input in crate::lsp::machine_inputs::find(file) {
-        let Ok(range) = file
-            .document()
-            .line_index()
-            .text_range(input.bytes.clone(), encoding)
-        else {
-            continue;
-        };
-        out.push(diagnostic(
-            crate::lsp::to_proto::range(range),
-            DiagnosticSeverity::HINT,
-            NONDETERMINISTIC_INPUT,
-            format!(
-                "reads {} of the machine it runs on: generated tests never assert what depends \
-                 on it (it differs on another machine, and could be a secret)",
-                input.what
-            ),
-            json!({ "reads": input.what }),
-        ));
-    }
-}
-
-fn uncovered_branches(uri: &Uri, view: &View, out: &mut Vec<Diagnostic>) {
+fn uncovered_branches(input: &FileView, view: &View, out: &mut Vec<Diagnostic>) {
     let results = view.results;
     for decision in &results.decisions {
         let Some(current) = view.decision(decision) else {
@@ -162,41 +151,21 @@ fn uncovered_branches(uri: &Uri, view: &View, out: &mut Vec<Diagnostic>) {
             out.push(diagnostic(
                 range,
                 DiagnosticSeverity::INFORMATION,
-                UNCOVERED_BRANCH,
+                DiagnosticCode::UncoveredBranch,
                 uncovered_message(results, current.kind, outcome),
-                json!({ "uri": uri.as_str(), "class": results.class, "goal": goal, "run": results.run }),
+                UncoveredBranchData {
+                    uri: input.uri.clone(),
+                    class: results.class.clone(),
+                    goal,
+                    run: results.run,
+                },
             ));
         }
     }
 }
 
-/// "true branch not covered; closest: amount == 99 (needs > 100)".
-pub fn uncovered_message(
-    results: &ClassResults,
-    kind: javamodel::DecisionKind,
-    outcome: &OutcomeResult,
-) -> String {
-    use javamodel::DecisionKind as K;
-    let what = match (kind, outcome.label.as_str()) {
-        (K::MethodEntry, _) => "never called".to_string(),
-        (K::Catch, _) => "catch block never entered".to_string(),
-        (K::ForEach, "true") => "loop body never ran".to_string(),
-        (K::ForEach, "false") => "loop never finished".to_string(),
-        (_, "true" | "false") => format!("{} branch not covered", outcome.label),
-        (_, label) => format!("{label} not covered"),
-    };
-    match results.origin {
-        Origin::Interim => format!("{what} yet (search running)"),
-        Origin::Stored => format!("{what} (last session)"),
-        Origin::Final => match (&outcome.closest, outcome.reached) {
-            (Some(closest), _) => format!("{what}; closest: {closest}"),
-            (None, false) if kind != K::MethodEntry => format!("{what} (never reached)"),
-            (None, _) => what,
-        },
-    }
-}
-
-fn undeclared_exceptions(uri: &Uri, view: &View, out: &mut Vec<Diagnostic>) {
+fn undeclared_exceptions(input: &FileView, view: &View, out: &mut Vec<Diagnostic>) {
+    let uri = input.uri;
     let results = view.results;
     for (index, exception) in results.exceptions.iter().enumerate() {
         // A runtime exception thrown on purpose (`throw new IllegalArgumentException(...)`)
@@ -233,71 +202,36 @@ fn undeclared_exceptions(uri: &Uri, view: &View, out: &mut Vec<Diagnostic>) {
         let mut diagnostic = diagnostic(
             range,
             DiagnosticSeverity::WARNING,
-            UNDECLARED_EXCEPTION,
+            DiagnosticCode::UndeclaredException,
             exception_message(exception),
-            json!({
-                "uri": uri.as_str(),
-                "class": results.class,
-                "exception": exception.type_name,
-                "member": exception.called,
-                "index": index,
-                "run": results.run,
-            }),
+            UndeclaredExceptionData {
+                uri: uri.clone(),
+                class: results.class.clone(),
+                exception: exception.type_name.clone(),
+                member: exception.called.clone(),
+                index,
+                run: results.run,
+            },
         );
         diagnostic.related_information = related;
         out.push(diagnostic);
     }
 }
 
-/// "ArithmeticException (/ by zero) escapes interest(int) when ratePerUnit = 0".
-pub fn exception_message(exception: &crate::lsp::results::ExceptionResult) -> String {
-    let mut message = simple_name(&exception.type_name).to_string();
-    if let Some(text) = exception.message.as_deref().filter(|m| !m.is_empty()) {
-        message.push_str(&format!(" ({text})"));
-    }
-    message.push_str(&format!(
-        " escapes {} without being declared",
-        member_display(&exception.called)
-    ));
-    if !exception.inputs.is_empty() {
-        message.push_str(&format!(" when {}", exception.inputs));
-    }
-    message
-}
-
 fn test_name(results: &ClassResults, test: Option<usize>) -> Option<&str> {
     results.tests.get(test?)?.name.as_deref()
-}
-
-/// A ctgls diagnostic (`pub(crate)`: the regression guard's too, `lsp/regression.rs`).
-pub(crate) fn diagnostic(
-    range: Range,
-    severity: DiagnosticSeverity,
-    code: &str,
-    message: String,
-    data: serde_json::Value,
-) -> Diagnostic {
-    Diagnostic {
-        range,
-        severity: Some(severity),
-        code: Some(NumberOrString::String(code.to_string())),
-        source: Some(SOURCE.to_string()),
-        message,
-        data: Some(data),
-        ..Diagnostic::default()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
-    use std::sync::Arc;
 
-    use syntax::{TextChange, TextPosition, TextRange};
+    use syntax::{PositionEncoding, TextChange, TextPosition, TextRange};
+    use tower_lsp_server::ls_types::Uri;
 
     use super::*;
-    use crate::lsp::engine::Tracked;
     use crate::lsp::results::ClassResults;
+    use crate::open_file::OpenFile;
 
     const ACCOUNT: &str = "package p;\n\npublic class Account {\n    private long balance;\n\n    public boolean withdraw(long amount) {\n        if (amount <= 0) {\n            return false;\n        }\n        balance -= amount;\n        return true;\n    }\n\n    public long interest(int rate) {\n        if (balance > 100) {\n            return balance / rate;\n        }\n        return 0;\n    }\n}\n";
 
@@ -305,17 +239,29 @@ mod tests {
         "file:///p/Account.java".parse().unwrap()
     }
 
-    /// A file whose interim results cover `covered` goals.
-    fn tracked_with(file: &OpenFile, covered: &[&str]) -> Tracked {
+    /// Interim results of the file covering `covered` goals.
+    fn tracked_with(file: &OpenFile, covered: &[&str]) -> ClassResults {
         let covered: BTreeSet<String> = covered.iter().map(|g| g.to_string()).collect();
-        let mut tracked = Tracked::new();
-        tracked.results = Some(Arc::new(ClassResults::interim(
-            1,
-            "p.Account",
-            file.model(),
-            &covered,
-        )));
-        tracked
+        ClassResults::interim(1, "p.Account", file.model(), &covered)
+    }
+
+    /// The diagnostics of `file` showing `results`, with `severities`.
+    fn compute_with(
+        file: &OpenFile,
+        results: Option<&ClassResults>,
+        unavailable: Option<&str>,
+        severities: &DiagnosticSeverities,
+    ) -> Vec<Diagnostic> {
+        let uri = uri();
+        compute(&FileView {
+            results,
+            unavailable,
+            ..FileView::bare(&uri, file, PositionEncoding::Utf16, severities)
+        })
+    }
+
+    fn defaults() -> DiagnosticSeverities {
+        DiagnosticSeverities::default()
     }
 
     fn messages(diagnostics: &[Diagnostic]) -> Vec<(u32, String)> {
@@ -334,8 +280,7 @@ mod tests {
             "p.Account#interest(int)/B0.T",
             "p.Account#interest(int)/B0.F",
         ];
-        let mut tracked = tracked_with(&file, &all);
-        let mut results = (**tracked.results.as_ref().unwrap()).clone();
+        let mut results = tracked_with(&file, &all);
         // `balance -= amount;`: line 10, offset 4 in withdraw (which starts on row 5).
         results.environment = vec![crate::lsp::results::EnvironmentResult {
             at: Some(("p.Account#withdraw(long)".into(), 4)),
@@ -344,11 +289,15 @@ mod tests {
             target: "/home/x/out.txt".into(),
             goals: vec!["line 10".into(), "line 11".into()],
         }];
-        tracked.results = Some(Arc::new(results));
-        let diagnostics = compute(&uri(), &file, &tracked, None, PositionEncoding::Utf16);
+        let diagnostics = compute_with(&file, Some(&results), None, &defaults());
         let need: Vec<&Diagnostic> = diagnostics
             .iter()
-            .filter(|d| d.code == Some(NumberOrString::String(NEEDS_ENVIRONMENT.into())))
+            .filter(|d| {
+                d.code
+                    == Some(NumberOrString::String(
+                        DiagnosticCode::NeedsEnvironment.as_str().into(),
+                    ))
+            })
             .collect();
         assert_eq!(
             messages(&need.into_iter().cloned().collect::<Vec<_>>()),
@@ -361,7 +310,12 @@ mod tests {
         );
         let info = diagnostics
             .iter()
-            .find(|d| d.code == Some(NumberOrString::String(NEEDS_ENVIRONMENT.into())))
+            .find(|d| {
+                d.code
+                    == Some(NumberOrString::String(
+                        DiagnosticCode::NeedsEnvironment.as_str().into(),
+                    ))
+            })
             .unwrap();
         assert_eq!(info.severity, Some(DiagnosticSeverity::INFORMATION));
         assert_eq!(info.data.as_ref().unwrap()["target"], "/home/x/out.txt");
@@ -378,17 +332,18 @@ mod tests {
                 PositionEncoding::Utf16,
             )
             .unwrap();
-        let diagnostics = compute(&uri(), &edited, &tracked, None, PositionEncoding::Utf16);
-        assert!(!diagnostics
-            .iter()
-            .any(|d| d.code == Some(NumberOrString::String(NEEDS_ENVIRONMENT.into()))));
+        let diagnostics = compute_with(&edited, Some(&results), None, &defaults());
+        assert!(!diagnostics.iter().any(|d| d.code
+            == Some(NumberOrString::String(
+                DiagnosticCode::NeedsEnvironment.as_str().into()
+            ))));
     }
 
     #[test]
     fn uncovered_outcomes_are_diagnosed_on_their_condition() {
         let file = OpenFile::open(ACCOUNT, 1);
         let tracked = tracked_with(&file, &["p.Account#withdraw(long)/B0.T"]);
-        let diagnostics = compute(&uri(), &file, &tracked, None, PositionEncoding::Utf16);
+        let diagnostics = compute_with(&file, Some(&tracked), None, &defaults());
         assert_eq!(
             messages(&diagnostics),
             [
@@ -407,10 +362,12 @@ mod tests {
             ]
         );
         let first = &diagnostics[0];
-        assert_eq!(first.source.as_deref(), Some(SOURCE));
+        assert_eq!(first.source.as_deref(), Some(DIAGNOSTIC_SOURCE));
         assert_eq!(
             first.code,
-            Some(NumberOrString::String(UNCOVERED_BRANCH.into()))
+            Some(NumberOrString::String(
+                DiagnosticCode::UncoveredBranch.as_str().into()
+            ))
         );
         assert_eq!(first.severity, Some(DiagnosticSeverity::INFORMATION));
         assert_eq!(
@@ -443,7 +400,7 @@ mod tests {
             PositionEncoding::Utf16,
         )
         .unwrap();
-        let diagnostics = compute(&uri(), &file, &tracked, None, PositionEncoding::Utf16);
+        let diagnostics = compute_with(&file, Some(&tracked), None, &defaults());
         let lines: Vec<u32> = diagnostics.iter().map(|d| d.range.start.line).collect();
         assert_eq!(
             lines,
@@ -453,27 +410,23 @@ mod tests {
     }
 
     #[test]
-    fn a_call_that_reads_the_machine_is_a_hint_on_its_line() {
+    fn a_call_that_reads_the_machine_is_information_on_its_line() {
         let source = "package p;\n\npublic class Settings {\n    public String header() {\n        return \"Bearer \" + System.getenv(\"API_TOKEN\");\n    }\n}\n";
         let file = OpenFile::open(source, 1);
-        let diagnostics = compute(
-            &uri(),
-            &file,
-            &Tracked::new(),
-            None,
-            PositionEncoding::Utf16,
-        );
+        let diagnostics = compute_with(&file, None, None, &defaults());
         assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
         let hint = &diagnostics[0];
         assert_eq!(
             hint.code,
-            Some(NumberOrString::String(NONDETERMINISTIC_INPUT.into()))
+            Some(NumberOrString::String(
+                DiagnosticCode::NondeterministicInput.as_str().into()
+            ))
         );
-        assert_eq!(hint.severity, Some(DiagnosticSeverity::HINT));
+        assert_eq!(hint.severity, Some(DiagnosticSeverity::INFORMATION));
         assert_eq!((hint.range.start.line, hint.range.start.character), (4, 27));
         assert!(
             hint.message
-                .starts_with("reads the environment variable \"API_TOKEN\" of the machine"),
+                .starts_with("reads the environment variable \"API_TOKEN\": generated tests never"),
             "{}",
             hint.message
         );
@@ -482,17 +435,13 @@ mod tests {
     #[test]
     fn an_unavailable_reason_is_shown_on_the_class_name() {
         let file = OpenFile::open(ACCOUNT, 1);
-        let diagnostics = compute(
-            &uri(),
-            &file,
-            &Tracked::new(),
-            Some("test generation is off"),
-            PositionEncoding::Utf16,
-        );
+        let diagnostics = compute_with(&file, None, Some("test generation is off"), &defaults());
         assert_eq!(diagnostics.len(), 1);
         assert_eq!(
             diagnostics[0].code,
-            Some(NumberOrString::String(GENERATION_UNAVAILABLE.into()))
+            Some(NumberOrString::String(
+                DiagnosticCode::GenerationUnavailable.as_str().into()
+            ))
         );
         assert_eq!(diagnostics[0].range.start.line, 2);
         assert_eq!(diagnostics[0].range.start.character, 13);

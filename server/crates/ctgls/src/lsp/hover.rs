@@ -1,40 +1,32 @@
 //! Hover on a method, a branch or a line: what the generated tests cover there, which test and
 //! with which inputs, or why nothing is covered (Markdown).
 
-use std::collections::BTreeSet;
+use syntax::TextPosition;
 
-use syntax::{PositionEncoding, TextPosition};
-
-use crate::lsp::diagnostics::{exception_message, uncovered_message};
-use crate::lsp::engine::Tracked;
-use crate::lsp::results::{member_display, ClassResults, Origin};
+use crate::lsp::file_view::FileView;
+use crate::lsp::results::words::{exception_message, member_display, uncovered_message};
+use crate::lsp::results::{ClassResults, Origin};
 use crate::lsp::view::View;
-use crate::open_file::OpenFile;
 
-/// Where the hover is, what there is to say; `None` when ctgls has nothing to say there.
-pub struct HoverInput<'a> {
-    pub file: &'a OpenFile,
-    pub tracked: &'a Tracked,
-    pub position: TextPosition,
-    pub encoding: PositionEncoding,
-    /// Why generation cannot run at all.
-    pub unavailable: Option<&'a str>,
-    /// A run of this file is in progress: its phase.
-    pub running: Option<&'a str>,
+/// What ctgls says at `position`; `None` when it has nothing to say there: a line that reads
+/// a nondeterministic input first, then the coverage of the place.
+pub fn hover(input: &FileView, position: TextPosition) -> Option<String> {
+    crate::lsp::nondeterminism::with_hover(input, position, coverage_hover(input, position))
 }
 
-pub fn hover(input: &HoverInput) -> Option<String> {
+/// What the tests cover at `position`.
+fn coverage_hover(input: &FileView, position: TextPosition) -> Option<String> {
     let document = input.file.document();
     let offset = document
         .line_index()
-        .offset(input.position, input.encoding)
+        .offset(position, input.encoding)
         .ok()?;
     let model = input.file.model();
     let member = crate::lsp::results::innermost_member_at(model, offset)?;
     let mut out = String::new();
     let status = status_note(input);
 
-    let Some(results) = input.tracked.results.as_deref() else {
+    let Some(results) = input.results else {
         // Nothing to show but why.
         if member
             .name_span
@@ -116,7 +108,7 @@ pub fn hover(input: &HoverInput) -> Option<String> {
         .as_ref()
         .is_some_and(|s| s.contains_byte(offset));
     if on_name {
-        let (covered, total, tests) = member_summary(results, &member.key);
+        let (covered, total, tests) = results.member_summary(&member.key);
         out.push_str(&format!(
             "**ctgls** · `{}`: {covered}/{total} branches covered by {} generated test{}\n",
             member_display(&member.key),
@@ -137,7 +129,7 @@ pub fn hover(input: &HoverInput) -> Option<String> {
     }
 
     // A line.
-    let row = input.position.line;
+    let row = position.line;
     let line = results
         .lines
         .iter()
@@ -163,33 +155,11 @@ pub fn hover(input: &HoverInput) -> Option<String> {
     Some(out)
 }
 
-/// Covered and total outcomes of a member, and the names of the tests that cover any of them.
-pub fn member_summary(results: &ClassResults, member: &str) -> (usize, usize, Vec<String>) {
-    let mut covered = 0;
-    let mut total = 0;
-    let mut tests = BTreeSet::new();
-    let prefix = format!("{member}/");
-    for decision in results.decisions.iter().filter(|d| d.key.member == member) {
-        for outcome in &decision.outcomes {
-            total += 1;
-            covered += usize::from(results.is_covered(outcome));
-        }
-    }
-    for test in &results.tests {
-        if let Some(name) = &test.name {
-            if test.goals.iter().any(|g| g.starts_with(&prefix)) {
-                tests.insert(name.clone());
-            }
-        }
-    }
-    (covered, total, tests.into_iter().collect())
-}
-
-fn status_note(input: &HoverInput) -> Option<String> {
+fn status_note(input: &FileView) -> Option<String> {
     if let Some(reason) = input.unavailable {
         return Some(reason.to_string());
     }
-    if let Some(problem) = &input.tracked.problem {
+    if let Some(problem) = input.problem {
         return Some(problem.message.clone());
     }
     if !input.file.model().problems.is_empty() {
@@ -219,34 +189,34 @@ fn push_footer(out: &mut String, results: &ClassResults, status: Option<String>)
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
-    use std::sync::Arc;
 
     use super::*;
+    use crate::lsp::protocol::settings::DiagnosticSeverities;
     use crate::lsp::results::ClassResults;
+    use crate::open_file::OpenFile;
+    use syntax::PositionEncoding;
+    use tower_lsp_server::ls_types::Uri;
 
     const SOURCE: &str = "package p;\n\npublic class A {\n    public int sign(int x) {\n        if (x > 0) {\n            return 1;\n        }\n        return 0;\n    }\n\n    public int one() {\n        return 1;\n    }\n}\n";
 
-    fn hover_at(file: &OpenFile, tracked: &Tracked, line: u32, character: u32) -> Option<String> {
-        hover(&HoverInput {
-            file,
-            tracked,
-            position: TextPosition::new(line, character),
-            encoding: PositionEncoding::Utf16,
-            unavailable: None,
-            running: None,
-        })
+    fn hover_at(
+        file: &OpenFile,
+        results: &ClassResults,
+        line: u32,
+        character: u32,
+    ) -> Option<String> {
+        let uri: Uri = "file:///p/A.java".parse().unwrap();
+        let severities = DiagnosticSeverities::default();
+        let view = FileView {
+            results: Some(results),
+            ..FileView::bare(&uri, file, PositionEncoding::Utf16, &severities)
+        };
+        hover(&view, TextPosition::new(line, character))
     }
 
-    fn tracked(file: &OpenFile, covered: &[&str]) -> Tracked {
+    fn tracked(file: &OpenFile, covered: &[&str]) -> ClassResults {
         let covered: BTreeSet<String> = covered.iter().map(|g| g.to_string()).collect();
-        let mut tracked = Tracked::new();
-        tracked.results = Some(Arc::new(ClassResults::interim(
-            1,
-            "p.A",
-            file.model(),
-            &covered,
-        )));
-        tracked
+        ClassResults::interim(1, "p.A", file.model(), &covered)
     }
 
     #[test]

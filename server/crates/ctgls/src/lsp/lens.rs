@@ -1,27 +1,19 @@
 //! Code lens per method and constructor: "7/9 branches · 3 tests"; clicking regenerates.
 
-use serde_json::json;
-use syntax::PositionEncoding;
-use tower_lsp_server::ls_types::{CodeLens, Command, Uri};
+use tower_lsp_server::ls_types::{CodeLens, Command};
 
-use crate::lsp::engine::Tracked;
-use crate::lsp::hover::member_summary;
+use crate::lsp::file_view::FileView;
+use crate::lsp::protocol::{command, FileArgument};
 use crate::lsp::results::Origin;
 use crate::lsp::view::View;
 use crate::lsp::workspace::{primary_type, uri_path};
-use crate::open_file::OpenFile;
 
-pub const GENERATE_COMMAND: &str = "ctgls.generate";
-
-pub fn lenses(
-    uri: &Uri,
-    file: &OpenFile,
-    tracked: &Tracked,
-    encoding: PositionEncoding,
-) -> Vec<CodeLens> {
-    let Some(results) = tracked.results.as_deref() else {
+pub fn lenses(file_view: &FileView) -> Vec<CodeLens> {
+    let Some(results) = file_view.results else {
         return Vec::new();
     };
+    let (uri, file, encoding) = (file_view.uri, file_view.file, file_view.encoding);
+    let argument = serde_json::to_value(FileArgument { uri: uri.clone() }).ok();
     let path = uri_path(uri);
     let Some(class) = primary_type(file.model(), path.as_deref()) else {
         return Vec::new();
@@ -46,7 +38,7 @@ pub fn lenses(
             let title = if !view.live(&member.key) {
                 "edited · coverage after the next run".to_string()
             } else {
-                let (covered, total, tests) = member_summary(results, &member.key);
+                let (covered, total, tests) = results.member_summary(&member.key);
                 match results.origin {
                     Origin::Final => format!(
                         "{covered}/{total} branches · {} test{}",
@@ -61,8 +53,8 @@ pub fn lenses(
                 range,
                 command: Some(Command {
                     title,
-                    command: GENERATE_COMMAND.to_string(),
-                    arguments: Some(vec![json!({ "uri": uri.as_str() })]),
+                    command: command::GENERATE.to_string(),
+                    arguments: Some(argument.iter().cloned().collect()),
                 }),
                 data: None,
             });
@@ -74,25 +66,27 @@ pub fn lenses(
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
-    use std::sync::Arc;
+
+    use syntax::PositionEncoding;
+    use tower_lsp_server::ls_types::Uri;
 
     use super::*;
+    use crate::lsp::protocol::settings::DiagnosticSeverities;
     use crate::lsp::results::ClassResults;
+    use crate::open_file::OpenFile;
 
     #[test]
     fn one_lens_per_method_with_its_branches_and_the_generate_command() {
         let text = "package p;\n\npublic class A {\n    public A() {}\n\n    public int sign(int x) {\n        return x > 0 ? 1 : 0;\n    }\n\n    abstract static class B {\n        abstract void f();\n    }\n}\n";
         let file = OpenFile::open(text, 1);
         let covered = BTreeSet::from(["p.A#sign(int)/B0.T".to_string()]);
-        let mut tracked = Tracked::new();
-        tracked.results = Some(Arc::new(ClassResults::interim(
-            1,
-            "p.A",
-            file.model(),
-            &covered,
-        )));
+        let results = ClassResults::interim(1, "p.A", file.model(), &covered);
         let uri: Uri = "file:///p/A.java".parse().unwrap();
-        let lenses = lenses(&uri, &file, &tracked, PositionEncoding::Utf16);
+        let severities = DiagnosticSeverities::default();
+        let lenses = lenses(&FileView {
+            results: Some(&results),
+            ..FileView::bare(&uri, &file, PositionEncoding::Utf16, &severities)
+        });
         let titles: Vec<(u32, &str)> = lenses
             .iter()
             .map(|l| {
@@ -111,7 +105,7 @@ mod tests {
             "abstract methods have no lens"
         );
         let command = lenses[0].command.as_ref().unwrap();
-        assert_eq!(command.command, GENERATE_COMMAND);
+        assert_eq!(command.command, crate::lsp::protocol::command::GENERATE);
         assert_eq!(command.arguments.as_ref().unwrap()[0]["uri"], uri.as_str());
     }
 }

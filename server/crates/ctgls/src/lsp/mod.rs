@@ -1,27 +1,44 @@
 //! The language server: LSP over a byte stream (stdio for editors). This is the only module
 //! that speaks LSP or JSON.
 //!
-//! - `server`: the `LanguageServer` handlers, which only forward to the owner task;
-//! - `state`: the owner task, which applies events in order and hands out snapshots;
-//! - `config`: typed settings; `capabilities`: what we announce;
-//! - `from_proto` / `to_proto`: conversions at the edge; `ext`: debugging extensions.
+//! - `server`: the `LanguageServer` handlers, which only forward `event`s to the owner task;
+//! - `owner`: the owner task, which applies events in order (with `owner/commands.rs` and the
+//!   regression guard's reports, `owner/guard.rs`); `scheduler` chooses and starts runs,
+//!   `runner` is the generation thread, `progress` reports runs as `$/progress`; `guard`: the
+//!   regression guard's state per class and its check before a run's search;
+//! - `results`: what a run found, in edit-proof terms; `file_view`: what an open class shows
+//!   and the read-only view features get; `view`: results placed on the current text;
+//! - features, pure functions of a `FileView`: `diagnostics` (with `nondeterminism` and
+//!   `regression`, the guard's), `hover`, `lens`, `actions` (with `test_file`), `coverage`;
+//!   `status` reports the server's state;
+//!   `requests` answers the read-only requests with them;
+//! - `protocol`: the extension messages, commands, diagnostic codes and settings, typed;
+//!   `capabilities`: what we announce; `from_proto` / `to_proto`: conversions at the edge;
+//!   `workspace`: projects and the class of a file.
+//!
+//! Architecture invariant: no import circle among these modules (features never import the
+//! owner or the scheduler; the runner reports through a function, not the owner's events).
 
 pub mod actions;
 pub mod capabilities;
-pub mod config;
 pub mod coverage;
 pub mod diagnostics;
-pub mod engine;
-pub mod ext;
+pub mod event;
+pub mod file_view;
 pub mod from_proto;
+pub mod guard;
 pub mod hover;
 pub mod lens;
-pub mod machine_inputs;
+pub mod nondeterminism;
+pub mod owner;
+pub mod progress;
+pub mod protocol;
 pub mod regression;
+pub mod requests;
 pub mod results;
 pub mod runner;
+pub mod scheduler;
 pub mod server;
-pub mod state;
 pub mod status;
 pub mod test_file;
 pub mod to_proto;
@@ -38,8 +55,8 @@ use tokio::sync::mpsc;
 use tower_lsp_server::{LspService, Server};
 
 use crate::logging::LogLevelControl;
+use owner::Owner;
 use server::Backend;
-use state::State;
 
 /// The text of a caught panic.
 pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
@@ -63,16 +80,16 @@ where
     let (events, receiver) = mpsc::unbounded_channel();
     let shutdown_requested = Arc::new(AtomicBool::new(false));
     let mut owner = None;
-    let owner_events = state::WeakEventSender::new(&events);
+    let owner_events = event::WeakEventSender::new(&events);
     let (service, socket) = LspService::build(|client| {
         owner = Some(tokio::spawn(
-            State::new(client.clone(), log_level, owner_events).run(receiver),
+            Owner::new(client.clone(), log_level, owner_events).run(receiver),
         ));
         Backend::new(client, events, shutdown_requested.clone())
     })
-    .custom_method(ext::DEBUG_DOCUMENT, Backend::debug_document)
-    .custom_method(ext::DEBUG_CONFIG, Backend::debug_config)
-    .custom_method(coverage::METHOD, Backend::coverage)
+    .custom_method(protocol::DEBUG_DOCUMENT, Backend::debug_document)
+    .custom_method(protocol::DEBUG_CONFIG, Backend::debug_config)
+    .custom_method(protocol::COVERAGE, Backend::coverage)
     .custom_method(
         "window/workDoneProgress/cancel",
         Backend::work_done_progress_cancel,

@@ -1,7 +1,7 @@
 //! The generation thread: runs one class's pipeline at a time (job, emission, verification,
 //! store) off the async runtime, since it blocks on the JVM worker for seconds. It owns the
 //! JVM workers (one per project, started on the first run and kept warm) and reports back to
-//! the owner task as `Event::Run` messages: phases, interim coverage while the search runs,
+//! the owner task through an `UpdateSink`: phases, interim coverage while the search runs,
 //! and the final results or the reason there are none.
 //!
 //! Before a run, the project's build tool is asked for its classpath (`ctg::buildtool`): from
@@ -29,8 +29,8 @@ use jvm::{JvmError, Supervisor, Training, WorkerConfig};
 use search::{Algorithm, CancelToken, Progress};
 use tower_lsp_server::ls_types::Uri;
 
+use crate::lsp::guard::{check_before_run, CheckInput, GuardJob, GuardUpdate};
 use crate::lsp::results::ClassResults;
-use crate::lsp::state::{Event, WeakEventSender};
 
 /// How long a build tool's failure stands before the tool is asked again (with the same build
 /// files; an edited build file is asked at once). The user may have fixed the local
@@ -63,8 +63,8 @@ pub struct RunJob {
     pub build_tool: BuildToolSettings,
     /// How many of the layout's classpath entries the user gave (they stay first).
     pub explicit_classpath: usize,
-    /// Regression guard hook: the stored tests to check before the search.
-    pub guard: Option<crate::lsp::regression::GuardJob>,
+    /// The regression guard's check before the search (`guard.rs`); `None`: no check.
+    pub guard: Option<GuardJob>,
 }
 
 /// Where a project's classpath came from, for `ctgls/status`.
@@ -79,6 +79,10 @@ pub struct ClasspathStatus {
     /// The tool's error with what to do, or its notes.
     pub message: Option<String>,
 }
+
+/// Where the runner tells the owner what happens (`false`: the owner is gone, stop). A
+/// function rather than the owner's event channel, so the runner knows nothing of the owner.
+pub type UpdateSink = std::sync::Arc<dyn Fn(RunUpdate) -> bool + Send + Sync>;
 
 /// What the runner tells the owner.
 #[derive(Debug)]
@@ -98,8 +102,8 @@ pub enum RunUpdate {
         outcome: Result<Arc<ClassResults>, RunFailure>,
         wall: Duration,
     },
-    /// Regression guard hook: what the check before the search found.
-    Guard(crate::lsp::regression::GuardUpdate),
+    /// What the regression guard's check before the search found (`guard.rs`).
+    Guard(GuardUpdate),
     /// The build tool answered (or failed) for the project at `root`.
     Classpath {
         root: PathBuf,
@@ -150,13 +154,13 @@ pub struct Runner {
 }
 
 impl Runner {
-    pub fn spawn(events: WeakEventSender) -> Runner {
+    pub fn spawn(updates: UpdateSink) -> Runner {
         let (jobs, receiver) = mpsc::channel::<RunJob>();
         let (stopped_sender, stopped) = mpsc::channel();
         std::thread::Builder::new()
             .name("ctgls-generation".into())
             .spawn(move || {
-                run_loop(receiver, events);
+                run_loop(receiver, updates);
                 let _ = stopped_sender.send(());
             })
             .expect("spawning the generation thread");
@@ -197,14 +201,14 @@ type Workers = HashMap<(PathBuf, Option<PathBuf>), (Supervisor, CostLedger)>;
 /// Build tool failures by build key, with when they happened.
 type Failures = HashMap<String, (Instant, Resolution)>;
 
-fn run_loop(jobs: mpsc::Receiver<RunJob>, events: WeakEventSender) {
+fn run_loop(jobs: mpsc::Receiver<RunJob>, updates: UpdateSink) {
     let mut workers: Workers = HashMap::new();
     let mut failures: Failures = HashMap::new();
     while let Ok(mut job) = jobs.recv() {
         let started = Instant::now();
         let run = job.run;
         let resolution = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            resolve_classpath(&mut job, &mut failures, &events)
+            resolve_classpath(&mut job, &mut failures, &updates)
         }))
         .unwrap_or_else(|panic| {
             tracing::error!(
@@ -214,7 +218,7 @@ fn run_loop(jobs: mpsc::Receiver<RunJob>, events: WeakEventSender) {
             None
         });
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run_one(&job, &mut workers, &events)
+            run_one(&job, &mut workers, &updates)
         }))
         .unwrap_or_else(|panic| {
             let message = super::panic_message(panic.as_ref());
@@ -244,7 +248,7 @@ fn run_loop(jobs: mpsc::Receiver<RunJob>, events: WeakEventSender) {
             outcome,
             wall: started.elapsed(),
         };
-        if !events.send(Event::Run(update)) {
+        if !updates(update) {
             break;
         }
         prepare_faster_starts(&job, &mut workers);
@@ -259,7 +263,7 @@ fn run_loop(jobs: mpsc::Receiver<RunJob>, events: WeakEventSender) {
 fn resolve_classpath(
     job: &mut RunJob,
     failures: &mut Failures,
-    events: &WeakEventSender,
+    updates: &UpdateSink,
 ) -> Option<Resolution> {
     let key = buildtool::build_key(&job.layout, &job.build_tool)?;
     failures.retain(|_, (when, _)| when.elapsed() < FAILURE_RETRY);
@@ -268,11 +272,11 @@ fn resolve_classpath(
         None => {
             let run = job.run;
             let resolution = buildtool::resolve(&job.layout, &job.build_tool, &mut |tool| {
-                events.send(Event::Run(RunUpdate::Phase {
+                updates(RunUpdate::Phase {
                     run,
                     phase: tool.phase(),
                     branches: None,
-                }));
+                });
             })?;
             if resolution.outcome.is_err() {
                 failures.insert(key, (Instant::now(), resolution.clone()));
@@ -314,17 +318,17 @@ fn resolve_classpath(
             }
         }
     };
-    events.send(Event::Run(RunUpdate::Classpath {
+    updates(RunUpdate::Classpath {
         root: job.layout.root.clone(),
         status,
-    }));
+    });
     Some(resolution)
 }
 
 fn run_one(
     job: &RunJob,
     workers: &mut Workers,
-    events: &WeakEventSender,
+    updates: &UpdateSink,
 ) -> Result<Arc<ClassResults>, RunFailure> {
     let key = (job.layout.root.clone(), job.java_home.clone());
     // One worker per project: a JDK change replaces the project's worker.
@@ -348,8 +352,21 @@ fn run_one(
     }
     let (supervisor, costs) = workers.get_mut(&key).expect("inserted above");
     supervisor.set_pass_environment(job.pass_environment.clone());
-    // Regression guard hook: the stored tests and the project's tests, before the search.
-    super::regression::check_before_run(job, supervisor, events);
+    // The regression guard: the stored tests and the project's tests, before the search.
+    if let Some(guard) = &job.guard {
+        let input = CheckInput {
+            run: job.run,
+            uri: &job.uri,
+            class: &job.class,
+            layout: &job.layout,
+            overlays: &job.overlays,
+            text: job.model.text(),
+            cancel: &job.cancel,
+        };
+        check_before_run(&input, guard, supervisor, &|update| {
+            updates(RunUpdate::Guard(update));
+        });
+    }
 
     let mut request = GenerationRequest::new(job.layout.clone(), job.class.clone());
     request.overlays = job.overlays.clone();
@@ -362,7 +379,7 @@ fn run_one(
     let mut observer = Observer {
         job,
         model,
-        events,
+        updates,
         covered: BTreeSet::new(),
         last_interim: None,
         changed: false,
@@ -440,7 +457,7 @@ fn prepare_faster_starts(job: &RunJob, workers: &mut Workers) {
 struct Observer<'a> {
     job: &'a RunJob,
     model: &'a JavaModel,
-    events: &'a WeakEventSender,
+    updates: &'a UpdateSink,
     covered: BTreeSet<String>,
     last_interim: Option<Instant>,
     /// Goals were covered since the last interim results.
@@ -449,11 +466,11 @@ struct Observer<'a> {
 
 impl GenerationObserver for Observer<'_> {
     fn on_phase(&mut self, phase: Phase, _elapsed: Duration) {
-        self.events.send(Event::Run(RunUpdate::Phase {
+        (self.updates)(RunUpdate::Phase {
             run: self.job.run,
             phase,
             branches: None,
-        }));
+        });
     }
 
     fn on_progress(&mut self, progress: &Progress) {
@@ -462,11 +479,11 @@ impl GenerationObserver for Observer<'_> {
             .iter()
             .find(|c| c.criterion == search::Criterion::Branch)
             .map(|c| (c.covered, c.total));
-        self.events.send(Event::Run(RunUpdate::Phase {
+        (self.updates)(RunUpdate::Phase {
             run: self.job.run,
             phase: Phase::Searching,
             branches,
-        }));
+        });
         let due = self
             .last_interim
             .is_none_or(|last| last.elapsed() >= INTERIM_EVERY);
@@ -475,10 +492,10 @@ impl GenerationObserver for Observer<'_> {
             self.changed = false;
             let results =
                 ClassResults::interim(self.job.run, &self.job.class, self.model, &self.covered);
-            self.events.send(Event::Run(RunUpdate::Interim {
+            (self.updates)(RunUpdate::Interim {
                 run: self.job.run,
                 results: Arc::new(results),
-            }));
+            });
         }
     }
 
@@ -510,7 +527,7 @@ fn jvm_failure(class: &str, error: JvmError) -> RunFailure {
 }
 
 fn pipeline_failure(class: &str, error: PipelineError) -> RunFailure {
-    let simple = crate::lsp::results::simple_name(class).to_string();
+    let simple = crate::lsp::results::words::simple_name(class).to_string();
     match error {
         PipelineError::Generation(GenerationError::Jvm(e)) => jvm_failure(class, e),
         PipelineError::Generation(GenerationError::DoesNotCompile { diagnostics, .. }) => {

@@ -1,6 +1,6 @@
 //! The `LanguageServer` implementation. tower-lsp runs handlers concurrently, so handlers
 //! hold no editor state: notifications are converted and forwarded, synchronously and before
-//! any `.await`, to the owner task (`state.rs`); reads ask it for a snapshot.
+//! any `.await`, to the owner task (`owner.rs`); reads ask it for a snapshot.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -20,11 +20,10 @@ use tower_lsp_server::{Client, LanguageServer};
 
 use crate::lsp::actions::EditSupport;
 use crate::lsp::capabilities::server_capabilities;
-use crate::lsp::config::{self, SECTION};
-use crate::lsp::coverage::CoverageParams;
-use crate::lsp::ext::{DebugDocument, DebugDocumentParams};
+use crate::lsp::event::{ClientFeatures, Event, EventSender, SettingsOrigin};
 use crate::lsp::from_proto;
-use crate::lsp::state::{ClientFeatures, Event, EventSender, SettingsOrigin};
+use crate::lsp::protocol::settings::{self as config, SECTION};
+use crate::lsp::protocol::{CoverageParams, CoverageResult, DebugDocument, DebugDocumentParams};
 
 pub struct Backend {
     client: Client,
@@ -94,7 +93,7 @@ impl Backend {
         });
     }
 
-    /// `ctgls/debugDocument`, see `ext.rs`.
+    /// `ctgls/debugDocument`, see `protocol`.
     pub async fn debug_document(
         &self,
         params: DebugDocumentParams,
@@ -115,7 +114,7 @@ impl Backend {
     }
 
     /// `ctgls/coverage`, see `docs/lsp-extensions.md`.
-    pub async fn coverage(&self, params: Option<CoverageParams>) -> Result<Value> {
+    pub async fn coverage(&self, params: Option<CoverageParams>) -> Result<CoverageResult> {
         let uri = params.and_then(|p| p.text_document).map(|d| d.uri);
         self.ask(|reply| Event::Coverage { uri, reply }).await
     }
@@ -127,7 +126,7 @@ impl Backend {
         });
     }
 
-    /// `ctgls/debugConfig`, see `ext.rs`.
+    /// `ctgls/debugConfig`, see `protocol`.
     pub async fn debug_config(&self) -> Result<Value> {
         let config = self.ask(|reply| Event::ConfigSnapshot { reply }).await?;
         serde_json::to_value(config).map_err(|error| {
@@ -350,6 +349,12 @@ fn client_features(
             .and_then(|t| t.code_action.as_ref())
             .and_then(|c| c.resolve_support.as_ref())
             .is_some_and(|r| r.properties.iter().any(|p| p == "edit")),
+        disabled_actions: capabilities
+            .text_document
+            .as_ref()
+            .and_then(|t| t.code_action.as_ref())
+            .and_then(|c| c.disabled_support)
+            .unwrap_or(false),
     }
 }
 

@@ -1,115 +1,115 @@
 //! `ctgls/status` and the `ctgls.status` command: what the server is doing, per open class
 //! what it found, and why generation cannot run when it cannot (`docs/lsp-extensions.md`).
 
-use serde_json::{json, Value};
-
-use crate::lsp::results::{simple_name, ClassResults, Origin};
-use crate::lsp::state::State;
+use crate::lsp::protocol::{
+    ClassStatus, ClasspathState, ClasspathStatus, Count, ResultsOrigin, RunningClass, ServerState,
+    Status,
+};
+use crate::lsp::requests::Snapshot;
+use crate::lsp::results::words::simple_name;
+use crate::lsp::results::{ClassResults, Origin};
 use crate::lsp::workspace::{primary_type, uri_path};
 
-pub fn compute(state: &State) -> Value {
-    let unavailable = state.unavailable_reason();
-    let running = state.running.as_ref().map(|r| {
-        json!({
-            "uri": r.uri.as_str(),
-            "class": r.class,
-            "phase": r.phase,
-            "branches": r.branches.map(|(covered, total)| json!({ "covered": covered, "total": total })),
-            "elapsedMs": r.started.elapsed().as_millis() as u64,
-        })
-    });
+pub fn compute(snapshot: &Snapshot) -> Status {
+    let running = snapshot.scheduler.running();
     let mut classes = Vec::new();
     let mut queued = Vec::new();
-    let mut uris: Vec<_> = state.tracked.keys().collect();
+    let mut uris: Vec<_> = snapshot.scheduler.tracked().collect();
     uris.sort_by(|a, b| a.as_str().cmp(b.as_str()));
     for uri in uris {
-        let tracked = &state.tracked[uri];
-        let Some(file) = state.files.get(uri) else {
+        let (Some(schedule), Some(file)) = (snapshot.scheduler.file(uri), snapshot.files.get(uri))
+        else {
             continue;
         };
+        let shown = snapshot.shown.get(uri);
         let path = uri_path(uri);
         let Some(ty) = primary_type(file.model(), path.as_deref()) else {
             continue;
         };
-        if tracked.forced || !tracked.ready {
+        if schedule.queued(snapshot.config.trigger) {
             queued.push(ty.binary_name.clone());
         }
-        let results = tracked.results.as_ref();
-        let branches = results.map(|r| {
-            let total: usize = r.decisions.iter().map(|d| d.outcomes.len()).sum();
-            json!({ "covered": r.covered_goals(), "total": total })
-        });
-        let lines = results.map(|r| {
-            let covered = r.lines.iter().filter(|l| l.covered).count();
-            json!({ "covered": covered, "total": r.lines.len() })
-        });
+        let results = shown.and_then(|s| s.results.as_deref());
         let problem = if !file.model().problems.is_empty() {
             Some("the file has syntax errors: waiting for them to be fixed".to_string())
         } else {
-            tracked
-                .problem
-                .as_ref()
+            shown
+                .and_then(|s| s.problem.as_ref())
                 .map(|p| p.message.clone())
                 .or_else(|| results.and_then(|r| r.unverified.clone()))
         };
-        classes.push(json!({
-            "uri": uri.as_str(),
-            "class": ty.binary_name,
-            "branches": branches,
-            "lines": lines,
-            "tests": results.map(|r| r.tests.iter().filter(|t| t.name.is_some()).count()),
-            "runs": tracked.runs,
-            "origin": results.map(|r| match r.origin {
-                Origin::Final => "run",
-                Origin::Interim => "running",
-                Origin::Stored => "stored",
+        classes.push(ClassStatus {
+            uri: uri.clone(),
+            class: ty.binary_name.clone(),
+            branches: results.map(|r| Count {
+                covered: r.covered_goals(),
+                total: r.decisions.iter().map(|d| d.outcomes.len()).sum(),
             }),
-            "problem": problem,
-        }));
+            lines: results.map(|r| Count {
+                covered: r.lines.iter().filter(|l| l.covered).count(),
+                total: r.lines.len(),
+            }),
+            tests: results.map(|r| r.tests.iter().filter(|t| t.name.is_some()).count()),
+            runs: schedule.runs,
+            origin: results.map(|r| match r.origin {
+                Origin::Final => ResultsOrigin::Run,
+                Origin::Interim => ResultsOrigin::Running,
+                Origin::Stored => ResultsOrigin::Stored,
+            }),
+            problem,
+        });
     }
-    let notes = project_notes(state.tracked.values().filter_map(|t| t.results.as_deref()));
-    let (state_name, message) = match (&unavailable, &state.running) {
-        (Some(reason), _) => ("unavailable", reason.clone()),
+    let notes = project_notes(snapshot.shown.values().filter_map(|s| s.results.as_deref()));
+    let (state, message) = match (&snapshot.unavailable, running) {
+        (Some(reason), _) => (ServerState::Unavailable, reason.clone()),
         (None, Some(r)) => {
             let progress = r
                 .branches
                 .map(|(c, t)| format!(" ({c}/{t} branches)"))
                 .unwrap_or_default();
             (
-                "running",
+                ServerState::Running,
                 format!("{}: {}{progress}", simple_name(&r.class), r.phase),
             )
         }
-        (None, None) if state.workspace.folders.is_empty() && state.files.is_empty() => {
-            ("idle", "no Java file open".to_string())
+        (None, None) if snapshot.workspace.folders.is_empty() && snapshot.files.is_empty() => {
+            (ServerState::Idle, "no Java file open".to_string())
         }
-        (None, None) => ("idle", format!("{} classes open", classes.len())),
+        (None, None) => (ServerState::Idle, format!("{} classes open", classes.len())),
     };
-    let classpaths: Vec<Value> = state
-        .classpaths
-        .iter()
-        .map(|(root, c)| {
-            json!({
-                "root": root,
-                "tool": c.tool,
-                "state": c.state,
-                "entries": c.entries,
-                "siblingSources": c.sibling_sources,
-                "message": c.message,
+    Status {
+        state,
+        message,
+        running: running.map(|r| RunningClass {
+            uri: r.uri.clone(),
+            class: r.class.clone(),
+            phase: r.phase.to_string(),
+            branches: r.branches.map(|(covered, total)| Count { covered, total }),
+            elapsed_ms: r.started.elapsed().as_millis() as u64,
+        }),
+        queued,
+        classes,
+        notes: notes.into_iter().map(String::from).collect(),
+        workspace_folders: snapshot.workspace.folders.clone(),
+        classpaths: snapshot
+            .classpaths
+            .iter()
+            .map(|(root, c)| ClasspathStatus {
+                root: root.clone(),
+                tool: c.tool.to_string(),
+                state: match c.state {
+                    "resolved" => ClasspathState::Resolved,
+                    "cached" => ClasspathState::Cached,
+                    "fallback" => ClasspathState::Fallback,
+                    _ => ClasspathState::Failed,
+                },
+                entries: c.entries,
+                sibling_sources: c.sibling_sources,
+                message: c.message.clone(),
             })
-        })
-        .collect();
-    json!({
-        "state": state_name,
-        "message": message,
-        "running": running,
-        "queued": queued,
-        "classes": classes,
-        "notes": notes,
-        "workspaceFolders": state.workspace.folders,
-        "classpaths": classpaths,
-        "version": env!("CARGO_PKG_VERSION"),
-    })
+            .collect(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+    }
 }
 
 /// Notes about a project rather than a class (its Java levels), once however many classes'

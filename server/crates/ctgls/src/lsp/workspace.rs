@@ -17,8 +17,9 @@ impl Workspace {
     /// The project of `file`: the nearest directory with a root marker (`pom.xml`,
     /// `build.gradle[.kts]`, `settings.gradle[.kts]`, `.git`) inside the workspace folder that
     /// holds the file, else that folder; outside every folder, the nearest marked directory,
-    /// else the file's directory. `classpath` entries are relative to the project root.
-    pub fn layout_for(&self, file: &Path, classpath: &[String]) -> ProjectLayout {
+    /// else the file's directory. The `overrides` (the settings' source and test roots and
+    /// classpath entries) are relative to the project root, or absolute.
+    pub fn layout_for(&self, file: &Path, overrides: &LayoutOverrides) -> ProjectLayout {
         let folder = self
             .folders
             .iter()
@@ -30,11 +31,7 @@ impl Workspace {
             (Some(root), None) => root,
             (None, None) => file.parent().map(Path::to_path_buf).unwrap_or_default(),
         };
-        let overrides = LayoutOverrides {
-            classpath: classpath.iter().map(PathBuf::from).collect(),
-            ..LayoutOverrides::default()
-        };
-        ProjectLayout::discover(&root, &overrides)
+        ProjectLayout::discover(&root, overrides)
     }
 }
 
@@ -102,7 +99,11 @@ mod tests {
         let workspace = Workspace {
             folders: vec![dir.clone()],
         };
-        let layout = workspace.layout_for(&file, &["lib/extra.jar".into()]);
+        let overrides = LayoutOverrides {
+            classpath: vec!["lib/extra.jar".into()],
+            ..LayoutOverrides::default()
+        };
+        let layout = workspace.layout_for(&file, &overrides);
         assert_eq!(layout.root, module);
         assert_eq!(layout.source_roots, [module.join("src/main/java")]);
         assert_eq!(layout.classpath[0], module.join("lib/extra.jar"));

@@ -15,6 +15,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+pub mod scratch;
+#[allow(unused_imports)]
+pub use scratch::{e2e_enabled, Scratch};
+
 /// Copies a directory tree (test fixtures into scratch directories).
 pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -29,6 +33,30 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
+/// Runs `ctgls generate --project <project> <args> --report <project>/report.json` and returns
+/// its output and the report (`Value::Null` when none was written).
+pub fn generate_with_report(
+    project: &std::path::Path,
+    args: &[&str],
+) -> (std::process::Output, Value) {
+    let report_path = project.join("report.json");
+    let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
+        .arg("generate")
+        .arg("--project")
+        .arg(project)
+        .args(args)
+        .arg("--report")
+        .arg(&report_path)
+        .env_remove("CTGLS_LOG")
+        .output()
+        .expect("the ctgls binary runs");
+    let report = std::fs::read_to_string(&report_path)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null);
+    (output, report)
+}
+
 /// A copy of the example project (`tests/projects/bank`, sources and a bare `pom.xml`) in a
 /// scratch directory, removed on drop.
 pub struct Project(pub std::path::PathBuf);
@@ -36,11 +64,17 @@ pub struct Project(pub std::path::PathBuf);
 impl Project {
     /// `prefix` names the test file, `name` the test, in the scratch directory's name.
     pub fn copy(prefix: &str, name: &str) -> Project {
+        Project::copy_of("bank", prefix, name)
+    }
+
+    /// A copy of the example project `tests/projects/<fixture>` (its `src/main` and a bare
+    /// `pom.xml`).
+    pub fn copy_of(fixture: &str, prefix: &str, name: &str) -> Project {
         let dir =
             std::env::temp_dir().join(format!("ctgls-{prefix}-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../tests/projects/bank/src/main");
+            .join(format!("../../../tests/projects/{fixture}/src/main"));
         copy_dir(&from, &dir.join("src/main"));
         std::fs::write(dir.join("pom.xml"), "<project/>\n").unwrap();
         Project(dir)

@@ -10,11 +10,13 @@
 //! Module map: `observation` (what was observed, and the state probes that observe objects at
 //! the end of a test), `facts` (what reflection and the source tell about types: getters,
 //! overloads, parameter names), `stability` (values that change between runs), `literal` (exact Java literals), `names` (test and variable
-//! names), `imports` (type references and the import list), `plan` (which assertions a test
+//! names), `imports` (type references and the import list), `environment` (console input,
+//! input files and system properties, and putting them back), `plan` (which assertions a test
 //! gets), `printer` (the source text and its line map), `minimise` (removing statements).
 //!
 //! Conventions of the emitted code are documented in `docs/emission.md`.
 
+mod environment;
 mod facts;
 mod imports;
 mod literal;
@@ -77,6 +79,9 @@ pub struct TestClassSpec {
     /// either (Java 7 infers a diamond from the constructor's arguments only). `None`: the
     /// newest, as javac's default level reads it.
     pub level: Option<u32>,
+    /// The class under test reads `System.in`: every test sets it (to no input when it chooses
+    /// none, as in the worker), so that no test reads the console of whoever runs it.
+    pub reads_console: bool,
 }
 
 impl TestClassSpec {
@@ -89,6 +94,7 @@ impl TestClassSpec {
             facts: TypeFacts::default(),
             generator_version: env!("CARGO_PKG_VERSION").to_string(),
             level: None,
+            reads_console: false,
         }
     }
 

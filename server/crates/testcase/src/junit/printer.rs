@@ -21,6 +21,7 @@ use crate::statement::{Statement, VarRef};
 use crate::types::{parse_type, JavaType, PrimitiveKind, STRING};
 use crate::value::PrimitiveValue;
 
+use super::environment::{self, EnvironmentUse};
 use super::facts::TypeFacts;
 use super::imports::TypeNames;
 use super::literal::{primitive_literal, widened_literal};
@@ -402,7 +403,10 @@ impl<'a, 't> MethodWriter<'a, 't> {
                     Statement::ArrayNew { .. } => Mode::Declare,
                     Statement::Method { ty: None, .. }
                     | Statement::FieldWrite { .. }
-                    | Statement::ArrayStore { .. } => Mode::Plain,
+                    | Statement::ArrayStore { .. }
+                    | Statement::ConsoleInput { .. }
+                    | Statement::SystemProperty { .. } => Mode::Plain,
+                    Statement::InputFile { .. } => Mode::Declare,
                 }
             })
             .collect();
@@ -430,6 +434,16 @@ impl<'a, 't> MethodWriter<'a, 't> {
                     let expr = self.expr(i);
                     let var = self.vars[i].clone().expect("declared");
                     body.push(plain(format!("{ty} {var} = {expr};")));
+                    if let Statement::InputFile {
+                        content: Some(content),
+                        ty,
+                        ..
+                    } = &self.statements[i]
+                    {
+                        let write =
+                            environment::file_write(&var, ty, content, self.spec, self.types);
+                        body.push(plain(write));
+                    }
                 }
                 Mode::Plain => {
                     let expr = self.expr(i);
@@ -471,13 +485,22 @@ impl<'a, 't> MethodWriter<'a, 't> {
             Some(t) => format!(" throws {t}"),
             None => String::new(),
         };
-        lines.push(plain(format!("{visibility}void {name}(){throws} {{")));
+        let env = EnvironmentUse::of(&self.statements[..self.plan.end], self.spec);
+        let parameter = env.parameter(self.spec, self.types).unwrap_or_default();
+        lines.push(plain(format!(
+            "{visibility}void {name}({parameter}){throws} {{"
+        )));
+        let (before, after) = env.wrapping(self.spec, self.types);
+        // The body goes inside `try` when there is a `finally`.
+        let indent = if after.is_empty() { "    " } else { "        " };
+        lines.extend(before.into_iter().map(|l| plain(format!("    {l}"))));
         for mut line in body {
             if !line.text.is_empty() {
-                line.text = format!("    {}", line.text);
+                line.text = format!("{indent}{}", line.text);
             }
             lines.push(line);
         }
+        lines.extend(after.into_iter().map(|l| plain(format!("    {l}"))));
         lines.push(plain("}".into()));
         lines
     }
@@ -504,7 +527,10 @@ impl<'a, 't> MethodWriter<'a, 't> {
             }));
         }
         if declared.is_empty() {
-            return None;
+            let env = EnvironmentUse::of(&self.statements[..self.plan.end], self.spec);
+            return env
+                .throws()
+                .then(|| self.types.class("java.lang.Exception"));
         }
         let throwable = declared.iter().any(|e| e.as_str() == "java.lang.Throwable");
         Some(self.types.class(if throwable {
@@ -748,6 +774,12 @@ impl<'a, 't> MethodWriter<'a, 't> {
     /// without its semicolon).
     fn expr(&mut self, i: usize) -> String {
         match &self.statements[i] {
+            s @ (Statement::ConsoleInput { .. } | Statement::SystemProperty { .. }) => {
+                environment::statement_text(s, self.spec, self.types)
+            }
+            Statement::InputFile { name, ty, .. } => {
+                environment::file_path(name, ty, self.spec, self.types)
+            }
             Statement::Primitive(v) => primitive_literal(v),
             Statement::Null(_) => "null".into(),
             Statement::EnumConstant { ty, name } => {

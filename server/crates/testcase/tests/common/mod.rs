@@ -2,6 +2,8 @@
 //! output, and clusters built from them.
 #![allow(dead_code)]
 
+pub mod junit;
+
 use testcase::*;
 
 pub fn param(erased: &str, generic: &str) -> ParamDescription {
@@ -448,6 +450,47 @@ pub fn misc() -> Vec<TypeDescription> {
     vec![t, task]
 }
 
+/// `env.Report`, which reads the console, files by name (`String`) and as `java.io.File`, and
+/// the system properties `report.mode` and `report.limit`.
+pub fn env() -> Vec<TypeDescription> {
+    let owner = "env.Report";
+    let mut r = ty(owner, TypeKind::Class);
+    r.constructors = vec![ctor(vec![])];
+    r.methods = vec![
+        static_method(
+            owner,
+            "greet",
+            vec![],
+            "java.lang.String",
+            "java.lang.String",
+        ),
+        static_method(owner, "sum", vec![p("java.lang.String")], "int", "int"),
+        method(owner, "size", vec![p("java.io.File")], "long", "long"),
+        static_method(
+            owner,
+            "mode",
+            vec![],
+            "java.lang.String",
+            "java.lang.String",
+        ),
+    ];
+    let mut file = ty("java.io.File", TypeKind::Class);
+    file.project = false;
+    file.constructors = vec![ctor(vec![p("java.lang.String")])];
+    vec![r, file]
+}
+
+/// The cluster of `env.Report`, reading what [`env`] says.
+pub fn env_cluster() -> Cluster {
+    let mut c = cluster(&env(), "env.Report");
+    c.set_environment(EnvironmentInputs {
+        console: true,
+        files: true,
+        property_keys: vec!["report.limit".into(), "report.mode".into()],
+    });
+    c
+}
+
 pub fn cluster(types: &[TypeDescription], under_test: &str) -> Cluster {
     let mut constants = ConstantPool::new();
     for v in [
@@ -483,5 +526,6 @@ pub fn all_clusters() -> Vec<Cluster> {
         out.push(cluster(&shapes(), cut));
     }
     out.push(cluster(&misc(), "misc.Tools"));
+    out.push(env_cluster());
     out
 }

@@ -1,6 +1,7 @@
 package ctgls.verify;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
 import java.io.File;
 import java.io.FileOutputStream;
@@ -10,6 +11,7 @@ import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.support.descriptor.MethodSource;
@@ -32,12 +34,15 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * START  method
  * FAIL   method  assertion(0|1)  line-in-test-class(-1 unknown)  exception-class  message
  * END    method
+ * STATE  method  what it changed (see {@link GlobalState}; put back before the next test)
  * TIMEOUT method          (then the JVM halts)
  * DONE   run-count  failure-count
  * </pre>
  *
- * Usage: {@code JUnit5Runner <test class> <forward|reverse> <per-test timeout ms> <event file>
- * [class path of the tests]}. The optional class path is loaded by a class loader of its own
+ * Usage: {@code JUnit5Runner <test class> <forward|reverse|shuffle:SEED> <per-test timeout ms>
+ * <event file> [class path of the tests]} ({@link TestOrder}); the system property
+ * {@code ctgls.verify.only} (comma-separated method names) runs only those methods. The
+ * optional class path is loaded by a class loader of its own
  * (the training run of the start-up archive keeps the JVM's class path to the jars). Part of
  * ctgls's verification harness, compiled apart from the tests at the JDK's own level; never
  * part of an emitted test.
@@ -48,10 +53,11 @@ public final class JUnit5Runner {
 
     private static volatile String current;
     private static volatile long deadline;
+    private static volatile GlobalState before;
 
     public static void main(String[] args) throws Exception {
         final String testClassName = args[0];
-        boolean reverse = "reverse".equals(args[1]);
+        String orderArgument = args[1];
         final long timeoutMs = Long.parseLong(args[2]);
         final PrintStream out = new PrintStream(new FileOutputStream(args[3]), true, "UTF-8");
         if (args.length > 4) {
@@ -83,9 +89,25 @@ public final class JUnit5Runner {
         watchdog.setDaemon(true);
         watchdog.start();
 
-        Class<?> order = reverse ? ReverseMethodNameOrder.class : MethodNameOrder.class;
+        Class<?> order = MethodNameOrder.class;
+        if ("reverse".equals(orderArgument)) {
+            order = ReverseMethodNameOrder.class;
+        } else if (orderArgument.startsWith("shuffle:")) {
+            TestOrder.seed = Long.parseLong(orderArgument.substring("shuffle:".length()));
+            order = ShuffledMethodOrder.class;
+        }
+        List<DiscoverySelector> selectors = new ArrayList<>();
+        String only = System.getProperty("ctgls.verify.only", "");
+        for (String method : only.split(",")) {
+            if (!method.isEmpty()) {
+                selectors.add(selectMethod(testClassName + "#" + method));
+            }
+        }
+        if (selectors.isEmpty()) {
+            selectors.add(selectClass(testClassName));
+        }
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-                .selectors(selectClass(testClassName))
+                .selectors(selectors)
                 .filters(EngineFilter.includeEngines("junit-jupiter"))
                 .configurationParameter("junit.jupiter.testmethod.order.default", order.getName())
                 .configurationParameter("junit.jupiter.execution.timeout.default", timeoutMs + "ms")
@@ -102,6 +124,7 @@ public final class JUnit5Runner {
                 deadline = System.currentTimeMillis() + timeoutMs + WATCHDOG_GRACE_MS;
                 current = name(id);
                 counts[0]++;
+                before = GlobalState.capture();
                 out.println("START\t" + name(id));
             }
 
@@ -117,6 +140,10 @@ public final class JUnit5Runner {
                 }
                 if (id.isTest()) {
                     current = null;
+                    String changed = before == null ? "" : before.restore();
+                    if (!changed.isEmpty()) {
+                        out.println("STATE\t" + name(id) + "\t" + escape(changed));
+                    }
                     out.println("END\t" + name(id));
                 }
             }

@@ -6,11 +6,15 @@
 //! but do not make the settings invalid; an invalid value makes the whole object invalid, and
 //! the caller keeps its previous configuration.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tower_lsp_server::ls_types::DiagnosticSeverity;
+
+use super::DiagnosticCode;
 
 /// The configuration section this server reads from the client.
 pub const SECTION: &str = "ctgls";
@@ -46,6 +50,82 @@ pub struct Config {
     /// Names or glob patterns of the environment variables code under test may see; every
     /// other one is hidden from it. Their values can end up asserted in written tests.
     pub pass_environment: Vec<String>,
+    /// The severity of each diagnostic code, or `off`; codes not named keep their own.
+    pub diagnostics: DiagnosticSeverities,
+    /// When runs start.
+    pub trigger: Trigger,
+    /// Source roots, relative to the project root or absolute (the CLI's `--source-root`);
+    /// empty: the project's own.
+    pub source_roots: Vec<String>,
+    /// Test roots, likewise; the first is where generated tests go (the CLI's `--out`), and
+    /// files under any of them are tests, not classes to generate for. Empty: the project's.
+    pub test_roots: Vec<String>,
+}
+
+/// When generation runs start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Trigger {
+    /// After `idleDelayMs` without edits (and on open and save).
+    #[default]
+    Idle,
+    /// After `textDocument/didSave` only (and on open).
+    Save,
+    /// Only when asked: the `ctgls.generate` command, a code lens or a code action.
+    Manual,
+}
+
+/// What the user wants of a diagnostic code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeverityLevel {
+    Error,
+    Warning,
+    Information,
+    Hint,
+    Off,
+}
+
+impl SeverityLevel {
+    /// The LSP severity; `None` for `off`.
+    pub fn severity(self) -> Option<DiagnosticSeverity> {
+        match self {
+            SeverityLevel::Error => Some(DiagnosticSeverity::ERROR),
+            SeverityLevel::Warning => Some(DiagnosticSeverity::WARNING),
+            SeverityLevel::Information => Some(DiagnosticSeverity::INFORMATION),
+            SeverityLevel::Hint => Some(DiagnosticSeverity::HINT),
+            SeverityLevel::Off => None,
+        }
+    }
+}
+
+/// The `diagnostics` setting: per code, a severity or `off`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct DiagnosticSeverities(pub BTreeMap<DiagnosticCode, SeverityLevel>);
+
+impl DiagnosticSeverities {
+    /// The user's choice for `code`, if any.
+    pub fn get(&self, code: DiagnosticCode) -> Option<SeverityLevel> {
+        self.0.get(&code).copied()
+    }
+
+    /// Reads the object; codes this server does not emit go to `unknown` (as
+    /// `diagnostics.<code>`), an invalid level is an error.
+    fn parse(key: &str, value: &Value, unknown: &mut Vec<String>) -> Result<Self, String> {
+        let object = value
+            .as_object()
+            .ok_or_else(|| format!("`{key}` must be an object of diagnostic codes, got {value}"))?;
+        let mut out = BTreeMap::new();
+        for (code, level) in object {
+            let Some(parsed) = DiagnosticCode::parse(code) else {
+                unknown.push(format!("{key}.{code}"));
+                continue;
+            };
+            let level: SeverityLevel = field(&format!("{key}.{code}"), level)?;
+            out.insert(parsed, level);
+        }
+        Ok(DiagnosticSeverities(out))
+    }
 }
 
 impl Default for Config {
@@ -65,11 +145,25 @@ impl Default for Config {
             maven_settings: None,
             gradle_executable: None,
             pass_environment: Vec::new(),
+            diagnostics: DiagnosticSeverities::default(),
+            trigger: Trigger::default(),
+            source_roots: Vec::new(),
+            test_roots: Vec::new(),
         }
     }
 }
 
 impl Config {
+    /// The project-layout overrides these settings make (`sourceRoots`, `testRoots`,
+    /// `classpath`), as the CLI's `--source-root`, `--out` and `--classpath` make them.
+    pub fn layout_overrides(&self) -> ctg::project::LayoutOverrides {
+        ctg::project::LayoutOverrides {
+            source_roots: self.source_roots.iter().map(PathBuf::from).collect(),
+            test_root: self.test_roots.first().map(PathBuf::from),
+            classpath: self.classpath.iter().map(PathBuf::from).collect(),
+        }
+    }
+
     /// How the build tool is asked, in `ctg`'s terms.
     pub fn build_tool(&self) -> ctg::buildtool::BuildToolSettings {
         ctg::buildtool::BuildToolSettings {
@@ -187,6 +281,11 @@ pub fn parse(settings: &Value) -> Result<ParsedConfig, InvalidConfig> {
                 config.pass_environment = v;
                 Ok(())
             }),
+            "diagnostics" => DiagnosticSeverities::parse(key, value, &mut unknown_keys)
+                .map(|v| config.diagnostics = v),
+            "trigger" => field(key, value).map(|v| config.trigger = v),
+            "sourceRoots" => field(key, value).map(|v| config.source_roots = v),
+            "testRoots" => field(key, value).map(|v| config.test_roots = v),
             _ => {
                 unknown_keys.push(key.clone());
                 Ok(())
@@ -196,6 +295,7 @@ pub fn parse(settings: &Value) -> Result<ParsedConfig, InvalidConfig> {
             errors.push(error);
         }
     }
+    unknown_keys.sort();
     if errors.is_empty() {
         Ok(ParsedConfig {
             config,
@@ -227,7 +327,7 @@ mod tests {
         let parsed = parse(&json!({})).unwrap();
         assert_eq!(parsed.config, Config::default());
         assert!(parsed.unknown_keys.is_empty());
-        expect![[r#"{"javaHome":null,"classpath":[],"budgetSeconds":10.0,"algorithm":"dynamosa","junit":null,"executionEnabled":true,"idleDelayMs":1000,"logLevel":"info","buildToolEnabled":true,"buildToolOffline":true,"mavenExecutable":null,"mavenSettings":null,"gradleExecutable":null,"passEnvironment":[]}"#]]
+        expect![[r#"{"javaHome":null,"classpath":[],"budgetSeconds":10.0,"algorithm":"dynamosa","junit":null,"executionEnabled":true,"idleDelayMs":1000,"logLevel":"info","buildToolEnabled":true,"buildToolOffline":true,"mavenExecutable":null,"mavenSettings":null,"gradleExecutable":null,"passEnvironment":[],"diagnostics":{},"trigger":"idle","sourceRoots":[],"testRoots":[]}"#]]
             .assert_eq(&serde_json::to_string(&parsed.config).unwrap());
     }
 
@@ -248,6 +348,10 @@ mod tests {
             "mavenSettings": "/w/settings.xml",
             "gradleExecutable": "/opt/gradle/bin/gradle",
             "passEnvironment": ["MYAPP_*"],
+            "diagnostics": { "uncovered-branch": "off", "behaviour-changed": "error", "spelling": "hint" },
+            "trigger": "save",
+            "sourceRoots": ["src", "/abs/gen"],
+            "testRoots": ["test"],
             "colour": "blue",
             "budget_seconds": 3,
         }))
@@ -269,9 +373,19 @@ mod tests {
                 maven_settings: Some(PathBuf::from("/w/settings.xml")),
                 gradle_executable: Some(PathBuf::from("/opt/gradle/bin/gradle")),
                 pass_environment: vec!["MYAPP_*".into()],
+                diagnostics: DiagnosticSeverities(BTreeMap::from([
+                    (DiagnosticCode::UncoveredBranch, SeverityLevel::Off),
+                    (DiagnosticCode::BehaviourChanged, SeverityLevel::Error),
+                ])),
+                trigger: Trigger::Save,
+                source_roots: vec!["src".into(), "/abs/gen".into()],
+                test_roots: vec!["test".into()],
             }
         );
-        assert_eq!(parsed.unknown_keys, ["budget_seconds", "colour"]);
+        assert_eq!(
+            parsed.unknown_keys,
+            ["budget_seconds", "colour", "diagnostics.spelling"]
+        );
     }
 
     #[test]
@@ -304,5 +418,63 @@ mod tests {
         assert_eq!(section(&json!({"java": {}})), None);
         assert_eq!(section(&json!({"ctgls": null})), None);
         assert_eq!(section(&Value::Null), None);
+    }
+
+    #[test]
+    fn severities_trigger_and_roots_reject_bad_values() {
+        let error = parse(&json!({
+            "diagnostics": { "uncovered-branch": "loud" },
+            "trigger": "always",
+            "sourceRoots": "src",
+        }))
+        .unwrap_err();
+        expect![[r#"`diagnostics.uncovered-branch`: unknown variant `loud`, expected one of `error`, `warning`, `information`, `hint`, `off`, got "loud"; `sourceRoots`: invalid type: string "src", expected a sequence, got "src"; `trigger`: unknown variant `always`, expected one of `idle`, `save`, `manual`, got "always""#]]
+            .assert_eq(&error.to_string());
+        expect!["`diagnostics` must be an object of diagnostic codes, got [1]"].assert_eq(
+            &parse(&json!({ "diagnostics": [1] }))
+                .unwrap_err()
+                .to_string(),
+        );
+    }
+
+    #[test]
+    fn every_diagnostic_code_can_be_set() {
+        for code in DiagnosticCode::ALL {
+            let parsed = parse(&json!({ "diagnostics": { code.as_str(): "hint" } })).unwrap();
+            assert_eq!(
+                parsed.config.diagnostics.get(*code),
+                Some(SeverityLevel::Hint)
+            );
+            assert!(parsed.unknown_keys.is_empty());
+        }
+        assert_eq!(SeverityLevel::Off.severity(), None);
+        assert_eq!(
+            SeverityLevel::Information.severity(),
+            Some(DiagnosticSeverity::INFORMATION)
+        );
+    }
+
+    #[test]
+    fn roots_become_the_cli_s_layout_overrides() {
+        let parsed = parse(&json!({
+            "sourceRoots": ["src/java", "/elsewhere/gen"],
+            "testRoots": ["tests/java", "more-tests"],
+            "classpath": ["lib/a.jar"],
+        }))
+        .unwrap();
+        let overrides = parsed.config.layout_overrides();
+        assert_eq!(
+            overrides.source_roots,
+            [PathBuf::from("src/java"), PathBuf::from("/elsewhere/gen")]
+        );
+        assert_eq!(overrides.test_root, Some(PathBuf::from("tests/java")));
+        assert_eq!(overrides.classpath, [PathBuf::from("lib/a.jar")]);
+        let root = std::path::Path::new("/project");
+        let layout = ctg::project::ProjectLayout::discover(root, &overrides);
+        assert_eq!(
+            layout.source_roots,
+            [root.join("src/java"), PathBuf::from("/elsewhere/gen")]
+        );
+        assert_eq!(layout.test_root, root.join("tests/java"));
     }
 }

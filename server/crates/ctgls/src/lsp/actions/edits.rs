@@ -1,247 +1,28 @@
-//! Code actions: insert a generated test (covering a branch, reproducing an exception), write
-//! the whole generated class, add `throws X`. Listed cheaply; the edit is computed by
-//! `codeAction/resolve` (or at once for clients that cannot resolve edits).
-//!
-//! Tests come from whatever results are shown (a finished run's, the store's, or those kept
-//! under a running search's interim coverage), and only tests whose called members are all
-//! unchanged since their run are offered or inserted (`ClassResults::insertable`).
+//! The edits of code actions, computed when an action is resolved: a generated test (or the
+//! whole class) into the class's generated test file, created when missing, and `throws X`
+//! added to a member's declaration.
 
 use std::collections::HashMap;
 use std::ops::Range;
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use syntax::{Document, PositionEncoding};
 use tower_lsp_server::ls_types::{
-    CodeAction, CodeActionKind, CreateFile, CreateFileOptions, Diagnostic, DocumentChangeOperation,
-    DocumentChanges, NumberOrString, OneOf, OptionalVersionedTextDocumentIdentifier,
-    Range as LspRange, ResourceOp, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
+    CreateFile, CreateFileOptions, DocumentChangeOperation, DocumentChanges, OneOf,
+    OptionalVersionedTextDocumentIdentifier, Range as LspRange, ResourceOp, TextDocumentEdit,
+    TextEdit, Uri, WorkspaceEdit,
 };
 
-use crate::lsp::diagnostics::{SOURCE, UNCOVERED_BRANCH, UNDECLARED_EXCEPTION};
-use crate::lsp::results::{simple_name, ClassResults, Suite};
+use crate::lsp::results::words::simple_name;
+use crate::lsp::results::{ClassResults, ExceptionResult, Suite};
 use crate::lsp::test_file;
 use crate::lsp::to_proto;
-use crate::lsp::view::View;
 use crate::open_file::OpenFile;
-
-/// The source action kind of "Generate tests for class X".
-pub const GENERATE_TESTS_KIND: &str = "source.generateTests.ctgls";
 
 /// What the client supports for edits.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct EditSupport {
     pub document_changes: bool,
     pub create_files: bool,
-}
-
-/// Carried in `CodeAction::data` from the list to `codeAction/resolve`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase", tag = "kind")]
-pub enum ActionData {
-    /// Insert the generated test `test` (an index into the run's tests).
-    Test { uri: Uri, run: u64, test: usize },
-    /// Write the whole generated test class.
-    Suite { uri: Uri, run: u64 },
-    /// Add the exception `exception` (an index into the run's exceptions) to the `throws`
-    /// clause of the member the test called.
-    Throws {
-        uri: Uri,
-        run: u64,
-        exception: usize,
-    },
-}
-
-pub struct ListInput<'a> {
-    pub uri: &'a Uri,
-    pub file: &'a OpenFile,
-    pub results: &'a ClassResults,
-    pub encoding: PositionEncoding,
-    pub range: LspRange,
-    pub diagnostics: &'a [Diagnostic],
-    pub only: Option<&'a [CodeActionKind]>,
-}
-
-/// The actions at a range, without edits.
-pub fn list(input: &ListInput) -> Vec<CodeAction> {
-    let results = input.results;
-    let mut out: Vec<CodeAction> = Vec::new();
-    let run = results.run;
-    let uri = input.uri.clone();
-    let view = View::new(input.file, results, input.encoding);
-    let named = |test: Option<usize>| -> Option<usize> {
-        test.filter(|&i| results.insertable(i, |m| view.live(m)))
-    };
-    for diagnostic in input.diagnostics {
-        if diagnostic.source.as_deref() != Some(SOURCE) {
-            continue;
-        }
-        let code = match &diagnostic.code {
-            Some(NumberOrString::String(code)) => code.as_str(),
-            _ => continue,
-        };
-        let data = diagnostic.data.clone().unwrap_or(Value::Null);
-        match code {
-            UNCOVERED_BRANCH => {
-                let Some(goal) = data.get("goal").and_then(Value::as_str) else {
-                    continue;
-                };
-                let Some((decision, outcome)) = results.decisions.iter().find_map(|d| {
-                    d.outcomes
-                        .iter()
-                        .find(|o| format!("{}.{}", d.key, o.outcome) == goal)
-                        .map(|o| (d, o))
-                }) else {
-                    continue;
-                };
-                if let Some(test) = named(outcome.covered_by) {
-                    out.push(action(
-                        "Insert test covering this branch".into(),
-                        CodeActionKind::QUICKFIX,
-                        Some(diagnostic.clone()),
-                        ActionData::Test {
-                            uri: uri.clone(),
-                            run,
-                            test,
-                        },
-                    ));
-                } else if let Some((other, test)) = decision
-                    .outcomes
-                    .iter()
-                    .find_map(|o| named(o.covered_by).map(|t| (o, t)))
-                {
-                    out.push(action(
-                        format!(
-                            "Insert the closest test (it takes the {} branch; edit its inputs)",
-                            other.label
-                        ),
-                        CodeActionKind::QUICKFIX,
-                        Some(diagnostic.clone()),
-                        ActionData::Test {
-                            uri: uri.clone(),
-                            run,
-                            test,
-                        },
-                    ));
-                }
-            }
-            UNDECLARED_EXCEPTION => {
-                let exception_type = data.get("exception").and_then(Value::as_str);
-                let member = data.get("member").and_then(Value::as_str);
-                let Some(index) = results.exceptions.iter().position(|e| {
-                    Some(e.type_name.as_str()) == exception_type
-                        && Some(e.called.as_str()) == member
-                }) else {
-                    continue;
-                };
-                let exception = &results.exceptions[index];
-                let simple = simple_name(&exception.type_name).to_string();
-                if let Some(test) = named(exception.test) {
-                    out.push(action(
-                        format!("Insert test reproducing {simple}"),
-                        CodeActionKind::QUICKFIX,
-                        Some(diagnostic.clone()),
-                        ActionData::Test {
-                            uri: uri.clone(),
-                            run,
-                            test,
-                        },
-                    ));
-                }
-                if exception.checked {
-                    out.push(action(
-                        format!("Add `throws {simple}` to the method signature"),
-                        CodeActionKind::QUICKFIX,
-                        Some(diagnostic.clone()),
-                        ActionData::Throws {
-                            uri: uri.clone(),
-                            run,
-                            exception: index,
-                        },
-                    ));
-                }
-            }
-            _ => {}
-        }
-    }
-
-    // Covered branches under the cursor: their tests.
-    if out.is_empty() {
-        let index = input.file.document().line_index();
-        let start = index
-            .offset(
-                crate::lsp::from_proto::position(input.range.start),
-                input.encoding,
-            )
-            .ok();
-        let end = index
-            .offset(
-                crate::lsp::from_proto::position(input.range.end),
-                input.encoding,
-            )
-            .ok();
-        if let (Some(start), Some(end)) = (start, end) {
-            for decision in &results.decisions {
-                let Some(current) = view.decision(decision) else {
-                    continue;
-                };
-                let overlaps = current.span.start_byte <= end && start <= current.span.end_byte;
-                if !overlaps {
-                    continue;
-                }
-                for outcome in &decision.outcomes {
-                    if let Some(test) = named(outcome.covered_by) {
-                        out.push(action(
-                            format!(
-                                "Insert test covering the {} branch of `{}`",
-                                outcome.label, decision.condition
-                            ),
-                            CodeActionKind::QUICKFIX,
-                            None,
-                            ActionData::Test {
-                                uri: uri.clone(),
-                                run,
-                                test,
-                            },
-                        ));
-                    }
-                }
-            }
-        }
-    }
-
-    let any_test = (0..results.tests.len()).any(|i| named(Some(i)).is_some());
-    if results.suite.is_some() && any_test {
-        out.push(action(
-            format!("Generate tests for class {}", simple_name(&results.class)),
-            CodeActionKind::new(GENERATE_TESTS_KIND),
-            None,
-            ActionData::Suite { uri, run },
-        ));
-    }
-    if let Some(only) = input.only {
-        out.retain(|a| {
-            let kind = a.kind.as_ref().map_or("", |k| k.as_str());
-            only.iter()
-                .any(|o| kind == o.as_str() || kind.starts_with(&format!("{}.", o.as_str())))
-        });
-    }
-    out
-}
-
-fn action(
-    title: String,
-    kind: CodeActionKind,
-    diagnostic: Option<Diagnostic>,
-    data: ActionData,
-) -> CodeAction {
-    CodeAction {
-        title,
-        kind: Some(kind),
-        diagnostics: diagnostic.map(|d| vec![d]),
-        data: serde_json::to_value(data).ok(),
-        ..CodeAction::default()
-    }
 }
 
 /// The generated test class file as the editor or the disk has it now.
@@ -316,18 +97,27 @@ pub fn test_edit(
             };
             let document = Document::new(existing, version.unwrap_or(0));
             let index = document.line_index();
-            let text_edits = edits
-                .into_iter()
-                .map(|(range, text)| {
-                    index
-                        .text_range(range, encoding)
-                        .map(|r| TextEdit::new(to_proto::range(r), text))
-                        .map_err(|e| e.to_string())
-                })
-                .collect::<Result<Vec<_>, _>>()?;
+            let text_edits = text_edits(&index, edits, encoding)?;
             Ok(edit_document(&file.uri, *version, text_edits, support))
         }
     }
+}
+
+/// Byte-range edits of a text as LSP text edits.
+fn text_edits(
+    index: &syntax::LineIndex,
+    edits: Vec<(Range<usize>, String)>,
+    encoding: PositionEncoding,
+) -> Result<Vec<TextEdit>, String> {
+    edits
+        .into_iter()
+        .map(|(range, text)| {
+            index
+                .text_range(range, encoding)
+                .map(|r| TextEdit::new(to_proto::range(r), text))
+                .map_err(|e| e.to_string())
+        })
+        .collect()
 }
 
 fn create_with_text(uri: &Uri, text: String, support: EditSupport) -> WorkspaceEdit {
@@ -464,8 +254,28 @@ pub fn throws_edits(
     Ok(edits)
 }
 
+/// The workspace edit that adds `exception`'s type to the `throws` clause of the member its
+/// test called, on the file's current text.
+pub fn throws_edit(
+    uri: &Uri,
+    file: &OpenFile,
+    exception: &ExceptionResult,
+    support: EditSupport,
+    encoding: PositionEncoding,
+) -> Result<WorkspaceEdit, String> {
+    let edits = throws_edits(file, &exception.called, &exception.type_name)?;
+    let index = file.document().line_index();
+    let text_edits = text_edits(&index, edits, encoding)?;
+    Ok(edit_document(
+        uri,
+        Some(file.document().version()),
+        text_edits,
+        support,
+    ))
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
@@ -502,7 +312,7 @@ mod tests {
         results
     }
 
-    fn new_file() -> TestFileNow {
+    pub(crate) fn new_file() -> TestFileNow {
         TestFileNow {
             uri: "file:///p/src/test/java/p/AGeneratedTest.java"
                 .parse()
@@ -642,26 +452,8 @@ mod tests {
         );
     }
 
-    /// Titles of the actions with the cursor on `line` (0-based), and the list.
-    fn titles_at(file: &OpenFile, results: &ClassResults, line: u32) -> Vec<String> {
-        let uri: Uri = "file:///p/src/main/java/p/A.java".parse().unwrap();
-        let position = tower_lsp_server::ls_types::Position::new(line, 8);
-        list(&ListInput {
-            uri: &uri,
-            file,
-            results,
-            encoding: PositionEncoding::Utf16,
-            range: LspRange::new(position, position),
-            diagnostics: &[],
-            only: None,
-        })
-        .into_iter()
-        .map(|a| a.title)
-        .collect()
-    }
-
     /// The text a `CreateFile` edit gives the new file.
-    fn created_text(edit: &WorkspaceEdit) -> String {
+    pub(crate) fn created_text(edit: &WorkspaceEdit) -> String {
         let Some(DocumentChanges::Operations(ops)) = &edit.document_changes else {
             panic!("{edit:?}");
         };
@@ -672,72 +464,6 @@ mod tests {
             panic!()
         };
         insert.new_text.clone()
-    }
-
-    #[test]
-    fn stored_tests_are_offered_while_the_members_they_call_are_unchanged() {
-        use crate::lsp::results::fixture::{stored_fixture, STORED_CLASS};
-        let file = open(STORED_CLASS);
-        let results = stored_fixture(file.model());
-        // The cursor on f's `if`: its stored test, and the whole class.
-        let titles = titles_at(&file, &results, 4);
-        assert_eq!(
-            titles,
-            [
-                "Insert test covering the true branch of `x > 0`",
-                "Generate tests for class A"
-            ]
-        );
-        let full = EditSupport {
-            document_changes: true,
-            create_files: true,
-        };
-        let whole = |file: &OpenFile| {
-            let view = View::new(file, &results, PositionEncoding::Utf16);
-            test_edit(
-                &results,
-                results.suite.as_ref().unwrap(),
-                None,
-                &|i| results.insertable(i, |m| view.live(m)),
-                &new_file(),
-                full,
-                PositionEncoding::Utf16,
-            )
-        };
-        let text = created_text(&whole(&file).unwrap());
-        assert!(
-            text.contains("void fOne()") && text.contains("void gNine()"),
-            "{text}"
-        );
-
-        // g edited: f's test still fits; the class comes without g's test.
-        let g_edited = open(&STORED_CLASS.replace("x > 5", "x > 6"));
-        assert_eq!(titles_at(&g_edited, &results, 4), titles);
-        let text = created_text(&whole(&g_edited).unwrap());
-        assert!(
-            text.contains("void fOne()") && !text.contains("void gNine()"),
-            "{text}"
-        );
-        // Asked for g's test all the same (a list made before the edit): refused.
-        let view = View::new(&g_edited, &results, PositionEncoding::Utf16);
-        let refused = test_edit(
-            &results,
-            results.suite.as_ref().unwrap(),
-            Some(1),
-            &|i| results.insertable(i, |m| view.live(m)),
-            &new_file(),
-            full,
-            PositionEncoding::Utf16,
-        );
-        assert!(refused.is_err(), "{refused:?}");
-
-        // The constructor edited: every test calls it, so nothing is offered.
-        let constructor_edited = open(&STORED_CLASS.replace("A() {}", "A() { int unused = 0; }"));
-        assert_eq!(
-            titles_at(&constructor_edited, &results, 4),
-            Vec::<String>::new()
-        );
-        assert!(whole(&constructor_edited).is_err());
     }
 
     #[test]

@@ -1,0 +1,213 @@
+//! The read-only requests (hover, code lens, code actions and their resolution,
+//! `ctgls/coverage`), answered on a `Snapshot` of the owner's state: each builds the
+//! `FileView` of a file and hands it to its feature.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use syntax::{PositionEncoding, TextPosition};
+use tower_lsp_server::ls_types::{
+    CodeAction, CodeActionKind, CodeLens, Diagnostic, Range, Uri, WorkspaceEdit,
+};
+
+use crate::lsp::actions::{self, ActionData, TestFileNow};
+use crate::lsp::event::ClientFeatures;
+use crate::lsp::file_view::{FileView, Shown};
+use crate::lsp::protocol::settings::Config;
+use crate::lsp::protocol::CoverageResult;
+use crate::lsp::runner::ClasspathStatus;
+use crate::lsp::scheduler::Scheduler;
+use crate::lsp::view::View;
+use crate::lsp::workspace::Workspace;
+use crate::lsp::{coverage, hover, lens};
+use crate::open_file::OpenFile;
+
+/// The owner's state, read-only.
+pub struct Snapshot<'a> {
+    pub files: &'a HashMap<Uri, OpenFile>,
+    pub shown: &'a HashMap<Uri, Shown>,
+    pub scheduler: &'a Scheduler,
+    pub config: &'a Config,
+    pub encoding: PositionEncoding,
+    pub features: ClientFeatures,
+    /// Why no run can happen at all.
+    pub unavailable: Option<String>,
+    pub workspace: &'a Workspace,
+    pub classpaths: &'a BTreeMap<PathBuf, ClasspathStatus>,
+}
+
+impl Snapshot<'_> {
+    /// The view of an open class (a generation target); `None` for other files.
+    pub fn view<'s>(&'s self, uri: &'s Uri) -> Option<FileView<'s>> {
+        let file = self.files.get(uri)?;
+        let shown = self.shown.get(uri)?;
+        Some(FileView {
+            unavailable: self.unavailable.as_deref(),
+            running: self.scheduler.running_phase(uri),
+            ..FileView::bare(uri, file, self.encoding, &self.config.diagnostics).with_shown(shown)
+        })
+    }
+
+    pub fn hover(&self, uri: &Uri, position: TextPosition) -> Option<String> {
+        hover::hover(&self.view(uri)?, position)
+    }
+
+    pub fn code_lens(&self, uri: &Uri) -> Vec<CodeLens> {
+        self.view(uri).map(|v| lens::lenses(&v)).unwrap_or_default()
+    }
+
+    pub fn code_actions(
+        &self,
+        uri: &Uri,
+        range: Range,
+        diagnostics: &[Diagnostic],
+        only: Option<&[CodeActionKind]>,
+    ) -> Vec<CodeAction> {
+        let Some(view) = self.view(uri) else {
+            return Vec::new();
+        };
+        let queued = self
+            .scheduler
+            .file(uri)
+            .is_some_and(|s| s.queued(self.config.trigger));
+        let listed = actions::list(&actions::ListInput {
+            view: &view,
+            range,
+            diagnostics,
+            only,
+            queued,
+            disabled_support: self.features.disabled_actions,
+        });
+        if self.features.resolve_edit {
+            return listed;
+        }
+        // Clients that cannot resolve edits get them at once (actions without data, which
+        // run a command or are disabled, need no resolving).
+        listed
+            .into_iter()
+            .filter_map(|action| match action.data {
+                None => Some(action),
+                Some(_) => self.resolve_action(action).ok(),
+            })
+            .collect()
+    }
+
+    pub fn resolve_action(&self, mut action: CodeAction) -> Result<CodeAction, String> {
+        let data: ActionData = action
+            .data
+            .clone()
+            .and_then(|d| serde_json::from_value(d).ok())
+            .ok_or("not a ctgls code action")?;
+        let uri = data.uri();
+        let file = self.files.get(uri).ok_or("the file is no longer open")?;
+        if let ActionData::Accept { run, .. } = &data {
+            action.edit = self.accept_edit(uri, *run)?;
+            return Ok(action);
+        }
+        let results = self
+            .shown
+            .get(uri)
+            .and_then(|s| s.results.as_deref())
+            .filter(|r| r.run == data.run())
+            .ok_or("the results changed since; ask for code actions again")?;
+        let support = self.features.edits;
+        let edit = match &data {
+            ActionData::Test { .. } | ActionData::Suite { .. } => {
+                let test = match &data {
+                    ActionData::Test { test, .. } => Some(*test),
+                    _ => None,
+                };
+                let suite = results
+                    .suite
+                    .as_ref()
+                    .ok_or("no test passed verification")?;
+                // Checked again on the text as it is now: it may have changed since the list.
+                let view = View::new(file, results, self.encoding);
+                actions::test_edit(
+                    results,
+                    suite,
+                    test,
+                    &|i| results.insertable(i, |m| view.live(m)),
+                    &self.test_file_now(&suite.path)?,
+                    support,
+                    self.encoding,
+                )?
+            }
+            ActionData::Accept { .. } => unreachable!("resolved above"),
+            ActionData::Throws { exception, .. } => {
+                let exception = results
+                    .exceptions
+                    .get(*exception)
+                    .ok_or("the exception is gone; ask for code actions again")?;
+                actions::throws_edit(uri, file, exception, support, self.encoding)?
+            }
+        };
+        action.edit = Some(edit);
+        Ok(action)
+    }
+
+    /// The edit of "Accept the new behaviour" (`None` when the generated test file is not there:
+    /// accepting updates the store only), while the guard's findings are still run `run`'s.
+    fn accept_edit(&self, uri: &Uri, run: u64) -> Result<Option<WorkspaceEdit>, String> {
+        let guard = self
+            .shown
+            .get(uri)
+            .map(|s| &s.guard)
+            .filter(|g| g.findings.as_ref().is_some_and(|f| f.run == run))
+            .ok_or("the behaviour changes are not those any more; ask for code actions again")?;
+        let path = &guard.findings.as_ref().expect("filtered").test_file;
+        if !path.exists() {
+            return Ok(None);
+        }
+        let test_file = self.test_file_now(path)?;
+        Ok(actions::accept_edit(
+            guard,
+            &test_file,
+            self.features.edits,
+            self.encoding,
+        ))
+    }
+
+    /// The generated test file at `path`: the editor's buffer when it is open, else the disk.
+    fn test_file_now(&self, path: &Path) -> Result<TestFileNow, String> {
+        let uri = Uri::from_file_path(path)
+            .ok_or_else(|| format!("{} is not a valid file path", path.display()))?;
+        if let Some(open) = self.files.get(&uri) {
+            return Ok(TestFileNow {
+                existing: Some((open.document().text(), Some(open.document().version()))),
+                uri,
+            });
+        }
+        let existing = match std::fs::read_to_string(path) {
+            Ok(text) => Some((text, None)),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                // Clients create the file (`CreateFile`, or a buffer for the new URI), but not
+                // all create its directories, and a fresh project has no test root yet: make
+                // them, so the user's save cannot fail. Directories only, never the file.
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(|error| format!("cannot create {}: {error}", parent.display()))?;
+                }
+                None
+            }
+            Err(error) => return Err(format!("cannot read {}: {error}", path.display())),
+        };
+        Ok(TestFileNow { uri, existing })
+    }
+
+    /// `ctgls/coverage` of `uri`, or of every file with results.
+    pub fn coverage(&self, uri: Option<&Uri>) -> CoverageResult {
+        let mut uris: Vec<&Uri> = self
+            .shown
+            .keys()
+            .filter(|u| uri.is_none_or(|wanted| wanted == *u))
+            .collect();
+        uris.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+        CoverageResult {
+            files: uris
+                .into_iter()
+                .filter_map(|u| coverage::file_coverage(&self.view(u)?))
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,508 @@
+//! Which class runs next, when, and with what budget (Campos et al.'s "Continuous Test
+//! Generation" ideas, in the editor); the run in progress and cancel-on-edit. It keeps a
+//! record per open class (`FileSchedule`) and hands runs to the generation thread; it
+//! publishes nothing and holds no results: the owner shows what runs report.
+//!
+//! Scheduling, in order of preference, one run at a time:
+//! 1. classes the user asked for (`ctgls.generate`), with the full budget;
+//! 2. classes whose text changed since their last run (or that never ran this session) and
+//!    that have been quiet for the idle delay (or were just opened or saved), most recently
+//!    active first, with the full budget;
+//! 3. when nobody is typing, the other open classes, unchanged since their last run, with half
+//!    the budget (Campos et al.'s "Continuous Test Generation" h = 2 factor between changed and
+//!    unchanged classes), as long as the store's history says a re-run may still improve
+//!    coverage (section 4.1: not after three runs without improvement, nor at full coverage).
+//!
+//! With the `trigger` setting at `save`, a class becomes ready by a save only, not by opening
+//! or the idle delay; at `manual`, only (1) runs. A class whose file has syntax errors is
+//! not run. Deviation from Campos et al.: the first run of a class in a session always
+//! happens, even when the history says it stagnated: the store's tests were verified against
+//! the class and its dependencies as they were then, and a run checks them against the
+//! project as it is now.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ctg::project::{ProjectLayout, SourceOverlays};
+use ctg::store::{RerunDecision, Store};
+use search::CancelToken;
+use tower_lsp_server::ls_types::Uri;
+
+use crate::lsp::guard::GuardJob;
+use crate::lsp::protocol::settings::{Algorithm, Config, Trigger};
+use crate::lsp::results::ClassResults;
+use crate::lsp::runner::{RunJob, Runner, UpdateSink};
+use crate::lsp::workspace::{is_source_file, primary_type, uri_path, Workspace};
+use crate::open_file::OpenFile;
+
+/// The scheduler's record of one open class.
+#[derive(Debug)]
+pub struct FileSchedule {
+    /// Bumped by every edit; an idle timer only fires for the latest one.
+    pub edit_seq: u64,
+    /// Quiet for the idle delay since the last edit (or just opened or saved).
+    pub ready: bool,
+    /// The user asked for a run (`ctgls.generate`).
+    pub forced: bool,
+    pub last_activity: Instant,
+    /// Finished runs this session.
+    pub runs: u32,
+    /// The last run failed: the same text fails the same way, so it waits for a change.
+    pub failed: bool,
+    /// Hash of the text of the last finished (or failed) run.
+    pub last_run_hash: Option<String>,
+    /// The store said re-running the unchanged class cannot help; cleared by edits.
+    pub settled: bool,
+    /// Not to be run again until the text changes (the user cancelled).
+    pub paused_hash: Option<String>,
+    /// Background re-runs of the current text. Bounded by Campos et al.'s three runs even
+    /// when the store cannot say (unwritable `.ctgls/`), so re-running never goes on for ever.
+    pub background_runs: u32,
+}
+
+impl Default for FileSchedule {
+    fn default() -> FileSchedule {
+        FileSchedule {
+            edit_seq: 0,
+            ready: true,
+            forced: false,
+            last_activity: Instant::now(),
+            runs: 0,
+            failed: false,
+            last_run_hash: None,
+            settled: false,
+            paused_hash: None,
+            background_runs: 0,
+        }
+    }
+}
+
+impl FileSchedule {
+    /// Asked for, or (with the `idle` trigger) waiting for its idle delay. With `save` or
+    /// `manual` an edited class waits for the user, not in the queue.
+    pub fn queued(&self, trigger: Trigger) -> bool {
+        self.forced || (!self.ready && trigger == Trigger::Idle)
+    }
+}
+
+/// The run in progress.
+pub struct Running {
+    pub run: u64,
+    pub uri: Uri,
+    pub class: String,
+    pub cancel: CancelToken,
+    pub phase: &'static str,
+    pub branches: Option<(usize, usize)>,
+    /// The text hash the run works on.
+    pub hash: String,
+    pub started: Instant,
+    /// A re-run of an unchanged class, which gives way to the user's classes.
+    pub background: bool,
+    /// The results shown when the run started (a finished run's or the store's): interim
+    /// coverage is shown on top of them, and they come back if the run ends without results.
+    pub before: Option<Arc<ClassResults>>,
+}
+
+impl Running {
+    /// `searching · 5/18 branches`.
+    pub fn message(&self) -> String {
+        match self.branches {
+            Some((covered, total)) => format!("{} · {covered}/{total} branches", self.phase),
+            None => self.phase.to_string(),
+        }
+    }
+}
+
+/// How a run ended, for the record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunEnd {
+    Results,
+    Failed,
+    Cancelled,
+}
+
+/// What the scheduler reads of the owner's state to choose and start a run.
+pub struct Inputs<'a> {
+    pub files: &'a HashMap<Uri, OpenFile>,
+    pub config: &'a Config,
+    pub workspace: &'a Workspace,
+}
+
+#[derive(Default)]
+pub struct Scheduler {
+    files: HashMap<Uri, FileSchedule>,
+    running: Option<Running>,
+    /// The generation thread, started with the first run.
+    runner: Option<Runner>,
+    next_run: u64,
+}
+
+impl Scheduler {
+    /// Starts scheduling an open class. With the `idle` trigger it is ready at once (opening
+    /// is not typing); with `save` it waits for a save, with `manual` for the user.
+    pub fn track(&mut self, uri: &Uri, trigger: Trigger) {
+        let schedule = FileSchedule {
+            ready: trigger == Trigger::Idle,
+            ..FileSchedule::default()
+        };
+        self.files.insert(uri.clone(), schedule);
+    }
+
+    /// The `trigger` setting changed: with `idle`, every class is ready at once (as if just
+    /// opened); with `save` or `manual`, none is until saved or asked for.
+    pub fn set_trigger(&mut self, trigger: Trigger) {
+        for schedule in self.files.values_mut() {
+            schedule.ready = trigger == Trigger::Idle;
+        }
+    }
+
+    /// Stops scheduling a closed file (cancelling its run); whether it was tracked.
+    pub fn untrack(&mut self, uri: &Uri) -> bool {
+        if let Some(running) = self.running.as_ref().filter(|r| &r.uri == uri) {
+            running.cancel.cancel();
+        }
+        self.files.remove(uri).is_some()
+    }
+
+    pub fn is_tracked(&self, uri: &Uri) -> bool {
+        self.files.contains_key(uri)
+    }
+
+    pub fn file(&self, uri: &Uri) -> Option<&FileSchedule> {
+        self.files.get(uri)
+    }
+
+    /// Every tracked file.
+    pub fn tracked(&self) -> impl Iterator<Item = &Uri> {
+        self.files.keys()
+    }
+
+    pub fn running(&self) -> Option<&Running> {
+        self.running.as_ref()
+    }
+
+    /// The phase of `uri`'s run, when it has one.
+    pub fn running_phase(&self, uri: &Uri) -> Option<&'static str> {
+        self.running
+            .as_ref()
+            .filter(|r| &r.uri == uri)
+            .map(|r| r.phase)
+    }
+
+    /// The run `run`, when it is the one in progress.
+    pub fn run_mut(&mut self, run: u64) -> Option<&mut Running> {
+        self.running.as_mut().filter(|r| r.run == run)
+    }
+
+    /// The run `run`, when it is the one in progress and not cancelled.
+    pub fn live_run(&mut self, run: u64) -> Option<&mut Running> {
+        self.running
+            .as_mut()
+            .filter(|r| r.run == run && !r.cancel.is_cancelled())
+    }
+
+    /// An edit of `uri`: cancels its run; the sequence number an idle timer must carry.
+    pub fn edited(&mut self, uri: &Uri) -> Option<u64> {
+        let schedule = self.files.get_mut(uri)?;
+        schedule.edit_seq += 1;
+        schedule.ready = false;
+        schedule.settled = false;
+        schedule.background_runs = 0;
+        schedule.last_activity = Instant::now();
+        if let Some(running) = &self.running {
+            if &running.uri == uri && !running.cancel.is_cancelled() {
+                tracing::debug!("edit of {}: cancelling run {}", uri.as_str(), running.run);
+                running.cancel.cancel();
+            }
+        }
+        Some(schedule.edit_seq)
+    }
+
+    /// The idle delay after edit `seq` passed; whether `uri` became ready by it (only the
+    /// latest edit's timer counts, and only with the `idle` trigger).
+    pub fn idle(&mut self, uri: &Uri, seq: u64, trigger: Trigger) -> bool {
+        let Some(schedule) = self.files.get_mut(uri) else {
+            return false;
+        };
+        tracing::debug!(
+            "idle: {} (edit {seq}, latest {})",
+            uri.as_str(),
+            schedule.edit_seq
+        );
+        if schedule.edit_seq != seq || trigger != Trigger::Idle {
+            return false;
+        }
+        schedule.ready = true;
+        true
+    }
+
+    /// A save: "I am done for now", no need to wait for the idle delay.
+    pub fn saved(&mut self, uri: &Uri) {
+        if let Some(schedule) = self.files.get_mut(uri) {
+            schedule.ready = true;
+            schedule.edit_seq += 1;
+        }
+    }
+
+    /// `ctgls.generate`: `uri`'s class (every open class when `None`) is due now; how many.
+    pub fn force(&mut self, uri: Option<&Uri>) -> usize {
+        let mut forced = 0;
+        for (u, schedule) in self.files.iter_mut() {
+            if uri.is_none_or(|wanted| wanted == u) {
+                schedule.forced = true;
+                schedule.paused_hash = None;
+                schedule.settled = false;
+                forced += 1;
+            }
+        }
+        forced
+    }
+
+    /// Cancels the running and queued runs of `uri` (every file when `None`); they are not
+    /// started again until their text changes or the user asks. How many runs were cancelled.
+    pub fn cancel(&mut self, uri: Option<&Uri>, files: &HashMap<Uri, OpenFile>) -> usize {
+        let mut cancelled = 0;
+        if let Some(running) = &self.running {
+            if uri.is_none_or(|u| *u == running.uri) && !running.cancel.is_cancelled() {
+                running.cancel.cancel();
+                cancelled += 1;
+            }
+        }
+        for (u, file) in files {
+            if uri.is_some_and(|wanted| wanted != u) {
+                continue;
+            }
+            if let Some(schedule) = self.files.get_mut(u) {
+                schedule.forced = false;
+                schedule.paused_hash = Some(ctg::pipeline::source_hash(file.model().text()));
+            }
+        }
+        cancelled
+    }
+
+    /// Cancels the run in progress, whatever it is (settings turned execution off, shutdown).
+    pub fn cancel_running(&self) {
+        if let Some(running) = &self.running {
+            running.cancel.cancel();
+        }
+    }
+
+    /// Ends run `run` when it is the one in progress, recording how it ended.
+    pub fn finish(&mut self, run: u64, end: RunEnd) -> Option<Running> {
+        let running = self.running.take_if(|r| r.run == run)?;
+        if let Some(schedule) = self.files.get_mut(&running.uri) {
+            match end {
+                RunEnd::Results => {
+                    schedule.runs += 1;
+                    schedule.failed = false;
+                    schedule.background_runs += u32::from(running.background);
+                    schedule.last_run_hash = Some(running.hash.clone());
+                }
+                RunEnd::Failed => {
+                    schedule.failed = true;
+                    schedule.last_run_hash = Some(running.hash.clone());
+                }
+                RunEnd::Cancelled => {}
+            }
+        }
+        Some(running)
+    }
+
+    /// While a background re-run is in progress and one of the user's classes is due, cancels
+    /// the re-run (it is tried again later). Returns whether a run is in progress.
+    pub fn yield_to_user(&mut self, inputs: &Inputs) -> bool {
+        let Some(running) = &self.running else {
+            return false;
+        };
+        if running.background && !running.cancel.is_cancelled() && self.next(inputs, true).is_some()
+        {
+            if let Some(running) = &self.running {
+                tracing::debug!("run {} gives way to a class the user works on", running.run);
+                running.cancel.cancel();
+            }
+        }
+        true
+    }
+
+    /// The next class to run and its budget factor (1 for the user's classes, 0.5 for
+    /// background re-runs); with `urgent_only`, background re-runs are not considered.
+    pub fn next(&mut self, inputs: &Inputs, urgent_only: bool) -> Option<(Uri, f64)> {
+        let trigger = inputs.config.trigger;
+        let mut candidates: Vec<(u8, Instant, Uri, f64)> = Vec::new();
+        let typing = self.files.values().any(|s| !s.ready);
+        for (uri, schedule) in &self.files {
+            let Some(file) = inputs.files.get(uri) else {
+                continue;
+            };
+            if !file.model().problems.is_empty() {
+                continue;
+            }
+            let path = uri_path(uri);
+            if primary_type(file.model(), path.as_deref()).is_none() {
+                continue;
+            }
+            let hash = ctg::pipeline::source_hash(file.model().text());
+            if schedule.forced {
+                candidates.push((0, schedule.last_activity, uri.clone(), 1.0));
+                continue;
+            }
+            if trigger == Trigger::Manual || schedule.paused_hash.as_deref() == Some(hash.as_str())
+            {
+                continue;
+            }
+            let changed = schedule.last_run_hash.as_deref() != Some(hash.as_str());
+            if changed && schedule.ready {
+                candidates.push((1, schedule.last_activity, uri.clone(), 1.0));
+            } else if !changed
+                && !typing
+                && trigger == Trigger::Idle
+                && !schedule.settled
+                && schedule.runs > 0
+                && !schedule.failed
+                && schedule.background_runs < ctg::store::RUNS_WITHOUT_IMPROVEMENT as u32
+            {
+                // (A class whose last run failed waits for a change: the same text fails
+                // the same way.)
+                candidates.push((2, schedule.last_activity, uri.clone(), 0.5));
+            }
+        }
+        // Most urgent first, then most recently active.
+        candidates.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        for (rank, _, uri, factor) in candidates {
+            if rank < 2 {
+                return Some((uri, factor));
+            }
+            if urgent_only {
+                return None;
+            }
+            // Unchanged classes: only while the history says a re-run can still help.
+            let (class, hash, store) = {
+                let file = inputs.files.get(&uri)?;
+                let path = uri_path(&uri)?;
+                let class = primary_type(file.model(), Some(&path))?.binary_name.clone();
+                let layout = inputs
+                    .workspace
+                    .layout_for(&path, &inputs.config.layout_overrides());
+                (
+                    class,
+                    ctg::pipeline::source_hash(file.model().text()),
+                    Store::open(&layout.root),
+                )
+            };
+            match store.should_rerun(&class, &hash) {
+                RerunDecision::Yes(_) => return Some((uri, factor)),
+                RerunDecision::No(reason) => {
+                    tracing::debug!("{class} not re-run: {reason:?}");
+                    if let Some(schedule) = self.files.get_mut(&uri) {
+                        schedule.settled = true;
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Starts a run of `uri`'s class with `budget_factor` of the budget, `before` being the
+    /// results it shows now, and `guard` giving the regression guard's part of the run (of
+    /// the project's layout, the class, whether it is a background re-run); the run in
+    /// progress, or `None` when the file has no class.
+    pub fn start(
+        &mut self,
+        uri: Uri,
+        budget_factor: f64,
+        before: Option<Arc<ClassResults>>,
+        inputs: &Inputs,
+        updates: impl FnOnce() -> UpdateSink,
+        guard: impl FnOnce(&ProjectLayout, &str, bool) -> Option<GuardJob>,
+    ) -> Option<&Running> {
+        let config = inputs.config;
+        let file = inputs.files.get(&uri)?;
+        let path = uri_path(&uri)?;
+        let class = primary_type(file.model(), Some(&path))?.binary_name.clone();
+        let model = file.model().clone();
+        let hash = ctg::pipeline::source_hash(model.text());
+        let layout = inputs
+            .workspace
+            .layout_for(&path, &config.layout_overrides());
+        // Every open source file of the project runs as the editor holds it (open test
+        // classes are not part of the classes under test).
+        let overlays = SourceOverlays::new(inputs.files.iter().filter_map(|(uri, file)| {
+            let path = uri_path(uri)?;
+            is_source_file(&layout, &path).then(|| (path, file.model().text().to_string()))
+        }));
+        self.next_run += 1;
+        let run = self.next_run;
+        let cancel = CancelToken::new();
+        if let Some(schedule) = self.files.get_mut(&uri) {
+            schedule.forced = false;
+        }
+        let guard = guard(&layout, &class, budget_factor < 1.0);
+        let budget = Duration::from_secs_f64(config.budget_seconds * budget_factor);
+        tracing::info!(
+            "run {run}: {class}, budget {:.1} s{}",
+            budget.as_secs_f64(),
+            match before.as_ref().map(|r| r.origin) {
+                Some(crate::lsp::results::Origin::Final) => ", interim coverage on the last run's",
+                Some(crate::lsp::results::Origin::Stored) =>
+                    ", interim coverage on the stored results",
+                _ => "",
+            }
+        );
+        let job = RunJob {
+            run,
+            uri: uri.clone(),
+            class: class.clone(),
+            store: Some(Store::open(&layout.root)),
+            layout,
+            overlays,
+            model,
+            budget,
+            algorithm: match config.algorithm {
+                Algorithm::Dynamosa => search::Algorithm::DynaMosa,
+                Algorithm::Adynamosa => search::Algorithm::ADynaMosa,
+                Algorithm::Mosa => search::Algorithm::Mosa,
+                Algorithm::Wholesuite => search::Algorithm::WholeSuite,
+            },
+            junit: config.junit.map(|v| {
+                if v == 4 {
+                    ctg::project::JUnitVersion::Four
+                } else {
+                    ctg::project::JUnitVersion::Five
+                }
+            }),
+            java_home: config.java_home.clone(),
+            pass_environment: config.pass_environment.clone(),
+            cancel: cancel.clone(),
+            build_tool: config.build_tool(),
+            explicit_classpath: config.classpath.len(),
+            guard,
+        };
+        self.runner
+            .get_or_insert_with(|| Runner::spawn(updates()))
+            .submit(job);
+        self.running = Some(Running {
+            run,
+            uri,
+            class,
+            cancel,
+            phase: "starting",
+            branches: None,
+            hash,
+            started: Instant::now(),
+            background: budget_factor < 1.0,
+            before,
+        });
+        self.running.as_ref()
+    }
+
+    /// Cancels the run in progress and waits (bounded) for the generation thread to shut the
+    /// JVM workers down. The server runs on a multi-threaded runtime, where blocking one worker
+    /// thread for that is allowed.
+    pub fn stop(&mut self) {
+        self.cancel_running();
+        if let Some(runner) = self.runner.take() {
+            tokio::task::block_in_place(|| drop(runner));
+        }
+    }
+}
