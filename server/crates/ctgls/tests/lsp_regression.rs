@@ -3,7 +3,8 @@
 //! edit of `getOwner` (which every run's tests assert; which of `deposit`'s effects they assert
 //! depends on the run) brings `behaviour-changed` warnings on `getOwner` with an "Accept the
 //! new behaviour" action that rewrites the generated test file's assertion; undoing the edit
-//! removes them. With `CTGLS_BENCH=1` as well, `behaviour_changed_latency` prints the
+//! removes them; editing again and running `ctgls.acceptBehaviour` makes the store assert the
+//! new value and removes them too. With `CTGLS_BENCH=1` as well, `behaviour_changed_latency` prints the
 //! time from the end of typing to the warning (docs/benchmarks.md).
 
 mod support;
@@ -11,13 +12,14 @@ mod support;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use support::{Project, TestServer};
+use support::{e2e_enabled, Project, TestServer};
 
 const RUN_TIMEOUT: Duration = Duration::from_secs(120);
 const CLASS: &str = "com.example.bank.Account";
 
-fn enabled(var: &str) -> bool {
-    std::env::var(var).is_ok_and(|value| value == "1")
+/// The latency benchmark's switch, on top of `CTGLS_E2E=1`.
+fn bench_enabled() -> bool {
+    std::env::var("CTGLS_BENCH").is_ok_and(|value| value == "1")
 }
 
 fn start(project: &Project, idle_delay_ms: u64) -> TestServer {
@@ -92,7 +94,7 @@ fn wait_for(server: &mut TestServer, uri: &str, version: i32, with_change: bool)
 
 #[test]
 fn an_edit_of_get_owner_is_a_behaviour_change_until_it_is_undone() {
-    if !enabled("CTGLS_E2E") {
+    if !e2e_enabled() {
         eprintln!("skipped: the regression guard's editor test runs with CTGLS_E2E=1");
         return;
     }
@@ -163,6 +165,25 @@ fn an_edit_of_get_owner_is_a_behaviour_change_until_it_is_undone() {
     // Undo: the warning goes once the stored tests ran again on the undone text.
     replace(&mut server, &uri, 3, &text);
     wait_for(&mut server, &uri, 3, false);
+
+    // The edit again, accepted: the store's tests assert the new value, the warnings go.
+    replace(&mut server, &uri, 4, &edited);
+    wait_for(&mut server, &uri, 4, true);
+    server.forget_notifications();
+    let accepted = server
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "ctgls.acceptBehaviour", "arguments": [{ "uri": uri }] }),
+        )
+        .unwrap();
+    assert!(accepted["accepted"].as_u64().unwrap() >= 1, "{accepted}");
+    wait_for(&mut server, &uri, 4, false);
+    let stored = ctg::store::Store::open(&project.0)
+        .load(CLASS)
+        .unwrap()
+        .and_then(|r| r.suite)
+        .expect("the stored tests");
+    assert!(stored.source.contains("!\""), "{}", stored.source);
     server.shutdown_and_exit();
 }
 
@@ -171,7 +192,7 @@ fn an_edit_of_get_owner_is_a_behaviour_change_until_it_is_undone() {
 /// about speed).
 #[test]
 fn behaviour_changed_latency() {
-    if !enabled("CTGLS_E2E") || !enabled("CTGLS_BENCH") {
+    if !e2e_enabled() || !bench_enabled() {
         eprintln!("skipped: the latency benchmark runs with CTGLS_E2E=1 CTGLS_BENCH=1");
         return;
     }

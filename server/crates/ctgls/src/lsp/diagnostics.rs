@@ -230,6 +230,7 @@ mod tests {
     use tower_lsp_server::ls_types::Uri;
 
     use super::*;
+    use crate::lsp::protocol::DIAGNOSTIC_SOURCE;
     use crate::lsp::results::ClassResults;
     use crate::open_file::OpenFile;
 

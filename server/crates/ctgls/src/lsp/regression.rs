@@ -205,3 +205,250 @@ fn line_range(line: Option<u32>) -> Range {
     let line = line.unwrap_or(1).saturating_sub(1);
     Range::new(Position::new(line, 0), Position::new(line, u32::MAX / 2))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::path::PathBuf;
+
+    use ctg::regression::{Now, ProjectTestFailure};
+    use ctg::store::StoredAssertion;
+    use testcase::junit::AssertionKind;
+    use tower_lsp_server::ls_types::{CodeActionKind, NumberOrString};
+
+    use super::*;
+    use crate::lsp::actions::{self, ListInput};
+    use crate::lsp::guard::Findings;
+    use crate::lsp::protocol::command;
+    use crate::lsp::protocol::settings::{DiagnosticSeverities, SeverityLevel};
+
+    const ACCOUNT: &str = "package p;\npublic class Account {\n    private long balance;\n    \
+                           public void deposit(long amount) { balance += amount + 1; }\n    \
+                           public long getBalance() { return balance; }\n}\n";
+
+    fn change(acceptable: bool) -> BehaviourChange {
+        BehaviourChange {
+            method: "depositAddsToBalance".into(),
+            assertion: StoredAssertion {
+                first_line: 9,
+                last_line: 9,
+                kind: AssertionKind::State,
+                subject: "account0.getBalance()".into(),
+                expected: "100L".into(),
+            },
+            stored_text: "assertEquals(100L, account0.getBalance());".into(),
+            now: Now::Value("101L".into()),
+            replacement: acceptable.then(|| "assertEquals(101L, account0.getBalance());".into()),
+            action: "deposit(100)".into(),
+            called: vec![
+                CalledMember {
+                    name: "<init>".into(),
+                    erased_params: vec![],
+                },
+                CalledMember {
+                    name: "deposit".into(),
+                    erased_params: vec!["long".into()],
+                },
+            ],
+            message: "deposit(100) now leaves getBalance() at 101; depositAddsToBalance \
+                      expected 100"
+                .into(),
+        }
+    }
+
+    fn guard(changes: Vec<BehaviourChange>, failures: Vec<ProjectTestFailure>) -> Guard {
+        Guard {
+            findings: Some(Findings {
+                run: 4,
+                class: "p.Account".into(),
+                project_root: PathBuf::from("/nonexistent-ctgls-guard"),
+                test_file: PathBuf::from(
+                    "/nonexistent-ctgls-guard/src/test/java/p/AccountGeneratedTest.java",
+                ),
+                changes,
+                failures,
+            }),
+            ..Guard::default()
+        }
+    }
+
+    fn compute(
+        file: &OpenFile,
+        guard: &Guard,
+        severities: &DiagnosticSeverities,
+    ) -> Vec<Diagnostic> {
+        let uri: Uri = "file:///nonexistent-ctgls-guard/src/main/java/p/Account.java"
+            .parse()
+            .unwrap();
+        let view = FileView {
+            guard: Some(guard),
+            ..FileView::bare(&uri, file, PositionEncoding::Utf16, severities)
+        };
+        crate::lsp::diagnostics::compute(&view)
+            .into_iter()
+            .filter(|d| {
+                d.code
+                    .as_ref()
+                    .is_some_and(|c| *c != NumberOrString::String("nondeterministic-input".into()))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_behaviour_change_is_a_warning_on_the_member_the_test_is_about_with_typed_data() {
+        let file = OpenFile::open(ACCOUNT, 1);
+        let guard = guard(vec![change(true)], vec![]);
+        let out = compute(&file, &guard, &DiagnosticSeverities::default());
+        assert_eq!(out.len(), 1, "{out:?}");
+        let d = &out[0];
+        assert_eq!(d.severity, Some(DiagnosticSeverity::WARNING));
+        assert_eq!(
+            d.code,
+            Some(NumberOrString::String("behaviour-changed".into()))
+        );
+        // No results shown: the first member the test calls that the class declares.
+        assert_eq!(d.range.start.line, 3, "deposit's line");
+        let data: BehaviourChangedData = serde_json::from_value(d.data.clone().unwrap()).unwrap();
+        assert_eq!(
+            data,
+            BehaviourChangedData {
+                test: "depositAddsToBalance".into(),
+                acceptable: true
+            }
+        );
+        // The user's severities apply; `off` drops it.
+        let error = DiagnosticSeverities(BTreeMap::from([(
+            DiagnosticCode::BehaviourChanged,
+            SeverityLevel::Error,
+        )]));
+        assert_eq!(
+            compute(&file, &guard, &error)[0].severity,
+            Some(DiagnosticSeverity::ERROR)
+        );
+        let off = DiagnosticSeverities(BTreeMap::from([(
+            DiagnosticCode::BehaviourChanged,
+            SeverityLevel::Off,
+        )]));
+        assert!(compute(&file, &guard, &off).is_empty());
+        // Back on the text a check found clean: nothing shown, without a new check.
+        let clean = Guard {
+            clean_hash: Some(ctg::pipeline::source_hash(ACCOUNT)),
+            ..guard.clone()
+        };
+        assert!(compute(&file, &clean, &DiagnosticSeverities::default()).is_empty());
+    }
+
+    #[test]
+    fn a_failing_project_test_is_diagnosed_on_the_class_and_in_its_test_file() {
+        let file = OpenFile::open(ACCOUNT, 1);
+        let test_file = PathBuf::from("/nonexistent-ctgls-guard/src/test/java/p/AccountTest.java");
+        let failure = ProjectTestFailure {
+            file: test_file.clone(),
+            test_class: "p.AccountTest".into(),
+            test: "depositAdds".into(),
+            line: Some(12),
+            message: "AssertionFailedError: expected: <100> but was: <101>".into(),
+        };
+        let guard = guard(vec![], vec![failure]);
+        let out = compute(&file, &guard, &DiagnosticSeverities::default());
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!(out[0].range.start.line, 1, "the class name");
+        let data: ProjectTestFailedData =
+            serde_json::from_value(out[0].data.clone().unwrap()).unwrap();
+        assert_eq!(data.line, Some(11), "0-based");
+        let test_uri = Uri::from_file_path(&test_file).unwrap();
+        assert_eq!(data.file.as_ref(), Some(&test_uri));
+
+        // In the test file (not open): an Error at the failing line.
+        let in_test = test_file_diagnostics(
+            &test_uri,
+            None,
+            [&guard].into_iter(),
+            PositionEncoding::Utf16,
+        );
+        assert_eq!(in_test.len(), 1);
+        assert_eq!(in_test[0].severity, Some(DiagnosticSeverity::ERROR));
+        assert_eq!(in_test[0].range.start.line, 11);
+        assert!(in_test[0]
+            .message
+            .starts_with("depositAdds fails after the edit of Account: "));
+
+        // Its code action opens the test there: a plain command, nothing to resolve.
+        let uri: Uri = "file:///nonexistent-ctgls-guard/src/main/java/p/Account.java"
+            .parse()
+            .unwrap();
+        let severities = DiagnosticSeverities::default();
+        let view = FileView {
+            guard: Some(&guard),
+            ..FileView::bare(&uri, &file, PositionEncoding::Utf16, &severities)
+        };
+        let listed = actions::list(&ListInput {
+            view: &view,
+            range: out[0].range,
+            diagnostics: &out,
+            only: None,
+            queued: false,
+            disabled_support: true,
+        });
+        let open = listed
+            .iter()
+            .find(|a| a.title == "Open the test AccountTest.java")
+            .unwrap_or_else(|| panic!("{listed:?}"));
+        assert_eq!(open.kind, Some(CodeActionKind::EMPTY));
+        assert!(open.data.is_none());
+        let command = open.command.as_ref().unwrap();
+        assert_eq!(command.command, command::OPEN_TEST);
+        assert_eq!(
+            command.arguments.as_ref().unwrap()[0],
+            serde_json::json!({ "test": test_uri.as_str(), "line": 11 })
+        );
+    }
+
+    #[test]
+    fn accept_is_offered_for_an_acceptable_change_with_data_to_resolve_and_its_command() {
+        let file = OpenFile::open(ACCOUNT, 1);
+        let uri: Uri = "file:///nonexistent-ctgls-guard/src/main/java/p/Account.java"
+            .parse()
+            .unwrap();
+        let severities = DiagnosticSeverities::default();
+        for acceptable in [true, false] {
+            let guard = guard(vec![change(acceptable)], vec![]);
+            let view = FileView {
+                guard: Some(&guard),
+                ..FileView::bare(&uri, &file, PositionEncoding::Utf16, &severities)
+            };
+            let diagnostics = crate::lsp::diagnostics::compute(&view);
+            let listed = actions::list(&ListInput {
+                view: &view,
+                range: diagnostics[0].range,
+                diagnostics: &diagnostics,
+                only: None,
+                queued: false,
+                disabled_support: true,
+            });
+            let accept = listed.iter().find(|a| a.title == actions::ACCEPT_TITLE);
+            assert_eq!(accept.is_some(), acceptable, "{listed:?}");
+            if let Some(accept) = accept {
+                let data: actions::ActionData =
+                    serde_json::from_value(accept.data.clone().unwrap()).unwrap();
+                assert_eq!(
+                    data,
+                    actions::ActionData::Accept {
+                        uri: uri.clone(),
+                        run: 4
+                    }
+                );
+                let command = accept.command.as_ref().unwrap();
+                assert_eq!(command.command, command::ACCEPT_BEHAVIOUR);
+                assert_eq!(
+                    command.arguments.as_ref().unwrap()[0],
+                    serde_json::json!({ "uri": uri.as_str() })
+                );
+            }
+            // "Generate tests for class" is still there, whatever the guard found.
+            assert!(listed
+                .iter()
+                .any(|a| a.title == "Generate tests for class Account"));
+        }
+    }
+}

@@ -100,19 +100,17 @@ impl Snapshot<'_> {
             .ok_or("not a ctgls code action")?;
         let uri = data.uri();
         let file = self.files.get(uri).ok_or("the file is no longer open")?;
-        if let ActionData::Accept { run, .. } = &data {
-            action.edit = self.accept_edit(uri, *run)?;
-            return Ok(action);
-        }
-        let results = self
-            .shown
-            .get(uri)
-            .and_then(|s| s.results.as_deref())
-            .filter(|r| r.run == data.run())
-            .ok_or("the results changed since; ask for code actions again")?;
+        let results = || {
+            self.shown
+                .get(uri)
+                .and_then(|s| s.results.as_deref())
+                .filter(|r| r.run == data.run())
+                .ok_or("the results changed since; ask for code actions again")
+        };
         let support = self.features.edits;
-        let edit = match &data {
+        action.edit = match &data {
             ActionData::Test { .. } | ActionData::Suite { .. } => {
+                let results = results()?;
                 let test = match &data {
                     ActionData::Test { test, .. } => Some(*test),
                     _ => None,
@@ -123,7 +121,7 @@ impl Snapshot<'_> {
                     .ok_or("no test passed verification")?;
                 // Checked again on the text as it is now: it may have changed since the list.
                 let view = View::new(file, results, self.encoding);
-                actions::test_edit(
+                Some(actions::test_edit(
                     results,
                     suite,
                     test,
@@ -131,18 +129,24 @@ impl Snapshot<'_> {
                     &self.test_file_now(&suite.path)?,
                     support,
                     self.encoding,
-                )?
+                )?)
             }
-            ActionData::Accept { .. } => unreachable!("resolved above"),
             ActionData::Throws { exception, .. } => {
-                let exception = results
+                let exception = results()?
                     .exceptions
                     .get(*exception)
                     .ok_or("the exception is gone; ask for code actions again")?;
-                actions::throws_edit(uri, file, exception, support, self.encoding)?
+                Some(actions::throws_edit(
+                    uri,
+                    file,
+                    exception,
+                    support,
+                    self.encoding,
+                )?)
             }
+            // Checked against the guard's findings, not the results.
+            ActionData::Accept { run, .. } => self.accept_edit(uri, *run)?,
         };
-        action.edit = Some(edit);
         Ok(action)
     }
 
