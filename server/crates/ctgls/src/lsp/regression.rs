@@ -256,6 +256,12 @@ mod tests {
         }
     }
 
+    fn account_uri() -> Uri {
+        "file:///nonexistent-ctgls-guard/src/main/java/p/Account.java"
+            .parse()
+            .unwrap()
+    }
+
     fn guard(changes: Vec<BehaviourChange>, failures: Vec<ProjectTestFailure>) -> Guard {
         Guard {
             findings: Some(Findings {
@@ -277,9 +283,7 @@ mod tests {
         guard: &Guard,
         severities: &DiagnosticSeverities,
     ) -> Vec<Diagnostic> {
-        let uri: Uri = "file:///nonexistent-ctgls-guard/src/main/java/p/Account.java"
-            .parse()
-            .unwrap();
+        let uri = account_uri();
         let view = FileView {
             guard: Some(guard),
             ..FileView::bare(&uri, file, PositionEncoding::Utf16, severities)
@@ -374,9 +378,7 @@ mod tests {
             .starts_with("depositAdds fails after the edit of Account: "));
 
         // Its code action opens the test there: a plain command, nothing to resolve.
-        let uri: Uri = "file:///nonexistent-ctgls-guard/src/main/java/p/Account.java"
-            .parse()
-            .unwrap();
+        let uri = account_uri();
         let severities = DiagnosticSeverities::default();
         let view = FileView {
             guard: Some(&guard),
@@ -407,9 +409,7 @@ mod tests {
     #[test]
     fn accept_is_offered_for_an_acceptable_change_with_data_to_resolve_and_its_command() {
         let file = OpenFile::open(ACCOUNT, 1);
-        let uri: Uri = "file:///nonexistent-ctgls-guard/src/main/java/p/Account.java"
-            .parse()
-            .unwrap();
+        let uri = account_uri();
         let severities = DiagnosticSeverities::default();
         for acceptable in [true, false] {
             let guard = guard(vec![change(acceptable)], vec![]);

@@ -10,6 +10,7 @@ use super::Owner;
 use crate::lsp::diagnostics::apply_severities;
 use crate::lsp::guard::GuardUpdate;
 use crate::lsp::regression;
+use crate::lsp::workspace::uri_path;
 
 impl Owner {
     /// A check's results: kept with the class file, and published.
@@ -26,9 +27,24 @@ impl Owner {
             .await;
     }
 
+    /// A file that is not a class to generate for was opened or edited: when it is a test file
+    /// with failures, they are published on its text.
+    pub(super) async fn test_file_shown(&self, uri: &Uri) {
+        let Some(path) = uri_path(uri) else {
+            return;
+        };
+        let has_failures = self
+            .shown
+            .values()
+            .any(|s| s.guard.failure_files().contains(&path));
+        if has_failures {
+            self.publish_test_files(std::iter::once(path)).await;
+        }
+    }
+
     /// Publishes the guard's diagnostics of project test files (open or not).
-    async fn publish_test_files(&self, files: impl Iterator<Item = PathBuf>) {
-        let mut uris: Vec<Uri> = files.filter_map(|f| Uri::from_file_path(f)).collect();
+    pub(super) async fn publish_test_files(&self, files: impl Iterator<Item = PathBuf>) {
+        let mut uris: Vec<Uri> = files.filter_map(Uri::from_file_path).collect();
         uris.sort_by(|a, b| a.as_str().cmp(b.as_str()));
         uris.dedup();
         for uri in uris {

@@ -3,7 +3,8 @@
 //! what runs report. It keeps what each open class shows (`Shown`), asks the `Scheduler` what
 //! runs next, and publishes what changed (diagnostics, `ctgls/status`,
 //! `ctgls/coverageChanged`, code lens refresh, progress). Read-only requests are answered by
-//! `requests.rs` on a `Snapshot` of it.
+//! `requests.rs` on a `Snapshot` of it. The `workspace/executeCommand` commands are
+//! `commands.rs`; the regression guard's reports, kept in `Shown::guard`, are `guard.rs`.
 //!
 //! Architecture invariant: nothing else holds the document store or the configuration, so
 //! no lock is needed and a `didChange` can never be applied before the one sent before it.
@@ -243,7 +244,10 @@ impl Owner {
                     ))
                     .await;
                 }
-                self.shown.remove(&uri);
+                // The failures its guard found in test files go with it.
+                let failures = self.shown.remove(&uri).map(|s| s.guard.failure_files());
+                self.publish_test_files(failures.into_iter().flatten())
+                    .await;
                 if self.scheduler.untrack(&uri) {
                     self.client.publish_diagnostics(uri, Vec::new(), None).await;
                     self.send_status();
@@ -288,6 +292,8 @@ impl Owner {
             self.publish_diagnostics(&uri).await;
             self.dispatch();
             self.send_status();
+        } else {
+            self.test_file_shown(&uri).await;
         }
     }
 
@@ -318,12 +324,16 @@ impl Owner {
                 // are withdrawn. Whatever the file shows (results, its problem, or why no run
                 // can happen at all) is placed on the new text and published for its version.
                 let unavailable = self.unavailable_reason().is_some();
-                if self
-                    .shown
-                    .get(&uri)
-                    .is_some_and(|s| s.results.is_some() || s.problem.is_some() || unavailable)
-                {
+                let shows = |s: &Shown| {
+                    s.results.is_some()
+                        || s.problem.is_some()
+                        || s.guard.findings.is_some()
+                        || unavailable
+                };
+                if self.shown.get(&uri).is_some_and(shows) {
                     self.publish_diagnostics(&uri).await;
+                } else if !self.shown.contains_key(&uri) {
+                    self.test_file_shown(&uri).await;
                 }
             }
             Err(error) => {
