@@ -12,7 +12,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use support::{e2e_enabled, Project, TestServer};
+use support::{copy_dir, e2e_enabled, Project, Scratch, TestServer};
 
 const RUN_TIMEOUT: Duration = Duration::from_secs(120);
 const CLASS: &str = "com.example.bank.Account";
@@ -248,4 +248,98 @@ fn percentile(values: &mut [Duration], p: usize) -> Duration {
     values.sort();
     let index = ((values.len() * p).div_ceil(100)).saturating_sub(1);
     values[index.min(values.len() - 1)]
+}
+
+/// The project's own tests of an edited class (`ctg`'s regression fixture: `shop.Account` and
+/// its JUnit 5 `AccountTest`): after an edit that breaks `depositAddsToBalance`, its failure is
+/// a `project-test-failed` Error at the failing assertion in `AccountTest.java` (not open) and
+/// a Warning on the class, whose "Open the test" action goes to that line.
+#[test]
+fn a_failing_project_test_is_shown_in_its_test_file_and_on_the_class() {
+    if !e2e_enabled() {
+        eprintln!("skipped: the regression guard's editor test runs with CTGLS_E2E=1");
+        return;
+    }
+    let scratch = Scratch::new("lsp-regression", "project-tests");
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../ctg/tests/fixtures/regression/account");
+    copy_dir(&fixture, scratch.path());
+    let class_file = scratch.path().join("src/main/java/shop/Account.java");
+    let test_file = scratch.path().join("src/test/java/shop/AccountTest.java");
+    let (uri, test_uri) = (
+        format!("file://{}", class_file.display()),
+        format!("file://{}", test_file.display()),
+    );
+    let mut server = TestServer::start();
+    let root = format!("file://{}", scratch.path().display());
+    server.initialize(json!({
+        "processId": null,
+        "rootUri": root,
+        "workspaceFolders": [{ "uri": root, "name": "shop" }],
+        "initializationOptions": { "budgetSeconds": 2, "idleDelayMs": 100 },
+        "capabilities": { "window": { "workDoneProgress": true } }
+    }));
+    let text = std::fs::read_to_string(&class_file).unwrap();
+    server.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "java", "version": 1, "text": text } }),
+    );
+    server.wait_for_notification_within("$/progress", RUN_TIMEOUT, |p| p["value"]["kind"] == "end");
+    let edited = text.replace("balanceCents += amount;", "balanceCents += amount + 1;");
+    assert_ne!(edited, text);
+    replace(&mut server, &uri, 2, &edited);
+
+    let failed = |params: &Value| -> Vec<Value> {
+        params["diagnostics"]
+            .as_array()
+            .map(|d| {
+                d.iter()
+                    .filter(|d| d["code"] == "project-test-failed")
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let in_test =
+        server.wait_for_notification_within("textDocument/publishDiagnostics", RUN_TIMEOUT, |p| {
+            p["uri"] == test_uri.as_str() && !failed(p).is_empty()
+        });
+    let assertion_line = std::fs::read_to_string(&test_file)
+        .unwrap()
+        .lines()
+        .position(|l| l.contains("assertEquals(100"))
+        .unwrap();
+    let error = &failed(&in_test)[0];
+    assert_eq!(error["severity"], 1, "{error}");
+    assert_eq!(error["range"]["start"]["line"], assertion_line, "{error}");
+    assert_eq!(error["data"]["test"], "depositAddsToBalance", "{error}");
+
+    let on_class =
+        server.wait_for_notification_within("textDocument/publishDiagnostics", RUN_TIMEOUT, |p| {
+            p["uri"] == uri.as_str() && p["version"] == 2 && !failed(p).is_empty()
+        });
+    let warning = failed(&on_class)[0].clone();
+    assert_eq!(warning["severity"], 2, "{warning}");
+    assert_eq!(
+        warning["data"]["testClass"], "shop.AccountTest",
+        "{warning}"
+    );
+    let actions = server
+        .request(
+            "textDocument/codeAction",
+            json!({ "textDocument": { "uri": uri }, "range": warning["range"],
+                    "context": { "diagnostics": [warning] } }),
+        )
+        .unwrap();
+    let open = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Open the test AccountTest.java")
+        .unwrap_or_else(|| panic!("{actions}"));
+    assert_eq!(
+        open["command"]["arguments"][0],
+        json!({ "test": test_uri, "line": assertion_line })
+    );
+    server.shutdown_and_exit();
 }
