@@ -73,15 +73,33 @@ fn replace(server: &mut TestServer, uri: &str, version: i32, text: &str) {
     );
 }
 
-fn changed(params: &Value) -> Vec<Value> {
+/// The published diagnostics with `code`.
+fn with_code(params: &Value, code: &str) -> Vec<Value> {
     params["diagnostics"]
         .as_array()
-        .map(|d| {
-            d.iter()
-                .filter(|d| d["code"] == "behaviour-changed")
-                .cloned()
-                .collect()
-        })
+        .map(|d| d.iter().filter(|d| d["code"] == code).cloned().collect())
+        .unwrap_or_default()
+}
+
+fn changed(params: &Value) -> Vec<Value> {
+    with_code(params, "behaviour-changed")
+}
+
+fn failed(params: &Value) -> Vec<Value> {
+    with_code(params, "project-test-failed")
+}
+
+/// The code actions for `diagnostic` of `uri`, at its range.
+fn actions_for(server: &mut TestServer, uri: &str, diagnostic: &Value) -> Vec<Value> {
+    server
+        .request(
+            "textDocument/codeAction",
+            json!({ "textDocument": { "uri": uri }, "range": diagnostic["range"],
+                    "context": { "diagnostics": [diagnostic] } }),
+        )
+        .unwrap()
+        .as_array()
+        .cloned()
         .unwrap_or_default()
 }
 
@@ -127,19 +145,11 @@ fn an_edit_of_get_owner_is_a_behaviour_change_until_it_is_undone() {
         assert_eq!(w["range"]["start"]["line"], get_owner_line, "{w}");
     }
 
-    let actions = server
-        .request(
-            "textDocument/codeAction",
-            json!({ "textDocument": { "uri": uri }, "range": warning["range"],
-                    "context": { "diagnostics": [warning] } }),
-        )
-        .unwrap();
+    let actions = actions_for(&mut server, &uri, warning);
     let accept = actions
-        .as_array()
-        .unwrap()
         .iter()
         .find(|a| a["title"] == "Accept the new behaviour")
-        .unwrap_or_else(|| panic!("{actions}"));
+        .unwrap_or_else(|| panic!("{actions:?}"));
     assert_eq!(accept["command"]["command"], "ctgls.acceptBehaviour");
     let document = &accept["edit"]["documentChanges"][0];
     let test_uri = format!("file://{}", project.test_file("Account").display());
@@ -155,11 +165,9 @@ fn an_edit_of_get_owner_is_a_behaviour_change_until_it_is_undone() {
     assert_ne!(old.trim(), new_text.trim());
     assert!(
         actions
-            .as_array()
-            .unwrap()
             .iter()
             .any(|a| a["command"]["command"] == "ctgls.openTest"),
-        "{actions}"
+        "{actions:?}"
     );
 
     // Undo: the warning goes once the stored tests ran again on the undone text.
@@ -289,17 +297,6 @@ fn a_failing_project_test_is_shown_in_its_test_file_and_on_the_class() {
     assert_ne!(edited, text);
     replace(&mut server, &uri, 2, &edited);
 
-    let failed = |params: &Value| -> Vec<Value> {
-        params["diagnostics"]
-            .as_array()
-            .map(|d| {
-                d.iter()
-                    .filter(|d| d["code"] == "project-test-failed")
-                    .cloned()
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
     let in_test =
         server.wait_for_notification_within("textDocument/publishDiagnostics", RUN_TIMEOUT, |p| {
             p["uri"] == test_uri.as_str() && !failed(p).is_empty()
@@ -324,19 +321,11 @@ fn a_failing_project_test_is_shown_in_its_test_file_and_on_the_class() {
         warning["data"]["testClass"], "shop.AccountTest",
         "{warning}"
     );
-    let actions = server
-        .request(
-            "textDocument/codeAction",
-            json!({ "textDocument": { "uri": uri }, "range": warning["range"],
-                    "context": { "diagnostics": [warning] } }),
-        )
-        .unwrap();
+    let actions = actions_for(&mut server, &uri, &warning);
     let open = actions
-        .as_array()
-        .unwrap()
         .iter()
         .find(|a| a["title"] == "Open the test AccountTest.java")
-        .unwrap_or_else(|| panic!("{actions}"));
+        .unwrap_or_else(|| panic!("{actions:?}"));
     assert_eq!(
         open["command"]["arguments"][0],
         json!({ "test": test_uri, "line": assertion_line })
