@@ -9,6 +9,11 @@ export const ServerCommand = {
   status: 'ctgls.status',
   /** Shows `ExplainArgument.message`: the command of a code action that cannot act yet. */
   explain: 'ctgls.explain',
+  /** The regression guard: the stored tests of `FileArgument.uri`'s class assert what its
+   * edited text does (the command of "Accept the new behaviour"). */
+  acceptBehaviour: 'ctgls.acceptBehaviour',
+  /** Asks the client to show a test file at a line (`OpenTestArgument`). */
+  openTest: 'ctgls.openTest',
 } as const;
 
 /** Custom message methods. */
@@ -29,6 +34,13 @@ export interface FileArgument {
 /** The argument of `ctgls.explain`. */
 export interface ExplainArgument {
   message: string;
+}
+
+/** The argument of `ctgls.openTest`. */
+export interface OpenTestArgument {
+  test: string;
+  /** 0-based. */
+  line: number;
 }
 
 export interface Count {

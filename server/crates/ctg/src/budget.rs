@@ -299,6 +299,7 @@ mod tests {
             source: String::new(),
             kept: Vec::new(),
             kept_tests: Vec::new(),
+            printed: Vec::new(),
             dropped: Vec::new(),
             runs: runs
                 .iter()

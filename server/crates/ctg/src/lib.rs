@@ -12,6 +12,7 @@ pub mod levels;
 pub mod nondeterminism;
 pub mod pipeline;
 pub mod project;
+pub mod regression;
 pub mod store;
 pub mod subtypes;
 pub mod verify;

@@ -476,6 +476,7 @@ fn unverified_suite() -> VerifiedSuite {
         source: String::new(),
         kept: Vec::new(),
         kept_tests: Vec::new(),
+        printed: Vec::new(),
         dropped: Vec::new(),
         runs: Vec::new(),
         perturbed: Vec::new(),
@@ -598,7 +599,9 @@ fn emit_verified(
                     .iter()
                     .map(|test| executed_from[test.index])
                     .collect(),
-                kept: printed.tests.into_iter().map(|test| test.name).collect(),
+                kept: printed.tests.iter().map(|test| test.name.clone()).collect(),
+                // The note moves every line of the class down.
+                printed: shifted(printed.tests, UNVERIFIED_NOTE.lines().count() as u32),
                 dropped: Vec::new(),
                 runs: Vec::new(),
                 perturbed: Vec::new(),
@@ -657,6 +660,22 @@ fn emit_verified(
         ..suite
     };
     Ok((suite, Verification::JUnit, not_printable))
+}
+
+/// `tests` with their lines (and their assertions') moved down by `by`.
+fn shifted(
+    mut tests: Vec<testcase::junit::PrintedTest>,
+    by: u32,
+) -> Vec<testcase::junit::PrintedTest> {
+    for test in &mut tests {
+        test.first_line += by;
+        test.last_line += by;
+        for assertion in &mut test.assertions {
+            assertion.first_line += by;
+            assertion.last_line += by;
+        }
+    }
+    tests
 }
 
 fn describe_not_printable(index: usize, reason: &NotPrintable) -> String {
@@ -748,6 +767,24 @@ fn stored_suite(generation: &GenerationResult, emission: &Emission) -> Option<st
                     .iter()
                     .cloned()
                     .collect(),
+                assertions: suite
+                    .printed
+                    .iter()
+                    .find(|printed| printed.name == *name)
+                    .map(|printed| {
+                        printed
+                            .assertions
+                            .iter()
+                            .map(|a| store::StoredAssertion {
+                                first_line: a.first_line,
+                                last_line: a.last_line,
+                                kind: a.kind,
+                                subject: a.subject.clone(),
+                                expected: a.expected.clone(),
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
             })
         })
         .collect();

@@ -308,7 +308,7 @@ const BUILD_OUTPUT_DIRS: &[&str] = &["target", "build", "out", "bin", "node_modu
 /// Collects the `.java` files under `dir`, skipping hidden directories (`.git`, `.ctgls`)
 /// everywhere and build outputs directly under `project_root` (which matters when the project
 /// root is itself the source root).
-fn collect_java_files(dir: &Path, project_root: &Path, files: &mut Vec<PathBuf>) {
+pub(crate) fn collect_java_files(dir: &Path, project_root: &Path, files: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -334,14 +334,15 @@ fn collect_java_files(dir: &Path, project_root: &Path, files: &mut Vec<PathBuf>)
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    /// A scratch project directory removed on drop (the level reading's tests use it too).
-    pub(super) struct Scratch(pub(super) PathBuf);
+    /// A scratch project directory removed on drop (the level reading's and the regression
+    /// guard's tests use it too).
+    pub(crate) struct Scratch(pub(crate) PathBuf);
 
     impl Scratch {
-        pub(super) fn new(name: &str) -> Scratch {
+        pub(crate) fn new(name: &str) -> Scratch {
             let dir =
                 std::env::temp_dir().join(format!("ctg-project-{name}-{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&dir);
@@ -349,7 +350,7 @@ mod tests {
             Scratch(dir)
         }
 
-        pub(super) fn write(&self, relative: &str, text: &str) -> PathBuf {
+        pub(crate) fn write(&self, relative: &str, text: &str) -> PathBuf {
             let path = self.0.join(relative);
             std::fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
             std::fs::write(&path, text).expect("write");

@@ -213,6 +213,9 @@ pub struct VerifiedSuite {
     pub kept: Vec<String>,
     /// The kept tests as indexes into the spec's `tests`, in file order.
     pub kept_tests: Vec<usize>,
+    /// The kept tests as printed in `source`: their lines and assertions (what each expects),
+    /// in file order.
+    pub printed: Vec<testcase::junit::PrintedTest>,
     pub dropped: Vec<Dropped>,
     /// Every plain JUnit run, in order; the last two passed (forward, then reverse).
     pub runs: Vec<RunReport>,
@@ -498,6 +501,7 @@ pub fn verify_and_stabilise(
                 source: printed.source,
                 kept: Vec::new(),
                 kept_tests: Vec::new(),
+                printed: Vec::new(),
                 dropped,
                 runs,
                 perturbed,
@@ -642,6 +646,7 @@ pub fn verify_and_stabilise(
                 source: printed.source,
                 kept,
                 kept_tests,
+                printed: printed.tests,
                 dropped,
                 runs,
                 perturbed,

@@ -28,6 +28,7 @@ use testcase::{
     WildcardBound,
 };
 
+use super::assertion_format::AssertionDto;
 use super::record::{
     ClassRecord, Coverage, HistoryEntry, RunInfo, StoredMethod, StoredSuite, StoredTest,
     UndeclaredException,
@@ -126,6 +127,9 @@ struct MethodDto {
     name: String,
     test: usize,
     goals: Vec<String>,
+    /// Added within version 1: records of older writers have none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    assertions: Vec<AssertionDto>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -527,6 +531,7 @@ fn suite_dto(s: &StoredSuite) -> SuiteDto {
                 name: m.name.clone(),
                 test: m.test,
                 goals: m.goals.iter().cloned().collect(),
+                assertions: m.assertions.iter().map(AssertionDto::from_stored).collect(),
             })
             .collect(),
         source: s.source.split('\n').map(str::to_string).collect(),
@@ -808,6 +813,11 @@ fn suite_from(s: SuiteDto, test_index: &TestIndex) -> Result<StoredSuite, String
         .map(|m| {
             Ok(StoredMethod {
                 test: test_index(format!("junit_class: method {}", m.name), m.test)?,
+                assertions: m
+                    .assertions
+                    .into_iter()
+                    .map(|a| a.into_stored(&m.name))
+                    .collect::<Result<Vec<_>, String>>()?,
                 name: m.name,
                 goals: m.goals.into_iter().collect(),
             })

@@ -14,10 +14,11 @@
 //! the run of the writer that loses is missing from the history (a lost update, not damage).
 //!
 //! Module map: `record` (the plain values callers build and read), `format` (JSON and the
-//! private serde structs; pure), `type_text` (reading types back), `history` (improvement and
+//! private serde structs; pure; `assertion_format` for the methods' assertions), `type_text` (reading types back), `history` (improvement and
 //! the re-run rule; pure), `seeds` (re-validation against the current cluster; pure),
 //! `file_name` (class name to file name; pure), `disk` (all IO).
 
+mod assertion_format;
 mod disk;
 mod file_name;
 mod format;
@@ -39,8 +40,8 @@ pub use history::{
     RUNS_WITHOUT_IMPROVEMENT,
 };
 pub use record::{
-    ClassRecord, Coverage, FinishedRun, HistoryEntry, RunInfo, StoredMethod, StoredSuite,
-    StoredTest, UndeclaredException,
+    ClassRecord, Coverage, FinishedRun, HistoryEntry, RunInfo, StoredAssertion, StoredMethod,
+    StoredSuite, StoredTest, UndeclaredException,
 };
 pub use seeds::{object_seeds, revalidate, DropReason, DroppedSeed, Seeds};
 
@@ -176,6 +177,22 @@ impl Store {
             record,
             replaced_unreadable,
         })
+    }
+
+    /// Replaces the JUnit class of `class`'s record, leaving its tests, coverage and history
+    /// as they are: what accepting a changed behaviour writes (`crate::regression::accept`).
+    /// Fails when the class has no readable record.
+    pub fn replace_suite(&self, class: &str, suite: StoredSuite) -> Result<(), StoreError> {
+        let path = self.record_path(class);
+        let Some(mut record) = self.load(class)? else {
+            return Err(StoreError::Corrupt {
+                path,
+                message: format!("no record of {class} to update"),
+            });
+        };
+        record.suite = Some(suite);
+        let text = encode_record(&record).map_err(|e| StoreError::from_format(&path, e))?;
+        disk::write_atomic(&path, text.as_bytes())
     }
 
     /// The earlier tests of `class` that are still valid against `cluster` (Campos et al., "Continuous Test Generation" section

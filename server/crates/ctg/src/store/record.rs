@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use testcase::junit::AssertionKind;
 use testcase::TestCase;
 
 use crate::project::JUnitVersion;
@@ -67,6 +68,24 @@ pub struct StoredMethod {
     /// Branch goals (`…/B1.T`) the test covered on its own in the run (a superset of the
     /// goals the archive kept it for).
     pub goals: BTreeSet<String>,
+    /// What the method asserts, in file order (empty in records written before they were
+    /// kept): the regression guard compares them with what the edited class does
+    /// (`crate::regression`).
+    pub assertions: Vec<StoredAssertion>,
+}
+
+/// One assertion of a [`StoredMethod`], as printed in the suite's source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredAssertion {
+    /// 1-based lines of the suite's source the assertion occupies.
+    pub first_line: u32,
+    pub last_line: u32,
+    pub kind: AssertionKind,
+    /// The asserted expression as printed (`account0.getBalanceCents()`); empty for `Throws`.
+    pub subject: String,
+    /// What it expects, as printed (`100L`, `true`, `null`, `not null`, or the thrown class's
+    /// simple name for `Throws`).
+    pub expected: String,
 }
 
 /// Coverage of one run of one class.

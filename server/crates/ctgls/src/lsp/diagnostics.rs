@@ -3,16 +3,17 @@
 //! results placed on the current text, so they are always for the version they are published
 //! with.
 
-use serde::Serialize;
 use tower_lsp_server::ls_types::{
-    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range,
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
 };
 
 use crate::lsp::file_view::FileView;
+/// A ctgls diagnostic with its typed `data` (defined beside the codes, so that every feature
+/// module, this one's parts too, builds its diagnostics with it).
+pub use crate::lsp::protocol::diagnostic;
 use crate::lsp::protocol::settings::DiagnosticSeverities;
 use crate::lsp::protocol::{
     DiagnosticCode, NeedsEnvironmentData, NoData, UncoveredBranchData, UndeclaredExceptionData,
-    DIAGNOSTIC_SOURCE,
 };
 use crate::lsp::results::words::{exception_message, member_display, uncovered_message};
 use crate::lsp::results::ClassResults;
@@ -74,6 +75,7 @@ pub fn compute(input: &FileView) -> Vec<Diagnostic> {
         needs_environment(input, &view, &mut out);
     }
     crate::lsp::nondeterminism::diagnostics(input, &mut out);
+    crate::lsp::regression::diagnostics(input, &mut out);
     apply_severities(out, input.severities)
 }
 
@@ -220,26 +222,6 @@ fn test_name(results: &ClassResults, test: Option<usize>) -> Option<&str> {
     results.tests.get(test?)?.name.as_deref()
 }
 
-/// A ctgls diagnostic: `source` and `code` as `docs/lsp-extensions.md` lists them, and the
-/// code's typed `data`.
-pub fn diagnostic(
-    range: Range,
-    severity: DiagnosticSeverity,
-    code: DiagnosticCode,
-    message: String,
-    data: impl Serialize,
-) -> Diagnostic {
-    Diagnostic {
-        range,
-        severity: Some(severity),
-        code: Some(NumberOrString::String(code.as_str().to_string())),
-        source: Some(DIAGNOSTIC_SOURCE.to_string()),
-        message,
-        data: serde_json::to_value(data).ok(),
-        ..Diagnostic::default()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
@@ -248,6 +230,7 @@ mod tests {
     use tower_lsp_server::ls_types::Uri;
 
     use super::*;
+    use crate::lsp::protocol::DIAGNOSTIC_SOURCE;
     use crate::lsp::results::ClassResults;
     use crate::open_file::OpenFile;
 

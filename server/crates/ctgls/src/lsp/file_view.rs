@@ -9,18 +9,22 @@ use std::sync::Arc;
 use syntax::PositionEncoding;
 use tower_lsp_server::ls_types::Uri;
 
+use crate::lsp::guard::Guard;
 use crate::lsp::protocol::settings::DiagnosticSeverities;
 use crate::lsp::results::{ClassResults, Origin};
 use crate::lsp::runner::RunFailure;
 use crate::open_file::OpenFile;
 
 /// What an open class shows: the results of its last run (or the store's, or a running
-/// search's on top of those), and why its last run produced nothing.
+/// search's on top of those), why its last run produced nothing, and what the regression
+/// guard found.
 #[derive(Debug, Default, Clone)]
 pub struct Shown {
     pub results: Option<Arc<ClassResults>>,
     /// Why the last run produced nothing (cancellations are not kept).
     pub problem: Option<RunFailure>,
+    /// The regression guard's baseline and findings.
+    pub guard: Guard,
 }
 
 impl Shown {
@@ -52,6 +56,8 @@ pub struct FileView<'a> {
     pub encoding: PositionEncoding,
     /// The user's severity (or `off`) per diagnostic code.
     pub severities: &'a DiagnosticSeverities,
+    /// The regression guard's state of the class.
+    pub guard: Option<&'a Guard>,
 }
 
 impl<'a> FileView<'a> {
@@ -71,6 +77,7 @@ impl<'a> FileView<'a> {
             running: None,
             encoding,
             severities,
+            guard: None,
         }
     }
 
@@ -78,6 +85,7 @@ impl<'a> FileView<'a> {
         FileView {
             results: shown.results.as_deref(),
             problem: shown.problem.as_ref(),
+            guard: Some(&shown.guard),
             ..self
         }
     }

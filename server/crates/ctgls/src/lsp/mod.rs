@@ -2,12 +2,15 @@
 //! that speaks LSP or JSON.
 //!
 //! - `server`: the `LanguageServer` handlers, which only forward `event`s to the owner task;
-//! - `owner`: the owner task, which applies events in order; `scheduler` chooses and starts
-//!   runs, `runner` is the generation thread, `progress` reports runs as `$/progress`;
+//! - `owner`: the owner task, which applies events in order (with `owner/commands.rs` and the
+//!   regression guard's reports, `owner/guard.rs`); `scheduler` chooses and starts runs,
+//!   `runner` is the generation thread, `progress` reports runs as `$/progress`; `guard`: the
+//!   regression guard's state per class and its check before a run's search;
 //! - `results`: what a run found, in edit-proof terms; `file_view`: what an open class shows
 //!   and the read-only view features get; `view`: results placed on the current text;
-//! - features, pure functions of a `FileView`: `diagnostics` (with `machine_inputs`), `hover`,
-//!   `lens`, `actions` (with `test_file`), `coverage`; `status` reports the server's state;
+//! - features, pure functions of a `FileView`: `diagnostics` (with `nondeterminism` and
+//!   `regression`, the guard's), `hover`, `lens`, `actions` (with `test_file`), `coverage`;
+//!   `status` reports the server's state;
 //!   `requests` answers the read-only requests with them;
 //! - `protocol`: the extension messages, commands, diagnostic codes and settings, typed;
 //!   `capabilities`: what we announce; `from_proto` / `to_proto`: conversions at the edge;
@@ -23,12 +26,14 @@ pub mod diagnostics;
 pub mod event;
 pub mod file_view;
 pub mod from_proto;
+pub mod guard;
 pub mod hover;
 pub mod lens;
 pub mod nondeterminism;
 pub mod owner;
 pub mod progress;
 pub mod protocol;
+pub mod regression;
 pub mod requests;
 pub mod results;
 pub mod runner;

@@ -5,53 +5,13 @@
 //! unchanged).
 
 use ctg::nondeterminism::{self, InputKind, NondeterministicInput};
-use ctg::pipeline::ClassOutcome;
 use syntax::TextPosition;
 use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity};
 
-use crate::lsp::diagnostics::diagnostic;
 use crate::lsp::file_view::FileView;
-use crate::lsp::protocol::{DiagnosticCode, NondeterministicInputData};
-use crate::lsp::results::MemberSnapshot;
+use crate::lsp::protocol::{diagnostic, DiagnosticCode, NondeterministicInputData};
 use crate::lsp::view::View;
 use crate::open_file::OpenFile;
-
-/// A run's nondeterministic input that explains left-out assertions, by member and line offset.
-#[derive(Debug, Clone)]
-pub struct NondeterministicResult {
-    pub at: (String, u32),
-    pub kind: InputKind,
-    pub what: String,
-    /// `test: subject (why)` of each assertion left out because of it.
-    pub left_out: Vec<String>,
-}
-
-/// The inputs of a finished run that explain left-out assertions.
-pub fn from_outcome(
-    outcome: &ClassOutcome,
-    members: &std::collections::HashMap<String, MemberSnapshot>,
-) -> Vec<NondeterministicResult> {
-    outcome
-        .nondeterminism
-        .iter()
-        .filter(|linked| !linked.left_out.is_empty())
-        .filter_map(|linked| {
-            let input = &linked.input;
-            let member = input.member.as_ref()?;
-            let start = members.get(member)?.start_line;
-            Some(NondeterministicResult {
-                at: (member.clone(), (input.line - 1).checked_sub(start)?),
-                kind: input.kind,
-                what: input.what.clone(),
-                left_out: linked
-                    .left_out
-                    .iter()
-                    .map(|l| format!("{} ({})", l.display(), l.why))
-                    .collect(),
-            })
-        })
-        .collect()
-}
 
 /// The inputs of the current text.
 fn current(file: &OpenFile) -> Vec<NondeterministicInput> {
@@ -183,7 +143,7 @@ mod tests {
 
     use super::*;
     use crate::lsp::protocol::settings::DiagnosticSeverities;
-    use crate::lsp::results::ClassResults;
+    use crate::lsp::results::{ClassResults, NondeterministicResult};
     use syntax::PositionEncoding;
     use tower_lsp_server::ls_types::Uri;
 

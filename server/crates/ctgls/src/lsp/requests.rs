@@ -6,7 +6,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use syntax::{PositionEncoding, TextPosition};
-use tower_lsp_server::ls_types::{CodeAction, CodeActionKind, CodeLens, Diagnostic, Range, Uri};
+use tower_lsp_server::ls_types::{
+    CodeAction, CodeActionKind, CodeLens, Diagnostic, Range, Uri, WorkspaceEdit,
+};
 
 use crate::lsp::actions::{self, ActionData, TestFileNow};
 use crate::lsp::event::ClientFeatures;
@@ -98,15 +100,17 @@ impl Snapshot<'_> {
             .ok_or("not a ctgls code action")?;
         let uri = data.uri();
         let file = self.files.get(uri).ok_or("the file is no longer open")?;
-        let results = self
-            .shown
-            .get(uri)
-            .and_then(|s| s.results.as_deref())
-            .filter(|r| r.run == data.run())
-            .ok_or("the results changed since; ask for code actions again")?;
+        let results = || {
+            self.shown
+                .get(uri)
+                .and_then(|s| s.results.as_deref())
+                .filter(|r| r.run == data.run())
+                .ok_or("the results changed since; ask for code actions again")
+        };
         let support = self.features.edits;
-        let edit = match &data {
+        action.edit = match &data {
             ActionData::Test { .. } | ActionData::Suite { .. } => {
+                let results = results()?;
                 let test = match &data {
                     ActionData::Test { test, .. } => Some(*test),
                     _ => None,
@@ -117,7 +121,7 @@ impl Snapshot<'_> {
                     .ok_or("no test passed verification")?;
                 // Checked again on the text as it is now: it may have changed since the list.
                 let view = View::new(file, results, self.encoding);
-                actions::test_edit(
+                Some(actions::test_edit(
                     results,
                     suite,
                     test,
@@ -125,18 +129,47 @@ impl Snapshot<'_> {
                     &self.test_file_now(&suite.path)?,
                     support,
                     self.encoding,
-                )?
+                )?)
             }
             ActionData::Throws { exception, .. } => {
-                let exception = results
+                let exception = results()?
                     .exceptions
                     .get(*exception)
                     .ok_or("the exception is gone; ask for code actions again")?;
-                actions::throws_edit(uri, file, exception, support, self.encoding)?
+                Some(actions::throws_edit(
+                    uri,
+                    file,
+                    exception,
+                    support,
+                    self.encoding,
+                )?)
             }
+            // Checked against the guard's findings, not the results.
+            ActionData::Accept { run, .. } => self.accept_edit(uri, *run)?,
         };
-        action.edit = Some(edit);
         Ok(action)
+    }
+
+    /// The edit of "Accept the new behaviour" (`None` when the generated test file is not there:
+    /// accepting updates the store only), while the guard's findings are still run `run`'s.
+    fn accept_edit(&self, uri: &Uri, run: u64) -> Result<Option<WorkspaceEdit>, String> {
+        let guard = self
+            .shown
+            .get(uri)
+            .map(|s| &s.guard)
+            .filter(|g| g.findings.as_ref().is_some_and(|f| f.run == run))
+            .ok_or("the behaviour changes are not those any more; ask for code actions again")?;
+        let path = &guard.findings.as_ref().expect("filtered").test_file;
+        if !path.exists() {
+            return Ok(None);
+        }
+        let test_file = self.test_file_now(path)?;
+        Ok(actions::accept_edit(
+            guard,
+            &test_file,
+            self.features.edits,
+            self.encoding,
+        ))
     }
 
     /// The generated test file at `path`: the editor's buffer when it is open, else the disk.

@@ -29,6 +29,7 @@ use jvm::{JvmError, Supervisor, Training, WorkerConfig};
 use search::{Algorithm, CancelToken, Progress};
 use tower_lsp_server::ls_types::Uri;
 
+use crate::lsp::guard::{check_before_run, CheckInput, GuardJob, GuardUpdate};
 use crate::lsp::results::ClassResults;
 
 /// How long a build tool's failure stands before the tool is asked again (with the same build
@@ -62,6 +63,8 @@ pub struct RunJob {
     pub build_tool: BuildToolSettings,
     /// How many of the layout's classpath entries the user gave (they stay first).
     pub explicit_classpath: usize,
+    /// The regression guard's check before the search (`guard.rs`); `None`: no check.
+    pub guard: Option<GuardJob>,
 }
 
 /// Where a project's classpath came from, for `ctgls/status`.
@@ -99,6 +102,8 @@ pub enum RunUpdate {
         outcome: Result<Arc<ClassResults>, RunFailure>,
         wall: Duration,
     },
+    /// What the regression guard's check before the search found (`guard.rs`).
+    Guard(GuardUpdate),
     /// The build tool answered (or failed) for the project at `root`.
     Classpath {
         root: PathBuf,
@@ -347,6 +352,21 @@ fn run_one(
     }
     let (supervisor, costs) = workers.get_mut(&key).expect("inserted above");
     supervisor.set_pass_environment(job.pass_environment.clone());
+    // The regression guard: the stored tests and the project's tests, before the search.
+    if let Some(guard) = &job.guard {
+        let input = CheckInput {
+            run: job.run,
+            uri: &job.uri,
+            class: &job.class,
+            layout: &job.layout,
+            overlays: &job.overlays,
+            text: job.model.text(),
+            cancel: &job.cancel,
+        };
+        check_before_run(&input, guard, supervisor, &|update| {
+            updates(RunUpdate::Guard(update));
+        });
+    }
 
     let mut request = GenerationRequest::new(job.layout.clone(), job.class.clone());
     request.overlays = job.overlays.clone();

@@ -24,11 +24,12 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ctg::project::SourceOverlays;
+use ctg::project::{ProjectLayout, SourceOverlays};
 use ctg::store::{RerunDecision, Store};
 use search::CancelToken;
 use tower_lsp_server::ls_types::Uri;
 
+use crate::lsp::guard::GuardJob;
 use crate::lsp::protocol::settings::{Algorithm, Config, Trigger};
 use crate::lsp::results::ClassResults;
 use crate::lsp::runner::{RunJob, Runner, UpdateSink};
@@ -403,7 +404,9 @@ impl Scheduler {
     }
 
     /// Starts a run of `uri`'s class with `budget_factor` of the budget, `before` being the
-    /// results it shows now; the run in progress, or `None` when the file has no class.
+    /// results it shows now, and `guard` giving the regression guard's part of the run (of
+    /// the project's layout, the class, whether it is a background re-run); the run in
+    /// progress, or `None` when the file has no class.
     pub fn start(
         &mut self,
         uri: Uri,
@@ -411,6 +414,7 @@ impl Scheduler {
         before: Option<Arc<ClassResults>>,
         inputs: &Inputs,
         updates: impl FnOnce() -> UpdateSink,
+        guard: impl FnOnce(&ProjectLayout, &str, bool) -> Option<GuardJob>,
     ) -> Option<&Running> {
         let config = inputs.config;
         let file = inputs.files.get(&uri)?;
@@ -433,6 +437,7 @@ impl Scheduler {
         if let Some(schedule) = self.files.get_mut(&uri) {
             schedule.forced = false;
         }
+        let guard = guard(&layout, &class, budget_factor < 1.0);
         let budget = Duration::from_secs_f64(config.budget_seconds * budget_factor);
         tracing::info!(
             "run {run}: {class}, budget {:.1} s{}",
@@ -471,6 +476,7 @@ impl Scheduler {
             cancel: cancel.clone(),
             build_tool: config.build_tool(),
             explicit_classpath: config.classpath.len(),
+            guard,
         };
         self.runner
             .get_or_insert_with(|| Runner::spawn(updates()))

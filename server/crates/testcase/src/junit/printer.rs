@@ -110,6 +110,9 @@ pub struct PrintedAssertion {
     /// The assertion also runs a statement of the test (a call written inside it), so an
     /// exception there is the test's failure, not the assertion's.
     pub runs_statement: bool,
+    /// What it expects, as printed: the expected literal or constant of an `assertEquals`,
+    /// `true`, `false`, `null`, `not null`, or the thrown class of a `Throws` assertion.
+    pub expected: String,
 }
 
 impl PrintedClass {
@@ -189,6 +192,7 @@ struct Mark {
     kind: AssertionKind,
     subject: String,
     runs_statement: bool,
+    expected: String,
 }
 
 fn render_class(
@@ -257,6 +261,7 @@ fn render_class(
                         last_line: n,
                         subject: mark.subject,
                         runs_statement: mark.runs_statement,
+                        expected: mark.expected,
                     }),
                 }
             }
@@ -583,6 +588,7 @@ impl<'a, 't> MethodWriter<'a, 't> {
             kind: AssertionKind::Throws,
             subject: String::new(),
             runs_statement: true,
+            expected: simple.clone(),
         };
         let message = throw.message.as_ref().and_then(|m| match m {
             Item::Assert(a) if self.active(a) => Some(a),
@@ -694,7 +700,7 @@ impl<'a, 't> MethodWriter<'a, 't> {
             Subject::Value(i) | Subject::Length(i) => self.modes[*i] == Mode::InlineIntoAssertion,
             _ => false,
         };
-        let text = match &a.check {
+        let (text, expected) = match &a.check {
             Check::Equals {
                 expected,
                 cast,
@@ -709,12 +715,24 @@ impl<'a, 't> MethodWriter<'a, 't> {
                 let cast = cast.map(|k| format!("({}) ", k.name())).unwrap_or_default();
                 let delta = delta.as_ref().map(|d| format!(", {d}")).unwrap_or_default();
                 let f = self.assert_fn("assertEquals");
-                format!("{f}({expected}, {cast}{actual}{delta});")
+                (format!("{f}({expected}, {cast}{actual}{delta});"), expected)
             }
-            Check::True => format!("{}({actual});", self.assert_fn("assertTrue")),
-            Check::False => format!("{}({actual});", self.assert_fn("assertFalse")),
-            Check::Null => format!("{}({actual});", self.assert_fn("assertNull")),
-            Check::NotNull => format!("{}({actual});", self.assert_fn("assertNotNull")),
+            Check::True => (
+                format!("{}({actual});", self.assert_fn("assertTrue")),
+                "true".into(),
+            ),
+            Check::False => (
+                format!("{}({actual});", self.assert_fn("assertFalse")),
+                "false".into(),
+            ),
+            Check::Null => (
+                format!("{}({actual});", self.assert_fn("assertNull")),
+                "null".into(),
+            ),
+            Check::NotNull => (
+                format!("{}({actual});", self.assert_fn("assertNotNull")),
+                "not null".into(),
+            ),
         };
         marked(
             text,
@@ -723,6 +741,7 @@ impl<'a, 't> MethodWriter<'a, 't> {
                 kind: a.kind,
                 subject: actual,
                 runs_statement,
+                expected,
             },
         )
     }

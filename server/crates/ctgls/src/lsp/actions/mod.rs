@@ -7,8 +7,10 @@
 //! unchanged since their run are offered or inserted (`ClassResults::insertable`).
 
 mod edits;
+mod guard;
 
 pub use edits::{edit_document, test_edit, throws_edit, throws_edits, EditSupport, TestFileNow};
+pub use guard::{accept_edit, ACCEPT_TITLE};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -41,6 +43,9 @@ pub enum ActionData {
         run: u64,
         exception: usize,
     },
+    /// Rewrite the generated test file's assertions to the behaviour the regression guard's
+    /// check of run `run` found (`actions/guard.rs`).
+    Accept { uri: Uri, run: u64 },
 }
 
 impl ActionData {
@@ -48,7 +53,8 @@ impl ActionData {
         match self {
             ActionData::Test { uri, .. }
             | ActionData::Suite { uri, .. }
-            | ActionData::Throws { uri, .. } => uri,
+            | ActionData::Throws { uri, .. }
+            | ActionData::Accept { uri, .. } => uri,
         }
     }
 
@@ -57,7 +63,8 @@ impl ActionData {
         match self {
             ActionData::Test { run, .. }
             | ActionData::Suite { run, .. }
-            | ActionData::Throws { run, .. } => *run,
+            | ActionData::Throws { run, .. }
+            | ActionData::Accept { run, .. } => *run,
         }
     }
 }
@@ -116,6 +123,7 @@ pub fn list(input: &ListInput) -> Vec<CodeAction> {
             ));
         }
     }
+    guard::list(input, &mut out);
     out.extend(generate_action(input));
     if let Some(only) = input.only {
         out.retain(|a| {

@@ -14,7 +14,9 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 use tower_lsp_server::ls_types::notification::Notification;
-use tower_lsp_server::ls_types::{Range, TextDocumentIdentifier, Uri};
+use tower_lsp_server::ls_types::{
+    Diagnostic, DiagnosticSeverity, NumberOrString, Range, TextDocumentIdentifier, Uri,
+};
 
 /// `ctgls/status`, server → client notification; also the result of the `ctgls.status`
 /// command.
@@ -54,8 +56,22 @@ pub mod command {
     /// the command of a code action that cannot act yet, for clients that do not show
     /// disabled code actions. Result: `null`.
     pub const EXPLAIN: &str = "ctgls.explain";
+    /// The stored tests of the argument's class ([`super::FileArgument`]) assert what its
+    /// edited text does, which becomes the regression guard's reference; its
+    /// `behaviour-changed` diagnostics are withdrawn. Result: [`super::Accepted`].
+    pub const ACCEPT_BEHAVIOUR: &str = "ctgls.acceptBehaviour";
+    /// Asks the client to show a test file at a line ([`super::OpenTestArgument`]). Result:
+    /// [`super::Opened`].
+    pub const OPEN_TEST: &str = "ctgls.openTest";
     /// Every command, as announced in `initialize`.
-    pub const ALL: &[&str] = &[GENERATE, CANCEL, STATUS, EXPLAIN];
+    pub const ALL: &[&str] = &[
+        GENERATE,
+        CANCEL,
+        STATUS,
+        EXPLAIN,
+        ACCEPT_BEHAVIOUR,
+        OPEN_TEST,
+    ];
 }
 
 /// The argument of `ctgls.generate` and `ctgls.cancel` (no argument: every file).
@@ -68,6 +84,27 @@ pub struct FileArgument {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExplainArgument {
     pub message: String,
+}
+
+/// The argument of `ctgls.openTest`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OpenTestArgument {
+    /// The test file.
+    pub test: Uri,
+    /// 0-based.
+    pub line: u32,
+}
+
+/// Result of `ctgls.acceptBehaviour`: how many assertions now state the new behaviour.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Accepted {
+    pub accepted: usize,
+}
+
+/// Result of `ctgls.openTest`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Opened {
+    pub opened: bool,
 }
 
 /// Result of `ctgls.generate`.
@@ -353,6 +390,49 @@ pub struct NondeterministicInputData {
     /// `test: subject (why)` of each assertion of the last run left out because of it.
     #[serde(default)]
     pub left_out: Vec<String>,
+}
+
+/// `data` of a `behaviour-changed` diagnostic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BehaviourChangedData {
+    /// The stored test method whose assertion no longer holds.
+    pub test: String,
+    /// An assertion can state the new behaviour (not when the test now throws before it, or
+    /// no longer throws): "Accept the new behaviour" is offered.
+    pub acceptable: bool,
+}
+
+/// `data` of a `project-test-failed` diagnostic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectTestFailedData {
+    /// Binary name of the project's test class.
+    pub test_class: String,
+    /// The failing test method.
+    pub test: String,
+    /// The test file, and its failing line (0-based) when known: "Open the test" goes there.
+    pub file: Option<Uri>,
+    pub line: Option<u32>,
+}
+
+/// A ctgls diagnostic: `source` and `code` as `docs/lsp-extensions.md` lists them, and the
+/// code's typed `data`.
+pub fn diagnostic(
+    range: Range,
+    severity: DiagnosticSeverity,
+    code: DiagnosticCode,
+    message: String,
+    data: impl Serialize,
+) -> Diagnostic {
+    Diagnostic {
+        range,
+        severity: Some(severity),
+        code: Some(NumberOrString::String(code.as_str().to_string())),
+        source: Some(DIAGNOSTIC_SOURCE.to_string()),
+        message,
+        data: serde_json::to_value(data).ok(),
+        ..Diagnostic::default()
+    }
 }
 
 /// `data` of the diagnostics that carry nothing for code actions

@@ -100,6 +100,7 @@ fn samples() -> Value {
         "coverageChanged": value(CoverageChangedParams { uri: uri() }),
         "fileArgument": value(FileArgument { uri: uri() }),
         "explainArgument": value(ExplainArgument { message: "waiting".into() }),
+        "openTestArgument": value(OpenTestArgument { test: uri(), line: 12 }),
         "scheduled": value(Scheduled { scheduled: 1 }),
         "cancelled": value(Cancelled { cancelled: 1 }),
     })
@@ -109,6 +110,7 @@ fn samples() -> Value {
 const INTERFACES: &[(&str, &str)] = &[
     ("FileArgument", "/fileArgument"),
     ("ExplainArgument", "/explainArgument"),
+    ("OpenTestArgument", "/openTestArgument"),
     ("Count", "/status/classes/0/branches"),
     ("WirePosition", "/coverage/files/0/branches/0/range/start"),
     ("WireRange", "/coverage/files/0/branches/0/range"),

@@ -15,7 +15,8 @@ use testcase::{describe_arguments, describe_calls, CallableKind, Statement, Test
 use super::words::{closest_in_words, condition_text, outcome_label};
 use super::{
     fingerprint, innermost_member_at_row, ClassResults, DecisionResult, EnvironmentResult,
-    ExceptionResult, LineResult, MemberSnapshot, Origin, OutcomeResult, Suite, TestInfo,
+    ExceptionResult, LineResult, MemberSnapshot, NondeterministicResult, Origin, OutcomeResult,
+    Suite, TestInfo,
 };
 
 impl ClassResults {
@@ -92,8 +93,7 @@ impl ClassResults {
                 }
             })
             .collect();
-        results.nondeterministic =
-            crate::lsp::nondeterminism::from_outcome(outcome, &results.members);
+        results.nondeterministic = nondeterministic_inputs(outcome, &results.members);
         results.tests = std::mem::take(&mut tests);
         results.suite = (!emission.suite.kept.is_empty()).then(|| Suite {
             source: emission.suite.source.clone(),
@@ -490,6 +490,33 @@ fn node_text_from_line_start(source: &str, node: Node) -> String {
     source[start..node.end_byte()].to_string()
 }
 
+/// The inputs of a finished run that explain left-out assertions.
+fn nondeterministic_inputs(
+    outcome: &ClassOutcome,
+    members: &std::collections::HashMap<String, MemberSnapshot>,
+) -> Vec<NondeterministicResult> {
+    outcome
+        .nondeterminism
+        .iter()
+        .filter(|linked| !linked.left_out.is_empty())
+        .filter_map(|linked| {
+            let input = &linked.input;
+            let member = input.member.as_ref()?;
+            let start = members.get(member)?.start_line;
+            Some(NondeterministicResult {
+                at: (member.clone(), (input.line - 1).checked_sub(start)?),
+                kind: input.kind,
+                what: input.what.clone(),
+                left_out: linked
+                    .left_out
+                    .iter()
+                    .map(|l| format!("{} ({})", l.display(), l.why))
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
 /// A store record of `p.A` with the JUnit class of two tests, for tests of stored results.
 #[cfg(test)]
 pub(crate) mod fixture {
@@ -580,6 +607,7 @@ pub(crate) mod fixture {
             name: name.into(),
             test,
             goals: BTreeSet::from([goal.to_string()]),
+            assertions: Vec::new(),
         };
         ClassRecord {
             class: "p.A".into(),

@@ -29,6 +29,16 @@ use std::path::PathBuf;
 use ctg::project::JUnitVersion;
 use javamodel::{DecisionKey, JavaModel, Member, Outcome};
 
+/// A run's nondeterministic input that explains left-out assertions, by member and line offset.
+#[derive(Debug, Clone)]
+pub struct NondeterministicResult {
+    pub at: (String, u32),
+    pub kind: ctg::nondeterminism::InputKind,
+    pub what: String,
+    /// `test: subject (why)` of each assertion left out because of it.
+    pub left_out: Vec<String>,
+}
+
 /// Where results came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
@@ -58,7 +68,7 @@ pub struct ClassResults {
     /// for those goals: `ctg::job::EnvironmentDependency`).
     pub environment: Vec<EnvironmentResult>,
     /// The nondeterministic inputs that explain assertions the written tests left out.
-    pub nondeterministic: Vec<crate::lsp::nondeterminism::NondeterministicResult>,
+    pub nondeterministic: Vec<NondeterministicResult>,
     pub tests: Vec<TestInfo>,
     /// The verified test class, for code actions.
     pub suite: Option<Suite>,

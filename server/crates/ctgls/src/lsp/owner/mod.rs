@@ -3,7 +3,8 @@
 //! what runs report. It keeps what each open class shows (`Shown`), asks the `Scheduler` what
 //! runs next, and publishes what changed (diagnostics, `ctgls/status`,
 //! `ctgls/coverageChanged`, code lens refresh, progress). Read-only requests are answered by
-//! `requests.rs` on a `Snapshot` of it.
+//! `requests.rs` on a `Snapshot` of it. The `workspace/executeCommand` commands are
+//! `commands.rs`; the regression guard's reports, kept in `Shown::guard`, are `guard.rs`.
 //!
 //! Architecture invariant: nothing else holds the document store or the configuration, so
 //! no lock is needed and a `didChange` can never be applied before the one sent before it.
@@ -32,10 +33,7 @@ use crate::lsp::event::{ClientFeatures, Event, SettingsOrigin, WeakEventSender};
 use crate::lsp::file_view::Shown;
 use crate::lsp::progress::RunProgress;
 use crate::lsp::protocol::settings::{self as config, Config, Trigger, SECTION};
-use crate::lsp::protocol::{
-    command, Cancelled, CoverageChanged, CoverageChangedParams, ExplainArgument, FileArgument,
-    Scheduled, StatusNotification,
-};
+use crate::lsp::protocol::{CoverageChanged, CoverageChangedParams, StatusNotification};
 use crate::lsp::requests::Snapshot;
 use crate::lsp::results::words::simple_name;
 use crate::lsp::results::ClassResults;
@@ -44,6 +42,9 @@ use crate::lsp::scheduler::{Inputs, RunEnd, Running, Scheduler};
 use crate::lsp::workspace::{is_source_file, primary_type, uri_path, Workspace};
 use crate::lsp::{diagnostics, status};
 use crate::open_file::OpenFile;
+
+mod commands;
+mod guard;
 
 pub struct Owner {
     client: Client,
@@ -243,7 +244,10 @@ impl Owner {
                     ))
                     .await;
                 }
-                self.shown.remove(&uri);
+                // The failures its guard found in test files go with it.
+                let failures = self.shown.remove(&uri).map(|s| s.guard.failure_files());
+                self.publish_test_files(failures.into_iter().flatten())
+                    .await;
                 if self.scheduler.untrack(&uri) {
                     self.client.publish_diagnostics(uri, Vec::new(), None).await;
                     self.send_status();
@@ -288,6 +292,8 @@ impl Owner {
             self.publish_diagnostics(&uri).await;
             self.dispatch();
             self.send_status();
+        } else {
+            self.test_file_shown(&uri).await;
         }
     }
 
@@ -318,12 +324,16 @@ impl Owner {
                 // are withdrawn. Whatever the file shows (results, its problem, or why no run
                 // can happen at all) is placed on the new text and published for its version.
                 let unavailable = self.unavailable_reason().is_some();
-                if self
-                    .shown
-                    .get(&uri)
-                    .is_some_and(|s| s.results.is_some() || s.problem.is_some() || unavailable)
-                {
+                let shows = |s: &Shown| {
+                    s.results.is_some()
+                        || s.problem.is_some()
+                        || s.guard.findings.is_some()
+                        || unavailable
+                };
+                if self.shown.get(&uri).is_some_and(shows) {
                     self.publish_diagnostics(&uri).await;
+                } else if !self.shown.contains_key(&uri) {
+                    self.test_file_shown(&uri).await;
                 }
             }
             Err(error) => {
@@ -467,9 +477,17 @@ impl Owner {
         let events = self.events.clone();
         let updates =
             move || -> UpdateSink { Arc::new(move |update| events.send(Event::Run(update))) };
-        let Some(running) = self
-            .scheduler
-            .start(uri, budget_factor, before, &inputs, updates)
+        let final_run = before
+            .as_ref()
+            .filter(|r| r.origin == crate::lsp::results::Origin::Final)
+            .map(|r| r.run);
+        let shown = self.shown.get_mut(&uri);
+        let guard = move |layout: &ctg::project::ProjectLayout, class: &str, background: bool| {
+            shown?.guard.job(final_run, layout, class, background)
+        };
+        let Some(running) =
+            self.scheduler
+                .start(uri.clone(), budget_factor, before, &inputs, updates, guard)
         else {
             return;
         };
@@ -533,6 +551,7 @@ impl Owner {
                     self.send_status();
                 }
             }
+            RunUpdate::Guard(update) => self.guard_update(update).await,
             RunUpdate::Finished { run, outcome, wall } => {
                 let end = match &outcome {
                     Ok(_) => RunEnd::Results,
@@ -721,54 +740,6 @@ impl Owner {
         );
         if let (Some(results), Some(shown)) = (results, self.shown.get_mut(uri)) {
             shown.results = Some(Arc::new(results));
-        }
-    }
-
-    async fn command(&mut self, command: &str, arguments: &[Value]) -> Result<Value, String> {
-        let file = match arguments.first() {
-            Some(argument) if command != command::EXPLAIN => Some(
-                serde_json::from_value::<FileArgument>(argument.clone())
-                    .map_err(|e| format!("invalid argument {argument}: {e}"))?
-                    .uri,
-            ),
-            _ => None,
-        };
-        let uri = file.as_ref();
-        let json = |value: Result<Value, serde_json::Error>| value.map_err(|e| e.to_string());
-        match command {
-            command::GENERATE => {
-                if let Some(uri) = uri {
-                    if !self.scheduler.is_tracked(uri) {
-                        return Err(format!("{} is not an open Java file", uri.as_str()));
-                    }
-                }
-                if !self.config.execution_enabled {
-                    return Err(self.unavailable_reason().unwrap_or_default());
-                }
-                let scheduled = self.scheduler.force(uri);
-                if scheduled > 0 {
-                    self.global_problem = None;
-                }
-                self.dispatch();
-                self.send_status();
-                json(serde_json::to_value(Scheduled { scheduled }))
-            }
-            command::CANCEL => {
-                let cancelled = self.cancel(uri);
-                json(serde_json::to_value(Cancelled { cancelled }))
-            }
-            command::STATUS => json(serde_json::to_value(status::compute(&self.snapshot()))),
-            command::EXPLAIN => {
-                let argument: ExplainArgument = arguments
-                    .first()
-                    .and_then(|a| serde_json::from_value(a.clone()).ok())
-                    .ok_or("ctgls.explain needs `{ \"message\": string }`")?;
-                self.client
-                    .show_message(MessageType::INFO, format!("ctgls: {}", argument.message))
-                    .await;
-                Ok(Value::Null)
-            }
-            other => Err(format!("unknown command {other}")),
         }
     }
 

@@ -1,0 +1,240 @@
+//! The regression guard's data and its check on the generation thread (`ctg::regression`):
+//! what an open class keeps of it (`Guard`, beside its results in `file_view::Shown`), what a
+//! run carries for it (`GuardJob`) and what the check reports (`GuardUpdate`, as
+//! `RunUpdate::Guard` through the runner's `UpdateSink`). Its diagnostics are `regression.rs`,
+//! its code actions `actions/guard.rs`, its commands the owner's.
+//!
+//! The reference behaviour (the *baseline*) is the store's record when the class was first
+//! checked in the session; it is read again after a run whose check found no change (that
+//! run's record describes the same behaviour with more tests), and replaced when the user
+//! accepts. So a run after an edit that changed behaviour, which stores tests of the new
+//! behaviour, does not silently make the change the reference: the warning stays until the
+//! edit is undone or accepted.
+//!
+//! This module imports no other module of `lsp/`: the runner (below the features) calls it.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ctg::project::{ProjectLayout, SourceOverlays};
+use ctg::regression::{self, BehaviourChange, CheckRequest, ProjectTestFailure, ProjectTests};
+use ctg::store::{ClassRecord, Store};
+use ctg::verify::VerifyOptions;
+use search::CancelToken;
+use tower_lsp_server::ls_types::Uri;
+
+/// The guard's state of one open class.
+#[derive(Debug, Default, Clone)]
+pub struct Guard {
+    /// The behaviour the stored tests assert; `None` until the first check of the session.
+    pub baseline: Option<Arc<ClassRecord>>,
+    /// A run whose check found no change: once it has finished, its record is the baseline.
+    pub clean_run: Option<u64>,
+    /// What the last check found.
+    pub findings: Option<Findings>,
+    /// The text (`ctg::pipeline::source_hash`) of the last check that found nothing: its
+    /// findings are not shown on that text (an undo back to it needs no check).
+    pub clean_hash: Option<String>,
+}
+
+/// What a check found.
+#[derive(Debug, Clone)]
+pub struct Findings {
+    /// The run whose check it was (code actions name it, to refuse stale ones).
+    pub run: u64,
+    pub class: String,
+    pub project_root: PathBuf,
+    /// The generated test file of the class (it may not exist).
+    pub test_file: PathBuf,
+    pub changes: Vec<BehaviourChange>,
+    pub failures: Vec<ProjectTestFailure>,
+}
+
+/// What a run carries for the guard.
+#[derive(Debug, Clone)]
+pub struct GuardJob {
+    /// `None` when the store has no tests with assertions: the project's tests still run.
+    pub baseline: Option<Arc<ClassRecord>>,
+}
+
+/// What the generation thread reports.
+#[derive(Debug)]
+pub struct GuardUpdate {
+    pub run: u64,
+    pub uri: Uri,
+    /// The checked text of the class's file (`ctg::pipeline::source_hash`).
+    pub hash: String,
+    pub class: String,
+    pub layout: ProjectLayout,
+    pub changes: Vec<BehaviourChange>,
+    /// `None` until the project's tests have run (they report in a second update).
+    pub failures: Option<Vec<ProjectTestFailure>>,
+}
+
+impl Guard {
+    /// The guard's part of a run of `class` (owner side): the baseline, read from the store
+    /// when there is none yet or after a clean run finished (`final_run`: the run of the final
+    /// results shown). `None` for background re-runs of an unchanged class: nothing was edited.
+    pub fn job(
+        &mut self,
+        final_run: Option<u64>,
+        layout: &ProjectLayout,
+        class: &str,
+        background: bool,
+    ) -> Option<GuardJob> {
+        let clean_finished = final_run.is_some() && final_run == self.clean_run;
+        if self.baseline.is_none() || clean_finished {
+            self.clean_run = None;
+            self.baseline = match Store::open(&layout.root).load(class) {
+                Ok(record) => record.map(Arc::new),
+                Err(error) => {
+                    tracing::warn!("the regression guard has no stored tests of {class}: {error}");
+                    None
+                }
+            };
+        }
+        if background {
+            return None;
+        }
+        let baseline = self.baseline.clone().filter(|baseline| {
+            baseline
+                .suite
+                .as_ref()
+                .is_some_and(|s| s.methods.iter().any(|m| !m.assertions.is_empty()))
+        });
+        Some(GuardJob { baseline })
+    }
+
+    /// A check's results (owner side): kept as the findings.
+    pub fn apply(&mut self, update: GuardUpdate) {
+        if update.changes.is_empty() && update.failures.as_ref().is_none_or(Vec::is_empty) {
+            self.clean_run = Some(update.run);
+            self.clean_hash = Some(update.hash);
+        } else {
+            self.clean_run = None;
+        }
+        let failures = match update.failures {
+            Some(failures) => failures,
+            // The project's tests report later: keep the last ones meanwhile.
+            None => self
+                .findings
+                .as_ref()
+                .map(|f| f.failures.clone())
+                .unwrap_or_default(),
+        };
+        self.findings = Some(Findings {
+            run: update.run,
+            test_file: ctg::emit::test_file(&update.layout, &update.class),
+            class: update.class,
+            project_root: update.layout.root.clone(),
+            changes: update.changes,
+            failures,
+        });
+    }
+
+    /// The project test files the findings have failures in.
+    pub fn failure_files(&self) -> Vec<PathBuf> {
+        self.findings
+            .iter()
+            .flat_map(|f| f.failures.iter().map(|failure| failure.file.clone()))
+            .collect()
+    }
+}
+
+/// The run the check belongs to, as the generation thread has it.
+pub struct CheckInput<'a> {
+    pub run: u64,
+    pub uri: &'a Uri,
+    pub class: &'a str,
+    pub layout: &'a ProjectLayout,
+    pub overlays: &'a SourceOverlays,
+    /// The class file's text as the run sees it.
+    pub text: &'a str,
+    pub cancel: &'a CancelToken,
+}
+
+/// Runs the guard's checks before a run's search (generation thread): the stored tests on the
+/// worker (reported at once), then the project's own tests of the class (reported again).
+pub fn check_before_run(
+    input: &CheckInput,
+    job: &GuardJob,
+    supervisor: &mut jvm::Supervisor,
+    report: &dyn Fn(GuardUpdate),
+) {
+    let project_tests = regression::find_project_tests(input.layout, input.overlays, input.class);
+    let Some(baseline) = &job.baseline else {
+        if !project_tests.files.is_empty() {
+            run_project_tests(input, supervisor, report, Vec::new(), &project_tests);
+        }
+        return;
+    };
+    let request = CheckRequest {
+        layout: input.layout,
+        overlays: input.overlays,
+        class: input.class,
+        record: baseline,
+        test_timeout: Duration::from_secs(1),
+    };
+    let changes = match regression::check(&request, supervisor) {
+        Ok(outcome) => {
+            tracing::info!(
+                "run {}: the stored tests of {} ran in {:?} (compile {:?}, describe {:?}, \
+                 execute {:?}): {} changes",
+                input.run,
+                input.class,
+                outcome.timings.total,
+                outcome.timings.compile,
+                outcome.timings.describe,
+                outcome.timings.execute,
+                outcome.changes.len()
+            );
+            outcome.changes
+        }
+        Err(error) => {
+            // The run that follows reports a class that does not compile.
+            tracing::info!("run {}: no regression check: {error}", input.run);
+            return;
+        }
+    };
+    report(update(input, changes.clone(), None));
+    if !project_tests.files.is_empty() && !input.cancel.is_cancelled() {
+        run_project_tests(input, supervisor, report, changes, &project_tests);
+    }
+}
+
+fn run_project_tests(
+    input: &CheckInput,
+    supervisor: &jvm::Supervisor,
+    report: &dyn Fn(GuardUpdate),
+    changes: Vec<BehaviourChange>,
+    tests: &ProjectTests,
+) {
+    let options = VerifyOptions {
+        limits: supervisor.config().execution_limits(),
+        archives: supervisor.shared_archives().clone(),
+        harness_cache: supervisor.config().cache_dir.clone(),
+        ..VerifyOptions::default()
+    };
+    let run = regression::run_project_tests(input.layout, input.overlays, tests, &options);
+    for (class, why) in &run.not_run {
+        tracing::info!("the project's test {class} did not run: {why}");
+    }
+    report(update(input, changes, Some(run.failures)));
+}
+
+fn update(
+    input: &CheckInput,
+    changes: Vec<BehaviourChange>,
+    failures: Option<Vec<ProjectTestFailure>>,
+) -> GuardUpdate {
+    GuardUpdate {
+        run: input.run,
+        uri: input.uri.clone(),
+        hash: ctg::pipeline::source_hash(input.text),
+        class: input.class.to_string(),
+        layout: input.layout.clone(),
+        changes,
+        failures,
+    }
+}
