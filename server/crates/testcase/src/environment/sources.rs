@@ -139,6 +139,14 @@ mod tests {
     }
 
     #[test]
+    fn properties_the_jvm_defines_are_not_inputs() {
+        let env = inputs(
+            "class A { String f() { return System.getProperty(\"user.home\") + System.getProperty(\"java.io.tmpdir\") + System.getProperty(\"app.mode\"); } }",
+        );
+        assert_eq!(env.property_keys, ["app.mode"]);
+    }
+
+    #[test]
     fn a_class_that_reads_nothing_has_no_inputs() {
         let env = inputs("class B { int in; int f(B b) { return b.in + System.out.hashCode(); } }");
         assert!(env.is_empty(), "{env:?}");
