@@ -238,7 +238,7 @@ perturb() {
   done
   local seconds distinct
   seconds=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-  distinct=$(printf '%s\n' ${failing[@]+"${failing[@]}"} | grep -v '^$' | sort -u | wc -l)
+  distinct=$(printf '%s\n' ${failing[@]+"${failing[@]}"} | { grep -v '^$' || true; } | sort -u | wc -l)
   local joined
   joined=$(IFS=';'; echo "${failures[*]:-}")
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$project" "$module" "$class" "$junit" "$tests" \
