@@ -20,7 +20,18 @@
 #   summary.json   per project and per class, with each failing class's reason
 #   table.md       the markdown tables for docs/benchmarks.md
 #   <project>-<module>.json / .log   ctgls's report and output; maven-*.log, measure/ logs
+#   perturb.tsv    one line per class whose written tests compiled here: the tests emitted, how
+#                  many passed under each perturbation (below), those that failed, and from
+#                  ctgls's report the perturbed runs' seconds beside the class's wall time
 # and prints table.md. Exit status 0 when every step ran, whatever the figures.
+#
+# Perturbations: after the plain run, each written test class runs again, independently of
+# ctgls, in a fresh plain JVM per perturbation (no JaCoCo): `faketime -f +40d` and `-17d`,
+# `TZ` and `-Duser.timezone` Pacific/Kiritimati, `-Duser.language=tr -Duser.country=TR`,
+# `-Dfile.encoding=ISO-8859-1`, another (empty) working directory outside the results, and a
+# seeded random method order (CTGLS_CORPUS_ORDER_SEED, default 42: JUnit 5's
+# `MethodOrderer$Random`; JUnit 4's `Request.orderWith(Ordering.shuffledBy)` through
+# tests/support/junit4/ShuffledRun.java, JUnitCore having no option for it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -30,13 +41,14 @@ budget="${CTGLS_CORPUS_BUDGET:-10}"
 seed="${CTGLS_CORPUS_SEED:-0}"
 results="${CTGLS_CORPUS_RESULTS:-$corpus/results/$(date -u +%Y%m%dT%H%M%SZ)}"
 bin="${CTGLS_BIN:-$repo/target/release/ctgls}"
+order_seed="${CTGLS_CORPUS_ORDER_SEED:-42}"
 java_dir=/usr/share/java
 
 bash tests/corpus/fetch.sh "$@"
 
 need_deb_who=tests/corpus/run.sh
 source tests/lib/need-deb.sh
-need_deb jq junit4 junit5 libjacoco-java
+need_deb jq junit4 junit5 libjacoco-java faketime
 
 if [ -z "${CTGLS_BIN:-}" ] && [ ! -x "$bin" ]; then
   cargo build --release --locked -p ctgls
@@ -60,6 +72,16 @@ java -cp "$jacoco_dir:$jacoco_cp" CoverageReport extract-agent "$jacoco_dir/agen
 
 junit4_cp="$java_dir/junit4.jar:$java_dir/hamcrest-core.jar"
 junit5_cp="$java_dir/junit-platform-console-standalone.jar"
+
+# JUnit 4 in a seeded random order (JUnitCore has no option for it).
+order_dir="$results/measure/junit4-order"
+mkdir -p "$order_dir"
+javac -nowarn -d "$order_dir" -cp "$junit4_cp" tests/support/junit4/ShuffledRun.java
+
+perturbations=(clock_ahead clock_back time_zone locale charset working_directory order)
+perturb_tsv="$results/perturb.tsv"
+printf 'project\tmodule\tclass\tjunit\ttests\t%s\tfailing_tests\tfailures\trun_seconds\tctgls_rounds\tctgls_runs\tctgls_seconds\tctgls_clock_shifted\tctgls_removed\twall_seconds\n' \
+  "$(IFS=$'\t'; echo "${perturbations[*]}")" >"$perturb_tsv"
 
 tsv="$results/classes.tsv"
 printf 'project\tmodule\tclass\tstatus\tverified\ttests\tjunit\tctgls_branches\tjacoco_covered\tjacoco_total\treason\n' >"$tsv"
@@ -140,6 +162,91 @@ measure() {
     END { print cov + 0, cov + mis }' "$out/coverage.tsv"
 }
 
+# perturbed_run NAME OUT TEST_CLASS JUNIT CLASSPATH: runs the compiled test class once under the
+# perturbation NAME in a fresh plain JVM, its log in OUT/perturb-NAME.log; prints "PASSED RUN"
+# and then the names of the failing tests, one a line.
+perturbed_run() {
+  local name=$1 out=$2 test_class=$3 junit=$4 cp=$5
+  local prefix=() env=() flags=() cwd="$out/perturb-cwd/$1" log="$out/perturb-$1.log"
+  local junit_cp=$junit5_cp
+  [ "$junit" = 4 ] && junit_cp=$junit4_cp
+  local runner=(org.junit.platform.console.ConsoleLauncher --disable-banner --details=summary --select-class "$test_class")
+  [ "$junit" = 4 ] && runner=(org.junit.runner.JUnitCore "$test_class")
+  case "$name" in
+    clock_ahead) prefix=(faketime -f +40d) ;;
+    clock_back) prefix=(faketime -f -17d) ;;
+    time_zone) env=(TZ=Pacific/Kiritimati) flags=(-Duser.timezone=Pacific/Kiritimati) ;;
+    locale) flags=(-Duser.language=tr -Duser.country=TR) ;;
+    charset) flags=(-Dfile.encoding=ISO-8859-1) ;;
+    working_directory) cwd=$(mktemp -d "${TMPDIR:-/tmp}/ctgls-corpus-cwd.XXXXXX") ;;
+    order)
+      if [ "$junit" = 4 ]; then
+        runner=(ShuffledRun "$order_seed" "$test_class")
+        junit_cp="$junit_cp:$order_dir"
+      else
+        flags=("-Djunit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer\$Random"
+          "-Djunit.jupiter.testmethod.order.random.seed=$order_seed")
+      fi
+      ;;
+  esac
+  rm -rf "$out/perturb-cwd/$name"
+  mkdir -p "$cwd"
+  (cd "$cwd" && timeout 300 env ${env[@]+"${env[@]}"} ${prefix[@]+"${prefix[@]}"} java ${flags[@]+"${flags[@]}"} \
+    -cp "$out/test-classes:$cp:$junit_cp" "${runner[@]}" >"$log" 2>&1) || true
+  [ "$name" = working_directory ] && rm -rf "$cwd"
+  local run passed
+  if [ "$junit" = 4 ]; then
+    # JUnitCore: "OK (n tests)", or "Tests run: n,  Failures: m" and "k) method(Class)" per failure.
+    if run=$(grep -m1 -oE '^OK \([0-9]+ tests?\)' "$log"); then
+      run=${run//[^0-9]/}; passed=$run
+    elif grep -qE '^Tests run: [0-9]+, +Failures: [0-9]+' "$log"; then
+      read -r run failed < <(sed -nE 's/^Tests run: ([0-9]+), +Failures: ([0-9]+).*/\1 \2/p' "$log" | head -n 1)
+      passed=$((run - failed))
+    else
+      run=0; passed=0
+    fi
+    echo "$passed $run"
+    sed -nE 's/^[0-9]+\) ([^(]+)\(.*\)$/\1/p' "$log"
+  else
+    # The console launcher's summary: "[ n tests successful ]", "[ n tests found ]"; each failure
+    # as "MethodSource [className = '…', methodName = '…', …]".
+    run=$(sed -nE 's/^\[ *([0-9]+) tests found.*/\1/p' "$log" | head -n 1)
+    passed=$(sed -nE 's/^\[ *([0-9]+) tests successful.*/\1/p' "$log" | head -n 1)
+    echo "${passed:-0} ${run:-0}"
+    grep -oE "MethodSource \[className = '[^']*', methodName = '[^']*'" "$log" | sed -E "s/.*methodName = '([^']*)'/\1/" || true
+  fi
+}
+
+# perturb PROJECT MODULE KEY CLASS TESTS JUNIT CLASSPATH ENTRY: the perturbed runs of a class whose
+# written tests compiled here (measure's test-classes); one line of perturb.tsv.
+perturb() {
+  local project=$1 module=$2 key=$3 class=$4 tests=$5 junit=$6 cp=$7 entry=$8
+  local out="$results/measure/$key/${class##*.}" test_class="${class}GeneratedTest"
+  local counts=() failing=() failures=() name first started line
+  started=$(date +%s.%N)
+  for name in "${perturbations[@]}"; do
+    first=1
+    while IFS= read -r line; do
+      if [ $first = 1 ]; then
+        counts+=("${line%% *}/${line##* }")
+        first=0
+      else
+        failing+=("$line")
+        failures+=("$name: $line")
+      fi
+    done < <(perturbed_run "$name" "$out" "$test_class" "$junit" "$cp")
+  done
+  local seconds distinct
+  seconds=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  distinct=$(printf '%s\n' ${failing[@]+"${failing[@]}"} | { grep -v '^$' || true; } | sort -u | wc -l)
+  local joined
+  joined=$(IFS=';'; echo "${failures[*]:-}")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$project" "$module" "$class" "$junit" "$tests" \
+    "$(IFS=$'\t'; echo "${counts[*]}")" "$distinct" "${joined:--}" "$seconds" \
+    "$(jq -r '[.perturbation.rounds // "-", .perturbation.runs // "-", .perturbation.seconds // "-", .perturbation.clock_shifted // "-", (.perturbation.removed // {} | tojson), .wall_seconds // "-"] | map(tostring) | join("\t")' <<<"$entry")" \
+    >>"$perturb_tsv"
+}
+
 grep -v '^\s*#' tests/corpus/projects.tsv | grep -v '^\s*$' | while read -r project source module classes spec _debs; do
   if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$project"; then continue; fi
   if [ ! -d "$results/work/$source" ]; then
@@ -203,6 +310,9 @@ grep -v '^\s*#' tests/corpus/projects.tsv | grep -v '^\s*$' | while read -r proj
       continue
     fi
     read -r first rest <<<"$(measure "$key" "$class" "$test_file" "$junit" "$cp_measure")"
+    if [ -f "$results/measure/$key/${class##*.}/test-classes/${class//.//}GeneratedTest.class" ]; then
+      perturb "$project" "$module" "$key" "$class" "$tests" "$junit" "$cp_measure" "$entry"
+    fi
     if [ "$first" = fail ]; then
       record "$project" "$module" "$class" ok no "$tests" "$junit" "$branches" - - "$rest"
     else
@@ -262,6 +372,54 @@ jq -r '
   "|---|---|---|---|",
   (.projects[] | .project as $p | .maven[] | "| \($p) | \(.module) | \(.origin) | \(.maven | gsub("\\|"; "\\|")) |")
 ' "$results/summary.json" >"$results/table.md"
+
+# perturb.json and the perturbation table (appended to table.md): per project and in total, the
+# tests emitted (of classes whose tests compiled here), how many passed under each perturbation,
+# those that passed under all of them (a test failing under several counts once), and the cost:
+# ctgls's perturbed runs (`perturbation.seconds` of its report) beside the classes' wall time.
+jq -R -s --arg order_seed "$order_seed" '
+  def num: if . == "-" or . == "" then null else tonumber end;
+  split("\n") | map(select(length > 0) | split("\t")) | .[0] as $head | .[1:]
+  | ($head | index("failing_tests")) as $f
+  | ($head[5:$f]) as $names
+  | map(. as $row | {
+      project: .[0], module: .[1], class: .[2], junit: (.[3] | num), tests: (.[4] | tonumber),
+      passed: ([range(0; $names | length)] | map({key: $names[.], value: ($row[5 + .] | split("/") | {passed: (.[0] | tonumber), run: (.[1] | tonumber)})}) | from_entries),
+      failing_tests: (.[$f] | tonumber),
+      failures: (if .[$f + 1] == "-" then [] else (.[$f + 1] | split(";")) end),
+      run_seconds: (.[$f + 2] | num),
+      ctgls: {rounds: (.[$f + 3] | num), runs: (.[$f + 4] | num), seconds: (.[$f + 5] | num),
+              clock_shifted: .[$f + 6], removed: (.[$f + 7] | fromjson? // {}), wall_seconds: (.[$f + 8] | num)}
+    }) as $classes
+  | def totals: {
+        classes: length,
+        tests: (map(.tests) | add // 0),
+        passed: ([$names[] as $n | {key: $n, value: (map(.passed[$n].passed) | add // 0)}] | from_entries),
+        passing_all: (map(.tests - ([.failing_tests, (.passed | to_entries | map(.value.run - .value.passed) | max // 0), (.tests - (.passed | to_entries | map(.value.run) | min // 0))] | max)) | add // 0),
+        ctgls_perturbation_seconds: (map(.ctgls.seconds // 0) | add // 0),
+        ctgls_perturbation_runs: (map(.ctgls.runs // 0) | add // 0),
+        wall_seconds: (map(.ctgls.wall_seconds // 0) | add // 0),
+        run_seconds: (map(.run_seconds // 0) | add // 0)
+      };
+  {order_seed: ($order_seed | tonumber), perturbations: $names,
+   projects: ($classes | group_by(.project) | map({project: .[0].project} + totals)),
+   total: ($classes | totals),
+   classes: $classes}
+' "$perturb_tsv" >"$results/perturb.json"
+
+jq -r '
+  def pct: (. * 1000 | round / 10 | tostring) + " %";
+  def row($name): "| \($name) | \(.classes) | \(.tests) | \([.passed[]] | map(tostring) | join(" | ")) | \(.passing_all) | \(if .tests > 0 then (.passing_all / .tests | pct) else "—" end) | \(.ctgls_perturbation_runs) / \(.ctgls_perturbation_seconds * 10 | round / 10) s | \(.wall_seconds * 10 | round / 10) s | \(if .wall_seconds > 0 then (.ctgls_perturbation_seconds / .wall_seconds | pct) else "—" end) | \(.run_seconds * 10 | round / 10) s |";
+  "",
+  "Perturbed runs outside ctgls (plain JUnit, one JVM per perturbation; order seed \(.order_seed)): tests passing per perturbation.",
+  "",
+  "| project | classes | tests emitted | clock +40 d | clock −17 d | TZ Pacific/Kiritimati | locale tr-TR | ISO-8859-1 | other working dir | random order | pass all | share | ctgls perturbed JVMs / seconds | ctgls class wall time | perturbed share of wall | these runs here |",
+  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  (.projects[] | row(.project)),
+  (.total | row("**all**")),
+  "",
+  (.classes[] | select(.failures | length > 0) | "- `\(.class)`: \(.failures | join("; "))")
+' "$results/perturb.json" >>"$results/table.md"
 
 cat "$results/table.md"
 echo "run.sh: results in $results" >&2
