@@ -5,13 +5,12 @@
 //! --release 8` compiles the written class. Gated by `CTGLS_E2E=1` (about half a minute).
 
 mod support;
-use support::{e2e_enabled, Scratch};
+use support::{e2e_enabled, generate_with_report, Scratch};
 
 use std::process::Command;
 
 use ctg::verify::JUnitSetup;
 use jvm::Jdk;
-use serde_json::Value;
 use testcase::junit::JUnit;
 
 const POM: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
@@ -104,26 +103,17 @@ fn a_java8_project_gets_tests_of_the_java8_jdk_api() {
     let scratch = Scratch::new("jdk-api", "tally");
     scratch.write("pom.xml", POM);
     scratch.write("src/main/java/tally/Tally.java", TALLY);
-    let report_file = scratch.0.join("report.json");
-    let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
-        .arg("generate")
-        .arg("--project")
-        .arg(&scratch.0)
-        .args(["--budget", "20", "--seed", "1", "--class", "tally.Tally"])
-        .arg("--report")
-        .arg(&report_file)
-        .env_remove("CTGLS_LOG")
-        .output()
-        .expect("the ctgls binary runs");
+    let (output, report) = generate_with_report(
+        &scratch.0,
+        &["--budget", "20", "--seed", "1", "--class", "tally.Tally"],
+    );
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(
         output.status.success(),
         "stdout:\n{}\nstderr:\n{stderr}",
         String::from_utf8_lossy(&output.stdout)
     );
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(&report_file).expect("report written"))
-            .expect("JSON");
+    assert!(report.is_object(), "no report written: {stderr}");
     let class = &report["classes"][0];
     assert_eq!(class["status"], "ok", "{class:#}");
     assert_eq!(class["verified_with_junit"], true, "{class:#}");

@@ -13,12 +13,7 @@ use std::path::Path;
 use std::process::Command;
 
 use jvm::Jdk;
-use serde_json::Value;
-use support::Project;
-
-fn e2e_enabled() -> bool {
-    std::env::var("CTGLS_E2E").is_ok_and(|value| value == "1")
-}
+use support::{e2e_enabled, generate_with_report, Project};
 
 const STANDALONE: &str = "/usr/share/java/junit-platform-console-standalone.jar";
 
@@ -67,22 +62,13 @@ fn the_written_suite_passes_on_another_day_zone_locale_and_order() {
     }
     let jdk = Jdk::locate(None).expect("a JDK");
     let project = Project::copy_of("moody", "perturbed", "moody");
-    let report_file = project.0.join("report.json");
-    let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
-        .arg("generate")
-        .arg("--project")
-        .arg(&project.0)
-        .args(["--budget", "30", "--seed", "3", "--class", "moody.Moody"])
-        .arg("--report")
-        .arg(&report_file)
-        .env_remove("CTGLS_LOG")
-        .output()
-        .expect("the ctgls binary runs");
+    let (output, report) = generate_with_report(
+        &project.0,
+        &["--budget", "30", "--seed", "3", "--class", "moody.Moody"],
+    );
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "stderr:\n{stderr}");
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(&report_file).expect("report written"))
-            .expect("JSON");
+    assert!(report.is_object(), "no report written: {stderr}");
     let class = &report["classes"][0];
     assert_eq!(class["status"], "ok", "{class:#}");
     let test_file = project
