@@ -22,6 +22,9 @@
 //! their `scale` and the expected rounds halfway towards what it saw, so a loaded machine, a
 //! slow project or a class whose suites need stabilising reserve more on the next run.
 
+mod saved;
+
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -177,24 +180,48 @@ impl EmissionCosts {
     }
 }
 
+pub use saved::costs_path;
+
 /// [`EmissionCosts`] shared by the runs of a session (one CLI invocation, one project in the
-/// editor); clones share it.
+/// editor); clones share it. A persistent ledger starts from what earlier sessions learnt for
+/// the project on this machine and saves what it learns (`budget/saved.rs`).
 #[derive(Debug, Clone, Default)]
-pub struct CostLedger(Arc<Mutex<EmissionCosts>>);
+pub struct CostLedger(Arc<Mutex<Ledger>>);
+
+#[derive(Debug, Default)]
+struct Ledger {
+    costs: EmissionCosts,
+    /// Where the costs are kept between sessions, for a persistent ledger.
+    saved_at: Option<PathBuf>,
+}
 
 impl CostLedger {
-    pub fn costs(&self) -> EmissionCosts {
-        *self
-            .0
+    /// A ledger kept at `path` (see [`costs_path`]): it starts from the costs saved there, if
+    /// any are usable, and saves the costs again after each emission it learns from.
+    pub fn persistent(path: PathBuf) -> CostLedger {
+        let costs = saved::load(&path).unwrap_or_default();
+        CostLedger(Arc::new(Mutex::new(Ledger {
+            costs,
+            saved_at: Some(path),
+        })))
+    }
+
+    fn ledger(&self) -> std::sync::MutexGuard<'_, Ledger> {
+        self.0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    pub fn costs(&self) -> EmissionCosts {
+        self.ledger().costs
+    }
+
     pub fn learn(&self, tests: usize, total: Duration, suite: Option<&VerifiedSuite>) {
-        self.0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .learn(tests, total, suite);
+        let mut ledger = self.ledger();
+        ledger.costs.learn(tests, total, suite);
+        if let Some(path) = &ledger.saved_at {
+            saved::save(path, &ledger.costs);
+        }
     }
 }
 
@@ -394,6 +421,27 @@ mod tests {
         let clone = ledger.clone();
         clone.learn(10, secs(100.0), None);
         assert!(ledger.costs().worker.scale > 1.0);
+    }
+
+    #[test]
+    fn a_persistent_ledger_starts_where_the_last_session_ended() {
+        let dir = std::env::temp_dir().join(format!("ctgls-ledger-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = costs_path(&dir, std::path::Path::new("/a/project"));
+        let first = CostLedger::persistent(path.clone());
+        assert_eq!(first.costs(), EmissionCosts::default(), "a first session");
+        // A slow machine: the worker's part took far longer than its reference.
+        first.learn(10, secs(20.0), None);
+        let learnt = first.costs();
+        assert!(learnt.worker.scale > 1.0, "{learnt:?}");
+        let next = CostLedger::persistent(path);
+        assert_eq!(
+            next.costs(),
+            learnt,
+            "the next session reserves what was learnt"
+        );
+        assert!(next.costs().estimate(10) > EmissionCosts::default().estimate(10));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     fn progress(elapsed: f64, archived_tests: usize) -> Progress {

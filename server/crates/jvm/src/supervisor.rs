@@ -209,6 +209,11 @@ impl Supervisor {
     /// The class data sharing archives of this JDK under the worker's cache (disabled when
     /// [`WorkerConfig::class_data_sharing`] is off or the JDK is older than 13); verification
     /// uses them for its `javac` and JUnit runs.
+    /// The cache directory this supervisor uses (the configured one, else the default).
+    pub fn cache_dir(&self) -> &Path {
+        &self.cache_dir
+    }
+
     pub fn shared_archives(&self) -> &SharedArchives {
         &self.archives
     }

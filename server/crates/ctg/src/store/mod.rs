@@ -32,6 +32,7 @@ use std::time::SystemTime;
 
 use testcase::Cluster;
 
+pub(crate) use disk::write_atomic;
 pub use disk::{MAX_RECORD_BYTES, STALE_TEMP_AGE};
 pub use file_name::{fnv1a64, record_file_name};
 pub use format::{decode_record, encode_record, FormatError, FORMAT_NAME, FORMAT_VERSION};

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
+use ctg::budget::{costs_path, CostLedger};
 use ctg::job::GenerationRequest;
 use ctg::levels::CompileLevels;
 use ctg::pipeline::{self, PipelineOptions};
@@ -113,6 +114,9 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     let first = supervisors[0].get_mut().expect("not shared yet");
     let options = PipelineOptions {
         junit: args.junit,
+        // What emission cost for this project on this machine in earlier runs, so that the
+        // first class's search already keeps enough of the budget for it.
+        costs: CostLedger::persistent(costs_path(first.cache_dir(), &layout.root)),
         store: Some(store.clone()),
         write: true,
         timestamp_ms: SystemTime::now()

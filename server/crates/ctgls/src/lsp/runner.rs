@@ -16,7 +16,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use ctg::budget::CostLedger;
+use ctg::budget::{costs_path, CostLedger};
 use ctg::buildtool::{self, BuildToolSettings, Resolution};
 use ctg::job::{GenerationError, GenerationObserver, GenerationRequest, Phase, SourceDiagnostic};
 use ctg::levels::CompileLevels;
@@ -348,7 +348,8 @@ fn run_one(
             ..WorkerConfig::default()
         };
         let supervisor = Supervisor::new(config).map_err(|e| jvm_failure(&job.class, e))?;
-        workers.insert(key.clone(), (supervisor, CostLedger::default()));
+        let costs = CostLedger::persistent(costs_path(supervisor.cache_dir(), &key.0));
+        workers.insert(key.clone(), (supervisor, costs));
     }
     let (supervisor, costs) = workers.get_mut(&key).expect("inserted above");
     supervisor.set_pass_environment(job.pass_environment.clone());
