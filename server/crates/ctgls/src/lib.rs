@@ -5,4 +5,5 @@ pub mod cli;
 pub mod logging;
 pub mod lsp;
 pub mod open_file;
+pub mod printed_tests;
 pub mod report;

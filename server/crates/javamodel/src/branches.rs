@@ -320,6 +320,24 @@ impl Decision {
     pub fn is_root(&self) -> bool {
         self.control_deps.contains(&ControlDep::Entry)
     }
+
+    /// How people name `outcome` of this decision: `true`, `false`, `case 3`, `default`,
+    /// `catch`, `entry` (the editor's hover and the reports say it the same way).
+    pub fn outcome_label(&self, outcome: Outcome) -> String {
+        match outcome {
+            Outcome::True => "true".into(),
+            Outcome::False => "false".into(),
+            Outcome::Case(index) => match self.cases.get(index as usize) {
+                Some(case) if case.is_default => "default".into(),
+                Some(case) => format!("case {}", case.label.trim_start_matches("case ")),
+                None => format!("case #{index}"),
+            },
+            Outcome::Entered => match self.kind {
+                DecisionKind::Catch => "catch".into(),
+                _ => "entry".into(),
+            },
+        }
+    }
 }
 
 /// The stable id of a decision: the member key and the decision's ordinal.

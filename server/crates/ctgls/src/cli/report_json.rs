@@ -407,7 +407,7 @@ impl<'a> VerifiedTests<'a> {
                 .map(|(&index, name)| (index, name.as_str()))
                 .collect(),
             methods: if verified {
-                crate::lsp::results::test_methods(&suite.source)
+                crate::printed_tests::test_methods(&suite.source)
             } else {
                 Default::default()
             },

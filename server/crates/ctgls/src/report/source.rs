@@ -82,9 +82,7 @@ impl ClassSource {
                 .find(|d| d.ordinal == ordinal)
         });
         match (found, outcome) {
-            (Some(decision), outcome) => {
-                crate::lsp::results::words::outcome_label(decision, outcome)
-            }
+            (Some(decision), outcome) => decision.outcome_label(outcome),
             (None, Outcome::True) => "true".into(),
             (None, Outcome::False) => "false".into(),
             (None, Outcome::Entered) => "entry".into(),

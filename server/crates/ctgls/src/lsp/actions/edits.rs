@@ -292,7 +292,7 @@ pub(crate) mod tests {
         let model =
             javamodel::JavaModel::build("class A {}", &syntax::parse_java("class A {}", None));
         let mut results = ClassResults::interim(7, "p.A", &model, &BTreeSet::new());
-        let methods = crate::lsp::results::test_methods(SUITE);
+        let methods = crate::printed_tests::test_methods(SUITE);
         results.tests = ["one", "two"]
             .iter()
             .map(|name| TestInfo {

@@ -9,15 +9,15 @@ use ctg::job::{GenerationResult, UndeclaredException};
 use ctg::pipeline::{ClassOutcome, Verification};
 use ctg::project::JUnitVersion;
 use javamodel::{DecisionKey, JavaModel, Outcome};
-use syntax::tree_sitter::Node;
 use testcase::{describe_arguments, describe_calls, CallableKind, Statement, TestCase};
 
-use super::words::{closest_in_words, condition_text, outcome_label};
+use super::words::{closest_in_words, condition_text};
 use super::{
     fingerprint, innermost_member_at_row, ClassResults, DecisionResult, EnvironmentResult,
     ExceptionResult, LineResult, MemberSnapshot, NondeterministicResult, Origin, OutcomeResult,
     Suite, TestInfo,
 };
+use crate::printed_tests::test_methods;
 
 impl ClassResults {
     /// Results of a finished run. `model` is the model of the text the run saw.
@@ -316,7 +316,7 @@ impl ClassResults {
                     let facts = lookup(&key, outcome);
                     OutcomeResult {
                         outcome,
-                        label: outcome_label(decision, outcome),
+                        label: decision.outcome_label(outcome),
                         covered: facts.covered,
                         covered_by: facts.covered_by,
                         closest: facts
@@ -458,36 +458,6 @@ fn exception_result(
         inputs,
         test: Some(exception.test),
     }
-}
-
-/// The test methods of a printed test class by name, each with its annotations.
-pub fn test_methods(source: &str) -> HashMap<String, String> {
-    let tree = syntax::parse_java(source, None);
-    let mut out = HashMap::new();
-    let mut stack = vec![tree.root_node()];
-    while let Some(node) = stack.pop() {
-        if node.kind() == "method_declaration" {
-            if let Some(name) = node.child_by_field_name("name") {
-                let name = &source[name.byte_range()];
-                out.insert(name.to_string(), node_text_from_line_start(source, node));
-            }
-            continue;
-        }
-        let mut cursor = node.walk();
-        stack.extend(node.children(&mut cursor));
-    }
-    out
-}
-
-/// A node's text, starting at the beginning of its first line (so indentation is kept).
-fn node_text_from_line_start(source: &str, node: Node) -> String {
-    let start = source[..node.start_byte()].rfind('\n').map_or(0, |i| i + 1);
-    let start = if source[start..node.start_byte()].trim().is_empty() {
-        start
-    } else {
-        node.start_byte()
-    };
-    source[start..node.end_byte()].to_string()
 }
 
 /// The inputs of a finished run that explain left-out assertions.
@@ -750,16 +720,5 @@ mod tests {
         assert!(other.suite.is_none());
         assert!(other.tests.iter().all(|t| t.source.is_none()));
         assert!(outcome(&other, &g_true).covered);
-    }
-
-    #[test]
-    fn test_methods_are_extracted_with_their_annotations() {
-        let source = "package p;\nclass ATest {\n\n    @Test\n    void one() {\n        a();\n    }\n\n    @Test\n    void two() {}\n}\n";
-        let methods = test_methods(source);
-        assert_eq!(
-            methods["one"],
-            "    @Test\n    void one() {\n        a();\n    }"
-        );
-        assert_eq!(methods["two"], "    @Test\n    void two() {}");
     }
 }

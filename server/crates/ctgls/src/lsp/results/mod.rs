@@ -21,7 +21,6 @@ pub mod words;
 
 #[cfg(test)]
 pub(crate) use build::fixture;
-pub use build::test_methods;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;

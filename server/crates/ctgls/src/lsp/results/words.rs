@@ -6,22 +6,6 @@ use javamodel::{ComparisonOp, ConditionShape, Decision, Outcome};
 
 use super::{ClassResults, ExceptionResult, Origin, OutcomeResult};
 
-pub fn outcome_label(decision: &Decision, outcome: Outcome) -> String {
-    match outcome {
-        Outcome::True => "true".into(),
-        Outcome::False => "false".into(),
-        Outcome::Case(index) => match decision.cases.get(index as usize) {
-            Some(case) if case.is_default => "default".into(),
-            Some(case) => format!("case {}", case.label.trim_start_matches("case ")),
-            None => format!("case #{index}"),
-        },
-        Outcome::Entered => match decision.kind {
-            javamodel::DecisionKind::Catch => "catch".into(),
-            _ => "entry".into(),
-        },
-    }
-}
-
 /// The condition as written, whitespace collapsed, at most 80 characters.
 pub(super) fn condition_text(text: &str, decision: &Decision) -> String {
     let raw = text
