@@ -435,9 +435,9 @@ impl Cluster {
         self.targets.iter().map(|&i| &self.callables[i])
     }
 
-    /// Types the targets need that cannot be built (only `null` fits them), with reasons.
     /// Whether the built-in JDK values (an `ArrayList`, `HashSet`, `HashMap`, `StringBuilder`,
-    /// `StringBuffer` or `Optional`) are values of `type_name` (a raw name), whatever the
+    /// `StringBuffer`, `Optional` or one of the in-memory readers, writers and streams of
+    /// [`jdk::BUILTIN_VALUE_TYPES`]) are values of `type_name` (a raw name), whatever the
     /// project offers.
     pub fn has_builtin_values(&self, type_name: &str) -> bool {
         jdk::BUILTIN_VALUE_TYPES
@@ -445,6 +445,7 @@ impl Cluster {
             .any(|b| self.table.raw_supertypes(b).iter().any(|n| n == type_name))
     }
 
+    /// Types the targets need that cannot be built (only `null` fits them), with reasons.
     pub fn unreachable(&self) -> &[Unreachable] {
         &self.unreachable
     }

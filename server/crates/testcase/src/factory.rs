@@ -268,7 +268,10 @@ impl Factory<'_> {
             let sig = if callable.needs_receiver() {
                 let r = match receiver {
                     Some(r) => r,
-                    None => self.obtain_receiver(tc, pos, &callable.owner, depth)?,
+                    None => {
+                        let typed = want.and_then(|w| self.receiver_for(callable, w));
+                        self.obtain_receiver(tc, pos, &callable.owner, typed, depth)?
+                    }
                 };
                 receiver_var = Some(r);
                 let rt = tc.statement(r).value_type().ok_or(Failed)?;
@@ -378,15 +381,47 @@ impl Factory<'_> {
         signature::choose_type_args(table, &callable.type_params, &mut bindings)
     }
 
+    /// The receiver type that makes `callable`'s result fit `want`: the owner's type variables
+    /// the result mentions, bound by `want` (an `ArrayList<String>` for an `Iterator<String>`
+    /// from `iterator()`), the others chosen from bounds. `None` when the owner is not generic
+    /// or `want` binds none of them: any receiver of the owner will do.
+    fn receiver_for(&self, callable: &Callable, want: &JavaType) -> Option<JavaType> {
+        let table = self.cluster.table();
+        let info = table.get(&callable.owner)?;
+        if info.type_params.is_empty() {
+            return None;
+        }
+        let view = table.view_as(callable.returns.as_ref()?, want.class_name()?)?;
+        let mut all = BTreeMap::new();
+        if !unify(&view, want, &mut all) {
+            return None;
+        }
+        let mut bindings: BTreeMap<String, JavaType> = info
+            .type_params
+            .iter()
+            .filter_map(|p| {
+                let bound = all.get(&p.name).filter(|t| t.is_ground())?;
+                Some((p.name.clone(), bound.clone()))
+            })
+            .collect();
+        if bindings.is_empty() {
+            return None;
+        }
+        let args = signature::choose_type_args(table, &info.type_params, &mut bindings);
+        Some(JavaType::generic(&callable.owner, args))
+    }
+
     // ------------------------------------------------------------------ values
 
     /// A receiver for a member of `owner`: an existing object when there is one (as EvoSuite
-    /// does; objects certain to be non-null first), else a new one.
+    /// does; objects certain to be non-null first), else a new one. With `typed`, the receiver
+    /// must be of that instance of `owner` (see [`Self::receiver_for`]).
     fn obtain_receiver(
         &mut self,
         tc: &mut TestCase,
         pos: &mut usize,
         owner: &str,
+        typed: Option<JavaType>,
         depth: usize,
     ) -> Gen<VarRef> {
         let table = self.cluster.table();
@@ -394,8 +429,11 @@ impl Factory<'_> {
             .filter_map(|i| {
                 let s = &tc.statements()[i];
                 let t = s.value_type()?;
-                (s.nullness() != Nullness::Null && table.view_as(&t, owner).is_some())
-                    .then_some((i, s.nullness()))
+                let fits = match &typed {
+                    Some(typed) => table.is_assignable(&t, typed),
+                    None => table.view_as(&t, owner).is_some(),
+                };
+                (s.nullness() != Nullness::Null && fits).then_some((i, s.nullness()))
             })
             .collect();
         let non_null: Vec<usize> = candidates
@@ -411,7 +449,7 @@ impl Factory<'_> {
                 candidates[self.rng.gen_range(0..candidates.len())].0,
             ));
         }
-        let want = self.cluster.default_instance(owner);
+        let want = typed.unwrap_or_else(|| self.cluster.default_instance(owner));
         match self.generate(tc, pos, &want, depth + 1) {
             Ok(v) => Ok(v),
             Err(Failed) if !candidates.is_empty() => Ok(VarRef(

@@ -1,9 +1,15 @@
 //! What the cluster knows about the JDK without asking the worker: the hierarchy of the
-//! `java.lang` and `java.util` types that commonly appear in signatures, and the few JDK
-//! members it uses to build values of them (`ArrayList`/`HashSet`/`HashMap` filled with
-//! `add`/`put`, `Optional.of`/`empty`, `new StringBuilder(String)`/`new StringBuffer(String)`). The worker does not describe these types' members
+//! `java.lang`, `java.util` and `java.io` types that commonly appear in signatures, and the few
+//! JDK members it uses to build values of them (`ArrayList`/`HashSet`/`HashMap` filled with
+//! `add`/`put`, `Optional.of`/`empty`, `new StringBuilder(String)`/`new StringBuffer(String)`,
+//! an `ArrayList`'s `iterator()`, and in-memory streams for the abstract `java.io` types:
+//! `new StringReader(String)`, `new StringWriter()`, `new ByteArrayInputStream(byte[])`,
+//! `new ByteArrayOutputStream()`). The worker does not describe these types' members
 //! (`String`, boxes, `Object` are leaves of `describe`), and using every public JDK member
-//! would mostly test the JDK.
+//! would mostly test the JDK. The abstract types have no subclass in a project as a rule
+//! (a parser takes a `Reader`, a printer an `Appendable` or a `Writer`), so without these
+//! their parameters got only `null` and the code behind them was out of reach; the in-memory
+//! streams touch no file, socket or console, so tests that use them stay repeatable.
 
 use crate::callable::{Callable, CallableKind};
 use crate::description::TypeKind;
@@ -18,15 +24,24 @@ pub const MAP: &str = "java.util.Map";
 pub const OPTIONAL: &str = "java.util.Optional";
 pub const STRING_BUILDER: &str = "java.lang.StringBuilder";
 pub const STRING_BUFFER: &str = "java.lang.StringBuffer";
+pub const ITERATOR: &str = "java.util.Iterator";
+pub const STRING_READER: &str = "java.io.StringReader";
+pub const STRING_WRITER: &str = "java.io.StringWriter";
+pub const BYTE_ARRAY_INPUT_STREAM: &str = "java.io.ByteArrayInputStream";
+pub const BYTE_ARRAY_OUTPUT_STREAM: &str = "java.io.ByteArrayOutputStream";
 
 /// The concrete types [`builtin_generators`] construct.
-pub const BUILTIN_VALUE_TYPES: [&str; 6] = [
+pub const BUILTIN_VALUE_TYPES: [&str; 10] = [
     ARRAY_LIST,
     HASH_SET,
     HASH_MAP,
     STRING_BUILDER,
     STRING_BUFFER,
     OPTIONAL,
+    STRING_READER,
+    STRING_WRITER,
+    BYTE_ARRAY_INPUT_STREAM,
+    BYTE_ARRAY_OUTPUT_STREAM,
 ];
 
 /// Supertypes too general to look for generators under: values for them are literals
@@ -171,9 +186,12 @@ pub fn builtin_types() -> Vec<TypeInfo> {
                 serializable(),
                 comparable(JavaType::class(name)),
                 JavaType::class("java.lang.CharSequence"),
+                JavaType::class("java.lang.Appendable"),
             ],
         ));
     }
+    out.push(info(ITERATOR, Interface, &["E"], vec![]));
+    out.extend(io_types());
     for k in PrimitiveKind::ALL {
         let boxed = JavaType::class(k.boxed());
         let mut supertypes = vec![serializable(), comparable(boxed)];
@@ -183,6 +201,67 @@ pub fn builtin_types() -> Vec<TypeInfo> {
         out.push(info(k.boxed(), Class, &[], supertypes));
     }
     out
+}
+
+/// The `java.io` types of readers, writers and streams, with the in-memory implementations
+/// [`builtin_generators`] construct; the interfaces as the JDK declares them (since Java 5).
+fn io_types() -> Vec<TypeInfo> {
+    use TypeKind::*;
+    let class = JavaType::class;
+    vec![
+        info("java.lang.AutoCloseable", Interface, &[], vec![]),
+        info(
+            "java.io.Closeable",
+            Interface,
+            &[],
+            vec![class("java.lang.AutoCloseable")],
+        ),
+        info("java.io.Flushable", Interface, &[], vec![]),
+        info("java.lang.Appendable", Interface, &[], vec![]),
+        info("java.lang.Readable", Interface, &[], vec![]),
+        info(
+            "java.io.Reader",
+            AbstractClass,
+            &[],
+            vec![class("java.lang.Readable"), class("java.io.Closeable")],
+        ),
+        info(STRING_READER, Class, &[], vec![class("java.io.Reader")]),
+        info(
+            "java.io.Writer",
+            AbstractClass,
+            &[],
+            vec![
+                class("java.lang.Appendable"),
+                class("java.io.Closeable"),
+                class("java.io.Flushable"),
+            ],
+        ),
+        info(STRING_WRITER, Class, &[], vec![class("java.io.Writer")]),
+        info(
+            "java.io.InputStream",
+            AbstractClass,
+            &[],
+            vec![class("java.io.Closeable")],
+        ),
+        info(
+            BYTE_ARRAY_INPUT_STREAM,
+            Class,
+            &[],
+            vec![class("java.io.InputStream")],
+        ),
+        info(
+            "java.io.OutputStream",
+            AbstractClass,
+            &[],
+            vec![class("java.io.Closeable"), class("java.io.Flushable")],
+        ),
+        info(
+            BYTE_ARRAY_OUTPUT_STREAM,
+            Class,
+            &[],
+            vec![class("java.io.OutputStream")],
+        ),
+    ]
 }
 
 fn builtin(
@@ -259,6 +338,49 @@ pub fn builtin_generators() -> Vec<Callable> {
             vec![],
             Some(optional_t),
             &["T"],
+        ),
+        // An iterator over a list the test filled: the iterator of the list's element type.
+        builtin(
+            ARRAY_LIST,
+            method("iterator", false),
+            &[],
+            vec![],
+            Some(JavaType::generic(ITERATOR, vec![var("E")])),
+            &[],
+        ),
+        builtin(
+            STRING_READER,
+            CallableKind::Constructor,
+            &[STRING],
+            vec![JavaType::string()],
+            None,
+            &[],
+        ),
+        builtin(
+            STRING_WRITER,
+            CallableKind::Constructor,
+            &[],
+            vec![],
+            None,
+            &[],
+        ),
+        builtin(
+            BYTE_ARRAY_INPUT_STREAM,
+            CallableKind::Constructor,
+            &["byte[]"],
+            vec![JavaType::Array(Box::new(JavaType::Primitive(
+                PrimitiveKind::Byte,
+            )))],
+            None,
+            &[],
+        ),
+        builtin(
+            BYTE_ARRAY_OUTPUT_STREAM,
+            CallableKind::Constructor,
+            &[],
+            vec![],
+            None,
+            &[],
         ),
     ]
 }

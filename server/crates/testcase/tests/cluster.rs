@@ -2,6 +2,9 @@
 
 mod common;
 
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
 use common::*;
 use testcase::*;
 
@@ -122,6 +125,42 @@ fn built_in_values_cover_the_jdk_containers_and_char_sequences() {
     }
     for not_covered in ["java.util.Comparator", "java.util.Iterator", "bank.Account"] {
         assert!(!c.has_builtin_values(not_covered), "{not_covered}");
+    }
+}
+
+#[test]
+fn readers_writers_streams_and_iterators_are_built_in_memory() {
+    let c = cluster(&streams(), "io.Lines");
+    assert_eq!(c.unreachable(), &[], "every parameter type can be built");
+    for covered in [
+        "java.io.Reader",
+        "java.io.InputStream",
+        "java.io.Writer",
+        "java.io.OutputStream",
+        "java.lang.Appendable",
+        "java.io.Closeable",
+    ] {
+        assert!(c.has_builtin_values(covered), "{covered}");
+    }
+    // Random tests pass each parameter a value of an in-memory implementation (not only null).
+    let variation = Variation::default();
+    let mut rng = StdRng::seed_from_u64(4);
+    let mut built = std::collections::BTreeSet::new();
+    for _ in 0..200 {
+        for s in variation.random_test(&c, &mut rng).statements() {
+            if let Some(callable) = s.callable() {
+                built.insert(callable.to_string());
+            }
+        }
+    }
+    for wanted in [
+        "java.io.StringReader.<init>(java.lang.String)",
+        "java.io.ByteArrayInputStream.<init>(byte[])",
+        "java.io.StringWriter.<init>()",
+        "java.io.ByteArrayOutputStream.<init>()",
+        "java.util.ArrayList.iterator()",
+    ] {
+        assert!(built.contains(wanted), "{wanted} never built: {built:#?}");
     }
 }
 

@@ -226,11 +226,10 @@ fn random_test_snapshots() {
     "#]]
     .assert_eq(&first(&cluster(&bank(), "bank.Account")));
     expect_test::expect![[r#"
-        java.util.ArrayList<java.lang.Integer> v0 = new java.util.ArrayList<>();
-        java.lang.Integer v1 = null;
-        boolean v2 = v0.add(v1);
-        boolean v3 = v0.add(v1);
-        java.lang.Integer v4 = shapes.Registry.first(v0);
+        shapes.Registry<java.lang.Integer, java.lang.Integer> v0 = new shapes.Registry<>();
+        int v1 = 522;
+        java.util.List<java.lang.Integer> v2 = v0.lookup(v1);
+        java.lang.Integer v3 = shapes.Registry.first(v2);
     "#]]
     .assert_eq(&first(&cluster(&shapes(), "shapes.Registry")));
 }

@@ -527,5 +527,44 @@ pub fn all_clusters() -> Vec<Cluster> {
     }
     out.push(cluster(&misc(), "misc.Tools"));
     out.push(env_cluster());
+    out.push(cluster(&streams(), "io.Lines"));
     out
+}
+
+/// `io.Lines`: static methods that take the abstract `java.io` types, an `Appendable` and an
+/// `Iterator`, as parsers and printers do.
+pub fn streams() -> Vec<TypeDescription> {
+    let owner = "io.Lines";
+    let mut t = ty(owner, TypeKind::Class);
+    t.constructors = vec![ctor(vec![])];
+    t.methods = vec![
+        static_method(owner, "count", vec![p("java.io.Reader")], "int", "int"),
+        static_method(owner, "sum", vec![p("java.io.InputStream")], "int", "int"),
+        static_method(
+            owner,
+            "print",
+            vec![p("java.lang.Appendable"), p("java.lang.String")],
+            "void",
+            "void",
+        ),
+        static_method(owner, "write", vec![p("java.io.Writer")], "void", "void"),
+        static_method(
+            owner,
+            "dump",
+            vec![p("java.io.OutputStream")],
+            "void",
+            "void",
+        ),
+        static_method(
+            owner,
+            "join",
+            vec![param(
+                "java.util.Iterator",
+                "java.util.Iterator<java.lang.String>",
+            )],
+            "java.lang.String",
+            "java.lang.String",
+        ),
+    ];
+    vec![t]
 }
