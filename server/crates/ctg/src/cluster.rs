@@ -293,6 +293,17 @@ pub fn observed_values(result: &TestResult) -> Vec<PrimitiveValue> {
     out
 }
 
+/// The values the code under test compared its data with during a test (the trace's dynamic
+/// seeds), for [`Cluster::add_compared`]; text that is not valid Unicode is left out as above.
+pub fn compared_values(result: &TestResult) -> Vec<PrimitiveValue> {
+    result
+        .trace
+        .seeds
+        .iter()
+        .filter_map(|v| observed(v, false))
+        .collect()
+}
+
 fn observed(v: &ObservedValue, is_char: bool) -> Option<PrimitiveValue> {
     match v {
         ObservedValue::Bool(_) => None,

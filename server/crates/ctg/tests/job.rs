@@ -806,3 +806,33 @@ fn other_instrumented_classes_report_what_the_tests_exercise_and_leave_the_searc
         "{err}"
     );
 }
+
+/// Dynamic seeding: `Vault.open` compares its parameter with strings computed at run time and
+/// the comparisons are outcome-only, so without the compared pool no input reaches "open" or
+/// "backwards" within the executions; with it (the default), both are covered.
+#[test]
+fn values_compared_at_run_time_become_inputs() {
+    let root = fixture("seeding");
+    let mut sup = supervisor();
+    let run = |sup: &mut Supervisor, compared_share: f64| {
+        let mut request = request(&root, "seeding.Vault");
+        request.criteria.exception = false;
+        request.max_executions = Some(300);
+        request.variation.compared_share = compared_share;
+        generate(&request, sup, &mut Recorder::default()).expect("generates")
+    };
+    let seeded = run(&mut sup, testcase::Config::default().compared_share);
+    assert_eq!(
+        seeded.branches.covered,
+        seeded.branches.total,
+        "uncovered {:#?}",
+        uncovered(&seeded)
+    );
+    let unseeded = run(&mut sup, 0.0);
+    let missed = uncovered(&unseeded);
+    assert!(
+        missed.iter().any(|m| m.contains("equalsIgnoreCase"))
+            && missed.iter().any(|m| m.contains("startsWith")),
+        "without the compared pool: uncovered {missed:#?}"
+    );
+}

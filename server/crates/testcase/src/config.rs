@@ -27,6 +27,11 @@ pub struct Config {
     /// the source's constants (EvoSuite's `dynamic_pool` setting in its dynamic-seeding
     /// experiments; the default there is now 0.5).
     pub observed_probability: f64,
+    /// Of the draws from the run-time pools, the share taken from the values the code under
+    /// test compared its data with (dynamic seeding), when there are any of the kind; the rest
+    /// comes from the observed values. Ours: EvoSuite has one dynamic pool. 0 switches dynamic
+    /// seeding off (the compared pool is then not even a fallback).
+    pub compared_share: f64,
     /// Probability of taking an object from the seeded pool (objects other classes' tests
     /// built) when one of the wanted class is there: Campos et al., "Continuous Test
     /// Generation", section 3.2's "with a certain probability (e.g., 50%)". Nothing is drawn
@@ -60,6 +65,7 @@ impl Default for Config {
             primitive_reuse: 0.5,
             pool_probability: 0.5,
             observed_probability: 1.0 / 3.0,
+            compared_share: 0.5,
             seeded_object_probability: 0.5,
             max_int: 2048,
             max_delta: 20,
@@ -84,6 +90,7 @@ impl Config {
             &mut self.primitive_reuse,
             &mut self.pool_probability,
             &mut self.observed_probability,
+            &mut self.compared_share,
             &mut self.seeded_object_probability,
             &mut self.random_perturbation,
         ] {
