@@ -1,6 +1,6 @@
 //! The JVM-backed `search::Executor`: a batch of test cases becomes one `execute` request to
-//! the worker, each result is mapped into goal terms, observed values go to the dynamic-seeding
-//! pool, and a batch the worker did not finish is resubmitted from the test after the one that
+//! the worker, each result is mapped into goal terms, observed and compared values go to the
+//! run-time value pools, and a batch the worker did not finish is resubmitted from the test after the one that
 //! hung or crashed it.
 //!
 //! Invariants: every test of a batch gets exactly one result; a test that crashes the worker

@@ -1,6 +1,7 @@
 //! The search's operators on test cases: `testcase::Variation` with the class's cluster, plus
-//! dynamic seeding (values the worker observed join the cluster's observed pool before the next
-//! operator runs).
+//! the run-time pools: values the worker observed join the cluster's observed pool, and values
+//! the code under test compared its data with (dynamic seeding) its compared pool, before the
+//! next operator runs.
 
 use std::cell::RefCell;
 use std::rc::Rc;
