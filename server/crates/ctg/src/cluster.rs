@@ -293,6 +293,37 @@ pub fn observed_values(result: &TestResult) -> Vec<PrimitiveValue> {
     out
 }
 
+/// The values the code under test compared its data with during `test` (the trace's dynamic
+/// seeds), for [`Cluster::add_compared`]; text that is not valid Unicode is left out as above,
+/// and so is a value the test itself holds as a literal: an input compared with something is
+/// one side of every comparison it reaches, and pooling it would only push the other sides,
+/// the values worth drawing, out of the bounded pool. (EvoSuite pools both sides.)
+pub fn compared_values(test: &TestCase, result: &TestResult) -> Vec<PrimitiveValue> {
+    let inputs: Vec<&PrimitiveValue> = test
+        .statements()
+        .iter()
+        .filter_map(|s| match s {
+            Statement::Primitive(v) => Some(v),
+            _ => None,
+        })
+        .collect();
+    let is_input = |v: &PrimitiveValue| {
+        inputs.iter().any(|i| match (i, v) {
+            (PrimitiveValue::String(a), PrimitiveValue::String(b)) => a == b,
+            (PrimitiveValue::Float(a), PrimitiveValue::Double(b)) => f64::from(*a) == *b,
+            (PrimitiveValue::Double(a), PrimitiveValue::Double(b)) => a == b,
+            (i, v) => i.as_integer().is_some() && i.as_integer() == v.as_integer(),
+        })
+    };
+    result
+        .trace
+        .seeds
+        .iter()
+        .filter_map(|v| observed(v, false))
+        .filter(|v| !is_input(v))
+        .collect()
+}
+
 fn observed(v: &ObservedValue, is_char: bool) -> Option<PrimitiveValue> {
     match v {
         ObservedValue::Bool(_) => None,

@@ -533,7 +533,9 @@ fn same_seed_same_tests() {
     let run = |sup: &mut Supervisor| {
         let mut request = request(&root, "job.Parser");
         request.seed = 7;
-        request.max_executions = Some(300);
+        // Executions, not time, end the run, so that the load of the machine does not decide.
+        request.budget = Duration::from_secs(120);
+        request.max_executions = Some(1000);
         request.stop_when_covered = false;
         request.budget = Duration::from_secs(60);
         generate(&request, sup, &mut ()).unwrap()
@@ -672,7 +674,9 @@ fn other_instrumented_classes_report_what_the_tests_exercise_and_leave_the_searc
             let mut request = request(&root, "also.Router");
             request.algorithm = algorithm;
             request.seed = 5;
-            request.max_executions = Some(300);
+            // Executions, not time, end the run, so that the load of the machine does not decide.
+            request.budget = Duration::from_secs(120);
+            request.max_executions = Some(1000);
             request.stop_when_covered = false;
             request.budget = Duration::from_secs(60);
             request.also_instrument = also.iter().map(|c| c.to_string()).collect();
@@ -804,5 +808,40 @@ fn other_instrumented_classes_report_what_the_tests_exercise_and_leave_the_searc
     assert!(
         err.to_string().starts_with("class also.Nowhere not found"),
         "{err}"
+    );
+}
+
+/// Dynamic seeding: `Vault.open` compares its parameter with strings computed at run time and
+/// the comparisons are outcome-only, so without the compared pool no input reaches "open" or
+/// "backwards" within the executions; with it (the default), both are covered.
+#[test]
+fn values_compared_at_run_time_become_inputs() {
+    let root = fixture("seeding");
+    let mut sup = supervisor();
+    let run = |sup: &mut Supervisor, compared_share: f64| {
+        let mut request = request(&root, "seeding.Vault");
+        request.criteria.exception = false;
+        // Executions, not time, end the run, so that the load of the machine does not decide.
+        request.budget = Duration::from_secs(120);
+        request.max_executions = Some(1000);
+        request.variation.compared_share = compared_share;
+        generate(&request, sup, &mut Recorder::default()).expect("generates")
+    };
+    let seeded = run(&mut sup, testcase::Config::default().compared_share);
+    assert_eq!(
+        seeded.branches.covered,
+        seeded.branches.total,
+        "uncovered {:#?} after {} executions ({:?})",
+        uncovered(&seeded),
+        seeded.executions,
+        seeded.stop_reason
+    );
+    let unseeded = run(&mut sup, 0.0);
+    let missed = uncovered(&unseeded);
+    assert!(
+        missed.iter().any(|m| m.contains("equalsIgnoreCase"))
+            && missed.iter().any(|m| m.contains("startsWith")),
+        "without the compared pool: uncovered {missed:#?} after {} executions",
+        unseeded.executions
     );
 }

@@ -890,3 +890,28 @@ fn a_dropped_escape_wrapper_is_recorded_and_leaves_the_enter_probe() {
     };
     assert!(out.probes.goal_probes(&entry).is_empty());
 }
+
+/// Dynamic seeding: the operands of comparing `String` calls are wrapped in `Probe.seed`, string
+/// literals and chars given to `indexOf` are not, and a static call on a type is left alone.
+#[test]
+fn comparing_string_calls_seed_their_operands() {
+    let src = "package p;\nclass S {\n  static String key() { return \"k\"; }\n  int f(String s, String t, char c) {\n    if (s.startsWith(t)) return 1;\n    boolean a = \"lit\".equalsIgnoreCase(s);\n    int i = s.indexOf(c) + s.indexOf(t);\n    boolean m = key().endsWith(s.substring(1));\n    boolean n = Character.isDigit(c);\n    return i;\n  }\n}\n";
+    let out = run(src, &InstrumentOptions::default());
+    for expected in [
+        "Probe.seed(s).startsWith(ctgls.rt.Probe.seed(t))",
+        "\"lit\".equalsIgnoreCase(ctgls.rt.Probe.seed(s))",
+        "Probe.seed(s).indexOf(c)",
+        "Probe.seed(s).indexOf(ctgls.rt.Probe.seed(t))",
+        "Probe.seed(key()).endsWith(ctgls.rt.Probe.seed(s.substring(1)))",
+        "Character.isDigit(c)",
+    ] {
+        assert!(out.source.contains(expected), "{expected}\n{}", out.source);
+    }
+    assert_eq!(out.source.lines().count(), src.lines().count());
+    let seeds = out
+        .sites
+        .iter()
+        .filter(|s| matches!(s.id, SiteId::Seed(_)))
+        .count();
+    assert_eq!(seeds, 5);
+}

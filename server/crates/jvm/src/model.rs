@@ -562,6 +562,10 @@ pub struct StackFrame {
 pub struct ExecutionTrace {
     pub files: Vec<FileTrace>,
     pub proxies: PerformanceProxies,
+    /// Values the code under test compared its data with (strings given to `equals`,
+    /// `startsWith`, ...; operands of numeric comparisons), distinct, in first-seen order: the
+    /// dynamic seeds the server adds to a value pool (`Probe.seed`, docs/protocol.md).
+    pub seeds: Vec<ObservedValue>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -460,6 +460,12 @@ impl Cluster {
         self.pools.observed.add(value);
     }
 
+    /// Records a value the code under test compared its data with at run time, for the
+    /// compared pool (dynamic seeding).
+    pub fn add_compared(&mut self, value: PrimitiveValue) {
+        self.pools.compared.add(value);
+    }
+
     /// Adds an object to the seeded pool; one that is not well typed against this cluster,
     /// or whose variable holds no object, is refused (`false`).
     pub fn add_seeded_object(&mut self, seeded: SeededObject) -> bool {

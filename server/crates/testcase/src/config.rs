@@ -27,11 +27,23 @@ pub struct Config {
     /// the source's constants (EvoSuite's `dynamic_pool` setting in its dynamic-seeding
     /// experiments; the default there is now 0.5).
     pub observed_probability: f64,
+    /// Of the draws from the run-time pools, the share taken from the values the code under
+    /// test compared its data with (dynamic seeding), when there are any of the kind; the rest
+    /// comes from the observed values. Ours: EvoSuite has one dynamic pool. 0 switches dynamic
+    /// seeding off (the compared pool is then not even a fallback).
+    pub compared_share: f64,
     /// Probability of taking an object from the seeded pool (objects other classes' tests
     /// built) when one of the wanted class is there: Campos et al., "Continuous Test
     /// Generation", section 3.2's "with a certain probability (e.g., 50%)". Nothing is drawn
     /// when the pool has no object of the class, so runs without seeds stay as they were.
     pub seeded_object_probability: f64,
+    /// Probability of each further call of a chaining method (one of the receiver's type that
+    /// returns that type: a builder's `retries(3)`) on an object built to be the receiver of a
+    /// call that produces a wanted value (the builder whose `build()` gives it), before that
+    /// call; at most [`crate::factory::MAX_CONFIGURING_CALLS`]. Ours: EvoSuite calls such a
+    /// generator on a receiver as built, and only later insertions can configure it. 0 switches
+    /// it off.
+    pub configuring_call: f64,
     /// Random integers mostly lie in `[-max_int, max_int]` (EvoSuite `max_int`).
     pub max_int: i64,
     /// Largest delta of a numeric mutation (EvoSuite `max_delta`; Fraser and Arcuri's "Whole Test Suites" `Δ`).
@@ -60,7 +72,9 @@ impl Default for Config {
             primitive_reuse: 0.5,
             pool_probability: 0.5,
             observed_probability: 1.0 / 3.0,
+            compared_share: 0.5,
             seeded_object_probability: 0.5,
+            configuring_call: 0.5,
             max_int: 2048,
             max_delta: 20,
             random_perturbation: 0.2,
@@ -84,7 +98,9 @@ impl Config {
             &mut self.primitive_reuse,
             &mut self.pool_probability,
             &mut self.observed_probability,
+            &mut self.compared_share,
             &mut self.seeded_object_probability,
+            &mut self.configuring_call,
             &mut self.random_perturbation,
         ] {
             *p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };

@@ -56,6 +56,10 @@ fn common_component(i: usize) -> JavaType {
 /// Probability of building a fresh receiver when the only reusable ones may be null.
 const FRESH_RECEIVER_OVER_MAYBE_NULL: f64 = 0.5;
 
+/// At most this many chaining calls configure a receiver built for a generator call
+/// ([`Config::configuring_call`]).
+pub const MAX_CONFIGURING_CALLS: usize = 3;
+
 pub(crate) struct Factory<'a> {
     pub cluster: &'a Cluster,
     pub config: &'a Config,
@@ -270,7 +274,13 @@ impl Factory<'_> {
                     Some(r) => r,
                     None => {
                         let typed = want.and_then(|w| self.receiver_for(callable, w));
-                        self.obtain_receiver(tc, pos, &callable.owner, typed, depth)?
+                        let before = *pos;
+                        let r = self.obtain_receiver(tc, pos, &callable.owner, typed, depth)?;
+                        // A receiver built here, for a call that produces a wanted value.
+                        if want.is_some() && r.0 >= before {
+                            self.configure(tc, pos, r, depth);
+                        }
+                        r
                     }
                 };
                 receiver_var = Some(r);
@@ -332,6 +342,47 @@ impl Factory<'_> {
                 value: *args.first().ok_or(Failed)?,
             },
         })
+    }
+
+    /// Calls chaining methods of `r`'s type (methods returning that type, a builder's setters)
+    /// on `r`, each further one with [`Config::configuring_call`], at most
+    /// [`MAX_CONFIGURING_CALLS`]: a builder whose `build()` is about to give a wanted object
+    /// gets some of its settings first. Failed calls leave `tc` as it was.
+    fn configure(&mut self, tc: &mut TestCase, pos: &mut usize, r: VarRef, depth: usize) {
+        if self.config.configuring_call <= 0.0 {
+            return;
+        }
+        let Some(rt) = tc.statement(r).value_type() else {
+            return;
+        };
+        let Some(name) = rt.class_name() else {
+            return;
+        };
+        let chaining: Vec<Arc<Callable>> = self
+            .cluster
+            .calls_on(&rt)
+            .into_iter()
+            .filter(|c| {
+                matches!(c.kind, CallableKind::Method { .. })
+                    && c.needs_receiver()
+                    && c.erased_return
+                        .as_ref()
+                        .and_then(|t| t.class_name())
+                        .is_some_and(|n| n == name)
+            })
+            .collect();
+        if chaining.is_empty() {
+            return;
+        }
+        for _ in 0..MAX_CONFIGURING_CALLS {
+            if !self.rng.gen_bool(self.config.configuring_call) {
+                break;
+            }
+            let c = chaining[self.rng.gen_range(0..chaining.len())].clone();
+            let _ = self.locally(tc, pos, |f, tc, pos| {
+                f.call(tc, pos, &c, Some(r), None, depth + 1)
+            });
+        }
     }
 
     /// An instance type of `class` that fits `want`: type arguments bound by seeing `class`
@@ -775,7 +826,7 @@ mod tests {
 
     use super::*;
     use crate::cluster::SeededObject;
-    use crate::test_fixtures::general_cluster;
+    use crate::test_fixtures::{builder_cluster, general_cluster};
     use crate::validate::check_well_typed;
 
     /// The declared types of the values generated for `want` over many seeds (one value per
@@ -802,6 +853,68 @@ mod tests {
                 tc.statement(v).value_type()
             })
             .collect()
+    }
+
+    /// A wanted object that only a builder's `build()` gives: the builder built for the call
+    /// gets chaining setter calls first, with the configured probability, never with 0.
+    #[test]
+    fn builders_are_configured_before_they_build() {
+        let c = builder_cluster();
+        let settings = JavaType::class("k.Settings");
+        let build = |config: &Config, seed: u64| {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut f = Factory {
+                cluster: &c,
+                config,
+                rng: &mut rng,
+            };
+            let mut tc = TestCase::new();
+            let mut pos = 0;
+            let v = f.generate(&mut tc, &mut pos, &settings, 0).unwrap();
+            assert_eq!(check_well_typed(&tc, &c), Ok(()), "{tc}");
+            (tc, v)
+        };
+        // The setter calls on the builder that come before its `build()`.
+        let setters = |tc: &TestCase, v: VarRef| {
+            let Statement::Method {
+                callable,
+                receiver: Some(builder),
+                ..
+            } = tc.statement(v)
+            else {
+                panic!("{tc}: not built by a call on a builder");
+            };
+            assert_eq!(callable.name(), "build", "{tc}");
+            tc.statements()[..v.0]
+                .iter()
+                .filter(|s| {
+                    matches!(s, Statement::Method { callable, receiver: Some(r), .. }
+                        if *r == *builder && callable.name() != "build")
+                })
+                .count()
+        };
+        let config = Config {
+            null_probability: 0.0,
+            ..Config::default()
+        };
+        let configured: Vec<usize> = (0..40)
+            .map(|seed| {
+                let (tc, v) = build(&config, seed);
+                setters(&tc, v)
+            })
+            .collect();
+        assert!(configured.iter().all(|n| *n <= MAX_CONFIGURING_CALLS));
+        // Each further call with probability 0.5: about half the builders get at least one.
+        let with = configured.iter().filter(|n| **n > 0).count();
+        assert!((10..=30).contains(&with), "{configured:?}");
+        let off = Config {
+            configuring_call: 0.0,
+            ..config
+        };
+        assert!((0..40).all(|seed| {
+            let (tc, v) = build(&off, seed);
+            setters(&tc, v) == 0
+        }));
     }
 
     /// Section 3.2 of Campos et al.'s "Continuous Test Generation": with probability 1 a

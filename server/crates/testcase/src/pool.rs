@@ -1,6 +1,7 @@
 //! Value pools for primitive statements: the constants found in the class's source (EvoSuite's
-//! static constant pool) and values observed at run time (its dynamic pool, fed through
-//! [`crate::Cluster::add_observed`]).
+//! static constant pool), values observed at run time (what statements and getters returned,
+//! fed through [`crate::Cluster::add_observed`]) and values the code under test compared its
+//! data with at run time (EvoSuite's dynamic pool, fed through [`crate::Cluster::add_compared`]).
 
 use std::collections::{HashSet, VecDeque};
 
@@ -186,13 +187,20 @@ fn push<T>(queue: &mut VecDeque<T>, value: T, capacity: Option<usize>) -> Option
     }
 }
 
-/// The two pools a primitive value may come from.
+/// The pools a primitive value may come from.
 #[derive(Debug, Clone)]
 pub struct ValuePools {
     /// Literals of the class under test's source.
     pub constants: ConstantPool,
-    /// Values seen at run time (bounded, most recent kept).
+    /// Values statements and getters returned at run time (bounded, most recent kept).
     pub observed: ConstantPool,
+    /// Dynamic seeds: values the instrumented code compared its data with at run time (the
+    /// other side of a `String.equals`, `startsWith`, ..., the operands of a numeric
+    /// comparison), which Rojas, Fraser and Arcuri's "Seeding strategies in search-based unit
+    /// test generation" calls dynamic seeding. Bounded like the observed pool. Kept apart from
+    /// it (EvoSuite has one dynamic pool) because the getters of every object would otherwise
+    /// push a compared key out of a 50-value pool before a test draws it.
+    pub compared: ConstantPool,
 }
 
 impl ValuePools {
@@ -200,6 +208,7 @@ impl ValuePools {
         ValuePools {
             constants,
             observed: ConstantPool::bounded(OBSERVED_POOL_CAPACITY),
+            compared: ConstantPool::bounded(OBSERVED_POOL_CAPACITY),
         }
     }
 }

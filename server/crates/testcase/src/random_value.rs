@@ -24,19 +24,25 @@ pub fn new_value(
     rng: &mut StdRng,
 ) -> PrimitiveValue {
     if rng.gen_bool(config.pool_probability) {
-        let observed = rng.gen_bool(config.observed_probability);
-        let first = if observed {
-            &pools.observed
+        let dynamic = rng.gen_bool(config.observed_probability);
+        // The run-time side is split between compared and observed values; no draw is made
+        // while nothing was compared, so runs without dynamic seeds stay as they were.
+        let seeding = config.compared_share > 0.0;
+        let compared = dynamic
+            && seeding
+            && !pools.compared.candidates(kind).is_empty()
+            && rng.gen_bool(config.compared_share);
+        let order = if compared {
+            [&pools.compared, &pools.observed, &pools.constants]
+        } else if dynamic {
+            [&pools.observed, &pools.compared, &pools.constants]
         } else {
-            &pools.constants
+            [&pools.constants, &pools.observed, &pools.compared]
         };
-        // An empty pool of the chosen kind falls back to the other, then to random values.
-        let other = if observed {
-            &pools.constants
-        } else {
-            &pools.observed
-        };
-        if let Some(v) = first.pick(kind, rng).or_else(|| other.pick(kind, rng)) {
+        // An empty pool of the chosen kind falls back to the others, then to random values.
+        let usable =
+            |p: &&&crate::pool::ConstantPool| seeding || !std::ptr::eq(**p, &pools.compared);
+        if let Some(v) = order.iter().filter(usable).find_map(|p| p.pick(kind, rng)) {
             return v;
         }
     }
@@ -254,6 +260,53 @@ mod tests {
         let share = observed as f64 / n as f64;
         let expected = config.pool_probability * config.observed_probability;
         assert!((share - expected).abs() < 0.03, "{share} vs {expected}");
+    }
+
+    #[test]
+    fn compared_values_take_their_share_of_the_run_time_draws() {
+        let mut pools = ValuePools::new(ConstantPool::new());
+        pools
+            .observed
+            .add(PrimitiveValue::String("observed".into()));
+        pools
+            .compared
+            .add(PrimitiveValue::String("compared".into()));
+        let config = Config::default();
+        let mut rng = StdRng::seed_from_u64(9);
+        let n = 6000;
+        let mut compared = 0;
+        let mut observed = 0;
+        for _ in 0..n {
+            match new_value(LiteralKind::String, &pools, &config, &mut rng) {
+                PrimitiveValue::String(s) if s == "compared" => compared += 1,
+                PrimitiveValue::String(s) if s == "observed" => observed += 1,
+                _ => {}
+            }
+        }
+        let dynamic = config.pool_probability * config.observed_probability;
+        // The constants are empty: their draws fall back to the observed pool first.
+        let expected_compared = dynamic * config.compared_share;
+        let expected_observed = config.pool_probability - expected_compared;
+        let (c, o) = (compared as f64 / n as f64, observed as f64 / n as f64);
+        assert!((c - expected_compared).abs() < 0.03, "{c}");
+        assert!((o - expected_observed).abs() < 0.03, "{o}");
+        // An integer kind has no compared candidate: no draw is spent on the compared pool.
+        let ints = new_value(
+            LiteralKind::Primitive(PrimitiveKind::Int),
+            &pools,
+            &config,
+            &mut rng,
+        );
+        assert!(matches!(ints, PrimitiveValue::Int(_)));
+        // Switched off, the compared pool gives nothing, not even as a fallback.
+        let off = Config {
+            compared_share: 0.0,
+            ..Config::default()
+        };
+        assert!(
+            (0..2000).all(|_| new_value(LiteralKind::String, &pools, &off, &mut rng)
+                != PrimitiveValue::String("compared".into()))
+        );
     }
 
     #[test]

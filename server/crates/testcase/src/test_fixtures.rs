@@ -148,3 +148,79 @@ pub fn deposit(c: &Cluster, account: usize, amount: usize) -> Statement {
         ty: None,
     }
 }
+
+/// `k.Client.describe(k.Settings)`, where a `k.Settings` comes only from
+/// `k.Settings$Builder.build()` and the builder has the chaining setters `retries(int)` and
+/// `name(String)`.
+pub fn builder_cluster() -> Cluster {
+    let method = |owner: &str, name: &str, params, ret: &str, is_static| MethodDescription {
+        access: Access::Public,
+        name: name.into(),
+        declaring_class: owner.into(),
+        is_static,
+        return_type: ret.into(),
+        generic_return_type: Some(ret.into()),
+        params,
+        exceptions: vec![],
+        varargs: false,
+        type_parameters: vec![],
+    };
+    let ty = |name: &str, constructors, methods| TypeDescription {
+        access: Access::Public,
+        name: name.into(),
+        kind: TypeKind::Class,
+        is_public: true,
+        project: true,
+        inner_class: false,
+        superclass: Some("java.lang.Object".into()),
+        interfaces: vec![],
+        type_parameters: vec![],
+        constructors,
+        methods,
+        fields: vec![],
+        enum_constants: vec![],
+        subclasses: vec![],
+    };
+    let public_new = || {
+        vec![ConstructorDescription {
+            access: Access::Public,
+            params: vec![],
+            exceptions: vec![],
+            varargs: false,
+            type_parameters: vec![],
+        }]
+    };
+    let b = "k.Settings$Builder";
+    let builder = ty(
+        b,
+        public_new(),
+        vec![
+            method(b, "retries", vec![p("int")], b, false),
+            method(b, "name", vec![p("java.lang.String")], b, false),
+            method(b, "build", vec![], "k.Settings", false),
+        ],
+    );
+    let settings = ty(
+        "k.Settings",
+        vec![],
+        vec![method("k.Settings", "retries", vec![], "int", false)],
+    );
+    let client = ty(
+        "k.Client",
+        public_new(),
+        vec![method(
+            "k.Client",
+            "describe",
+            vec![p("k.Settings")],
+            "java.lang.String",
+            true,
+        )],
+    );
+    Cluster::build(
+        "k.Client",
+        &[client, settings, builder],
+        &[],
+        ConstantPool::new(),
+    )
+    .unwrap()
+}

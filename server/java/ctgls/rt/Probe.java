@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -74,6 +75,27 @@ public final class Probe {
     static final int MAX_ESCAPES = 64;
     /** The test's escape records ({@link #escaped}), in the order first seen; guarded by LOCK. */
     private static final ArrayList<Escape> escapes = new ArrayList<>();
+
+    // ---------------------------------------------------------------- dynamic seeding
+
+    /**
+     * Values the code under test compared its data with during the test (dynamic seeding: Rojas,
+     * Fraser and Arcuri, "Seeding strategies in search-based unit test generation"; EvoSuite's
+     * dynamic constant pool). The server adds them to a value pool, so that a value computed at
+     * run time (a key built from fields, a bound read from another object) can become an input.
+     * Distinct values in first-seen order, at most {@link #MAX_SEEDS} strings and as many numbers
+     * per test.
+     */
+    private static final LinkedHashSet<Object> seedStrings = new LinkedHashSet<>();
+    private static final LinkedHashSet<Object> seedNumbers = new LinkedHashSet<>();
+    private static final int MAX_SEEDS = 32;
+    /** Longer strings are left out: they are rarely a value an input must equal. */
+    private static final int MAX_SEED_LENGTH = 200;
+    /**
+     * A numeric comparison seeds its operands on its first hits of a test only. EvoSuite adds
+     * every compared value; ours would fill the per-test bound with the counters of one loop.
+     */
+    private static final int SEEDING_HITS = 4;
     /** What {@link #escaped} learnt of the last throwable it saw (see {@link Escaping}). */
     private static volatile Escaping lastEscaping;
 
@@ -266,6 +288,7 @@ public final class Probe {
             }
         }
         if (recording()) {
+            seedNumbers(id, a, b);
             outcome(id, r, other);
         }
         return r;
@@ -300,6 +323,10 @@ public final class Probe {
             default: other = exact ? d + K : Math.max(-d, K); break;
         }
         if (recording()) {
+            if (branchHits[id] < SEEDING_HITS) {
+                seedNumber(a);
+                seedNumber(b);
+            }
             outcome(id, exact, other);
         }
         return exact;
@@ -379,6 +406,8 @@ public final class Probe {
             if (r) {
                 other = K;
             } else if (b instanceof String) {
+                seedString(a);
+                seedString((String) b);
                 other = editDistance(a, (String) b);
             } else {
                 other = FAR;
@@ -442,6 +471,60 @@ public final class Probe {
             noMatch(firstId + names.length, any ? 0.0 : UNIT);
         }
         return value;
+    }
+
+    /**
+     * Returns {@code value} unchanged; a String is recorded as a dynamic seed. The instrumenter
+     * wraps the receiver and argument of String comparisons that are no decision of their own
+     * ({@code equalsIgnoreCase}, {@code startsWith}, {@code endsWith}, {@code contains},
+     * {@code indexOf}, {@code matches}, ...): {@code Probe.seed(s).startsWith(Probe.seed(p))}.
+     */
+    public static <T> T seed(T value) {
+        if (value instanceof String && recording()) {
+            seedString((String) value);
+        }
+        return value;
+    }
+
+    private static void seedNumbers(int id, double a, double b) {
+        if (branchHits[id] < SEEDING_HITS) {
+            seedNumber(a);
+            seedNumber(b);
+        }
+    }
+
+    private static void seedNumber(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return;
+        }
+        // Integers travel as longs, so that an int compared at run time seeds an int input.
+        Object n = v == Math.rint(v) && Math.abs(v) <= 9.007199254740992E15 ? (Object) (long) v : (Object) v;
+        addSeed(seedNumbers, n);
+    }
+
+    private static void seedNumber(long v) {
+        addSeed(seedNumbers, v);
+    }
+
+    private static void seedString(String s) {
+        if (s.length() > MAX_SEED_LENGTH) {
+            return;
+        }
+        // Text that is not well-formed UTF-16 cannot travel as a JSON string, nor be a literal.
+        for (int k = 0; k < s.length(); k++) {
+            if (Character.isSurrogate(s.charAt(k))) {
+                return;
+            }
+        }
+        addSeed(seedStrings, s);
+    }
+
+    private static void addSeed(LinkedHashSet<Object> seeds, Object v) {
+        synchronized (seeds) {
+            if (seeds.size() < MAX_SEEDS) {
+                seeds.add(v);
+            }
+        }
     }
 
     /** The "no case matched" branch of a switch; {@code nearest} is 0 when a case matched. */
@@ -769,6 +852,12 @@ public final class Probe {
             statements = 0;
             pendingBreak = -1;
             escapes.clear();
+            synchronized (seedStrings) {
+                seedStrings.clear();
+            }
+            synchronized (seedNumbers) {
+                seedNumbers.clear();
+            }
             Environment.clear();
             lastEscaping = null;
             paused = false;
@@ -1016,6 +1105,14 @@ public final class Probe {
             proxies.put("instantiations", instantiations);
             proxies.put("statements", statements);
             out.put("proxies", proxies);
+            List<Object> seeds = new ArrayList<>();
+            synchronized (seedStrings) {
+                seeds.addAll(seedStrings);
+            }
+            synchronized (seedNumbers) {
+                seeds.addAll(seedNumbers);
+            }
+            out.put("seeds", seeds);
             return out;
         }
     }

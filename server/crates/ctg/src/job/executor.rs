@@ -1,6 +1,6 @@
 //! The JVM-backed `search::Executor`: a batch of test cases becomes one `execute` request to
-//! the worker, each result is mapped into goal terms, observed values go to the dynamic-seeding
-//! pool, and a batch the worker did not finish is resubmitted from the test after the one that
+//! the worker, each result is mapped into goal terms, observed and compared values go to the
+//! run-time value pools, and a batch the worker did not finish is resubmitted from the test after the one that
 //! hung or crashed it.
 //!
 //! Invariants: every test of a batch gets exactly one result; a test that crashes the worker
@@ -18,7 +18,7 @@ use jvm::{
 use search::{goal_fitness, CancelToken, ExecutionResult, ExecutionStatus, GoalId, GoalTable};
 use testcase::TestCase;
 
-use crate::cluster::{observed_values, to_worker_test};
+use crate::cluster::{compared_values, observed_values, to_worker_test};
 use crate::job::trace_mapping::TraceMapper;
 use crate::job::variation::ObservedValues;
 
@@ -262,7 +262,9 @@ impl<'a, 's> JvmExecutor<'a, 's> {
             }
         }
         if let Some(observed) = &self.observed {
-            observed.borrow_mut().extend(observed_values(&worker));
+            let mut values = observed.borrow_mut();
+            values.observed.extend(observed_values(&worker));
+            values.compared.extend(compared_values(test, &worker));
         }
         self.note_environment(&worker, &result);
         self.count(&result);

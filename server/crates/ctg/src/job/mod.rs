@@ -41,7 +41,7 @@ pub use result::{
 };
 pub use setup::{locate, read_sources, ClassSource, ProjectSource};
 pub use trace_mapping::TraceMapper;
-pub use variation::{test_code_proxies, ClusterVariation, ObservedValues};
+pub use variation::{test_code_proxies, ClusterVariation, ObservedValues, RuntimeValues};
 
 use std::time::{Duration, Instant};
 

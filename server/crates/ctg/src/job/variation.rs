@@ -1,6 +1,7 @@
 //! The search's operators on test cases: `testcase::Variation` with the class's cluster, plus
-//! dynamic seeding (values the worker observed join the cluster's observed pool before the next
-//! operator runs).
+//! the run-time pools: values the worker observed join the cluster's observed pool, and values
+//! the code under test compared its data with (dynamic seeding) its compared pool, before the
+//! next operator runs.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -9,9 +10,18 @@ use rand::rngs::StdRng;
 use search::TestCodeProxies;
 use testcase::{check_well_typed, Cluster, PrimitiveValue, Statement, TestCase};
 
-/// Values observed at run time, waiting to be added to the cluster's pool. The executor fills
+/// Values seen at run time, waiting to be added to the cluster's pools. The executor fills
 /// it, the operators drain it: both are borrowed by the search at once, so they share it.
-pub type ObservedValues = Rc<RefCell<Vec<PrimitiveValue>>>;
+pub type ObservedValues = Rc<RefCell<RuntimeValues>>;
+
+/// What the executor collected since the operators last ran.
+#[derive(Debug, Default)]
+pub struct RuntimeValues {
+    /// Values statements and getters returned (the observed pool).
+    pub observed: Vec<PrimitiveValue>,
+    /// Values the code under test compared its data with (the compared pool: dynamic seeding).
+    pub compared: Vec<PrimitiveValue>,
+}
 
 pub struct ClusterVariation {
     operators: testcase::Variation,
@@ -39,8 +49,12 @@ impl ClusterVariation {
     /// Moves the values observed since the last operator into the pool, in the order they were
     /// observed (so a run stays deterministic for its seed).
     fn absorb_observed(&mut self) {
-        for value in self.observed.borrow_mut().drain(..) {
+        let mut values = self.observed.borrow_mut();
+        for value in values.observed.drain(..) {
             self.cluster.add_observed(value);
+        }
+        for value in values.compared.drain(..) {
+            self.cluster.add_compared(value);
         }
     }
 }

@@ -16,6 +16,7 @@ pub(crate) enum Layer {
     Yield = 3,
     Decision = 4,
     Alloc = 5,
+    Seed = 6,
 }
 
 #[derive(Debug)]

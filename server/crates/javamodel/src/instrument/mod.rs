@@ -20,6 +20,7 @@
 
 mod decisions;
 mod edits;
+mod seeds;
 mod statements;
 mod switches;
 mod table;
@@ -449,6 +450,7 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
             "switch_expression" => self.switch_probes(node),
             "switch_rule" => self.switch_arm(node),
             "object_creation_expression" | "array_creation_expression" => self.alloc_probe(node),
+            "method_invocation" => self.seed_probes(node),
             _ => {}
         }
         self.statement_probes(node);

@@ -229,6 +229,8 @@ pub enum SiteId {
     /// The `try { ... } catch` wrapper reporting exceptions that escape the body starting at
     /// this byte.
     Escape(usize),
+    /// `seed(...)` around the operands of the comparing `String` call starting at this byte.
+    Seed(usize),
 }
 
 impl fmt::Display for SiteId {
@@ -240,6 +242,7 @@ impl fmt::Display for SiteId {
             SiteId::Enter(at) => write!(f, "enter@{at}"),
             SiteId::Loop(at) => write!(f, "loop@{at}"),
             SiteId::Escape(at) => write!(f, "escape@{at}"),
+            SiteId::Seed(at) => write!(f, "seed@{at}"),
         }
     }
 }

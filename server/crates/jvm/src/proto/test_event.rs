@@ -294,6 +294,8 @@ struct TraceEntry<'a> {
     #[serde(borrow)]
     files: Option<Vec<FileEntry<'a>>>,
     proxies: Option<ProxiesEntry>,
+    #[serde(borrow)]
+    seeds: Option<Vec<Scalar<'a>>>,
 }
 
 impl TraceEntry<'_> {
@@ -338,7 +340,18 @@ impl TraceEntry<'_> {
                 statements: p.statements.unwrap_or(0),
             })
             .unwrap_or_default();
-        ExecutionTrace { files, proxies }
+        let seeds = self
+            .seeds
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(Scalar::into_observed)
+            .filter(|v| !matches!(v, ObservedValue::Bool(_)))
+            .collect();
+        ExecutionTrace {
+            files,
+            proxies,
+            seeds,
+        }
     }
 }
 
@@ -711,7 +724,8 @@ mod tests {
                                                          "java.lang.Throwable"],"line":7,"hits":2},
                                           {"method":1,"type":"p.Odd","supertypes":["java.lang.Throwable"],
                                            "line":null,"hits":1}]}],
-                     "proxies":{"loopIterations":3,"methodCalls":1,"instantiations":1,"statements":9}},
+                     "proxies":{"loopIterations":3,"methodCalls":1,"instantiations":1,"statements":9},
+                     "seeds":["EUR",[55357],1970,-1,2.5]},
             "stdout":"out\n","stderr":"err","outputTruncated":true,"durationMicros":830,"leakedThreads":1,
             "processesKilled":2,"freshLoader":false,"loaderDropped":"the test ended with exception",
             "environment":[{"kind":"file","action":"writes","target":"/home/x/out.txt","refused":true,
@@ -813,6 +827,13 @@ mod tests {
                     instantiations: 1,
                     statements: 9,
                 },
+                seeds: vec![
+                    ObservedValue::Text("EUR".into()),
+                    ObservedValue::Text(JavaText::from_utf16(vec![55357])),
+                    ObservedValue::Integer(1970),
+                    ObservedValue::Integer(-1),
+                    ObservedValue::Float(2.5),
+                ],
             },
             stdout: "out\n".into(),
             stderr: "err".into(),
