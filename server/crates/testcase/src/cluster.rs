@@ -371,6 +371,7 @@ impl Cluster {
             .iter()
             .filter(|name| {
                 !jdk::TOO_GENERAL.contains(&name.as_str())
+                    && !jdk::IN_MEMORY_IO_TYPES.contains(&name.as_str())
                     && PrimitiveKind::unboxed(name).is_none()
                     && name.as_str() != crate::types::STRING
                     && self.table.get(name).is_some_and(|t| {

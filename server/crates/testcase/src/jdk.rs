@@ -30,6 +30,16 @@ pub const STRING_WRITER: &str = "java.io.StringWriter";
 pub const BYTE_ARRAY_INPUT_STREAM: &str = "java.io.ByteArrayInputStream";
 pub const BYTE_ARRAY_OUTPUT_STREAM: &str = "java.io.ByteArrayOutputStream";
 
+/// The in-memory readers, writers and streams: values for parameters of their abstract types,
+/// never for a general one (`Object` gets literals, arrays, containers and the project's
+/// classes, as before; a `Reader` passed as an `Object` reaches nothing they do not).
+pub const IN_MEMORY_IO_TYPES: [&str; 4] = [
+    STRING_READER,
+    STRING_WRITER,
+    BYTE_ARRAY_INPUT_STREAM,
+    BYTE_ARRAY_OUTPUT_STREAM,
+];
+
 /// The concrete types [`builtin_generators`] construct.
 pub const BUILTIN_VALUE_TYPES: [&str; 10] = [
     ARRAY_LIST,
