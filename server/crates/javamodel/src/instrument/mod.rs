@@ -20,6 +20,7 @@
 
 mod decisions;
 mod edits;
+mod mutants;
 mod statements;
 mod switches;
 mod table;
@@ -38,6 +39,8 @@ pub use table::{
     BranchProbe, Fallback, FallbackReason, GoalProbe, LoopProbe, MethodProbe, ProbeKind,
     ProbeLevel, ProbeTable, Site, SiteId,
 };
+
+pub use mutants::{MutantProbe, MutationOperator};
 
 use edits::{Edits, Layer};
 use types::Resolver;
@@ -74,6 +77,9 @@ pub struct InstrumentOptions {
     pub path: Option<String>,
     pub mode: InstrumentMode,
     pub downgrades: BTreeMap<SiteId, Downgrade>,
+    /// Also compile the file's mutants in, switched off (mutant schemata; docs/instrumentation.md,
+    /// "Mutants"); the table lists them in [`ProbeTable::mutants`].
+    pub mutants: bool,
 }
 
 /// The result of [`instrument`].
@@ -162,8 +168,18 @@ pub fn instrument(
     let key = format!("{path}#{:016x}", fnv1a(rendered.text.as_bytes()));
     let mut probes = table.finish(key, holder.clone(), line_count);
     let [branches, lines, methods, loops] = probes.counts();
+    let mutant_field = if probes.mutants.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " static final int M = {}.register(\"{}\", {});",
+            mutants::MUTANTS,
+            java_string(&probes.key),
+            probes.mutants.len()
+        )
+    };
     let holder_text = format!(
-        " final class {holder} {{ static final int B = {PROBE}.register(\"{}\", {branches}, {lines}, {methods}, {loops}); }}",
+        " final class {holder} {{ static final int B = {PROBE}.register(\"{}\", {branches}, {lines}, {methods}, {loops});{mutant_field} }}",
         java_string(&probes.key)
     );
     let mut text = rendered.text;
@@ -297,6 +313,7 @@ struct TableBuilder {
     lines: HashSet<u32>,
     methods: Vec<MethodProbe>,
     loops: Vec<LoopProbe>,
+    mutants: Vec<MutantProbe>,
 }
 
 impl TableBuilder {
@@ -324,6 +341,7 @@ impl TableBuilder {
             lines,
             methods: self.methods,
             loops: self.loops,
+            mutants: self.mutants,
             by_decision,
             method_by_member,
         }
@@ -449,6 +467,7 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
             "switch_expression" => self.switch_probes(node),
             "switch_rule" => self.switch_arm(node),
             "object_creation_expression" | "array_creation_expression" => self.alloc_probe(node),
+            "binary_expression" => self.arithmetic_mutant(node),
             _ => {}
         }
         self.statement_probes(node);
