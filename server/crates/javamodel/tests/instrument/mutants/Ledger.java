@@ -40,6 +40,14 @@ public class Ledger {
         log.add(what);
     }
 
+    public int sumTo(int n) {
+        int s = 0;
+        for (int i = 0; i < n; i = i + 1) {
+            s = s + i;
+        }
+        return s;
+    }
+
     public byte flag() {
         return 1;
     }
