@@ -7,8 +7,8 @@
 //! original did not, times out (PIT's "timed out" kill) or crashes. The mutation score is killed
 //! over reached mutants.
 //!
-//! The analysis is bounded: at most [`MutationOptions::max_mutants`] mutants, spread evenly over
-//! the file's, and no more wall time than [`MutationOptions::time_limit`]; what was left out is
+//! The analysis is bounded ([`MutationOptions::bounds`]): at most so many mutants, spread evenly
+//! over the file's, and no more wall time than a share of the budget; what was left out is
 //! counted (`not_analysed`) and said in the report. Mutated runs keep the worker's sandbox and
 //! per-test deadlines, with a deadline of their own: ten times the test's unmutated run, at
 //! least [`MIN_TEST_TIMEOUT`] and at most the request's.
@@ -38,36 +38,47 @@ pub struct MutationOptions {
     /// selection), up to `max_selected` besides the ones every test keeps.
     pub select_assertions: bool,
     pub max_selected: usize,
-    /// At most this many mutants are run.
-    pub max_mutants: usize,
-    /// At most this much wall time goes to mutated runs.
-    pub time_limit: Duration,
+    /// At most this many mutants are run; `None`: ten per second of the class's budget, 40 to
+    /// 400.
+    pub max_mutants: Option<usize>,
+    /// At most this much wall time goes to the analysis; `None`: a fifth of the class's budget,
+    /// at least 1 s.
+    pub time_limit: Option<Duration>,
 }
 
 impl Default for MutationOptions {
+    /// Off.
     fn default() -> Self {
         MutationOptions {
             analyse: false,
             select_assertions: false,
             max_selected: 3,
-            max_mutants: 200,
-            time_limit: Duration::from_secs(5),
+            max_mutants: None,
+            time_limit: None,
         }
     }
 }
 
 impl MutationOptions {
-    /// Analysis and assertion selection on, bounded for a run of `budget`: ten mutants per
-    /// second of budget (40 to 400) and a fifth of the budget's wall time (at least 1 s).
-    pub fn for_budget(budget: Duration) -> MutationOptions {
-        let seconds = budget.as_secs_f64();
+    /// Analysis and assertion selection on, bounded by the budget.
+    pub fn enabled() -> MutationOptions {
         MutationOptions {
             analyse: true,
             select_assertions: true,
-            max_selected: 3,
-            max_mutants: ((seconds * 10.0) as usize).clamp(40, 400),
-            time_limit: Duration::from_secs_f64((seconds / 5.0).max(1.0)),
+            ..MutationOptions::default()
         }
+    }
+
+    /// The bounds for a class run with `budget`.
+    pub fn bounds(&self, budget: Duration) -> (usize, Duration) {
+        let seconds = budget.as_secs_f64();
+        let mutants = self
+            .max_mutants
+            .unwrap_or(((seconds * 10.0) as usize).clamp(40, 400));
+        let time = self
+            .time_limit
+            .unwrap_or_else(|| Duration::from_secs_f64((seconds / 5.0).max(1.0)));
+        (mutants, time)
     }
 }
 
@@ -180,12 +191,13 @@ pub enum MutationError {
 
 /// Runs the mutation analysis of `spec`'s tests (see the module doc). `request` compiles the
 /// project as emission did; `execute` are emission's execute options.
+/// `bounds` are [`MutationOptions::bounds`]: at most so many mutants, so much wall time.
 pub fn analyse(
     supervisor: &mut Supervisor,
     request: &CompileRequest,
     spec: &TestClassSpec,
     execute: &ExecuteOptions,
-    options: &MutationOptions,
+    bounds: (usize, Duration),
 ) -> Result<MutationAnalysis, MutationError> {
     let started = Instant::now();
     let class = &spec.class_under_test;
@@ -197,7 +209,7 @@ pub fn analyse(
             },
         )?;
     let unit = compiled.unit;
-    let result = run_mutants(supervisor, unit, &compiled, spec, execute, options, started);
+    let result = run_mutants(supervisor, unit, &compiled, spec, execute, bounds, started);
     supervisor.release(unit);
     let jvm = |error| MutationError::Jvm {
         class: class.clone(),
@@ -214,7 +226,7 @@ fn run_mutants(
     compiled: &crate::compile::CompiledUnit,
     spec: &TestClassSpec,
     execute: &ExecuteOptions,
-    options: &MutationOptions,
+    (max_mutants, time_limit): (usize, Duration),
     started: Instant,
 ) -> Result<MutationAnalysis, jvm::JvmError> {
     let top = spec
@@ -283,16 +295,16 @@ fn run_mutants(
         .filter(|&m| !mutants[m].reached_by.is_empty())
         .collect();
     // Spread evenly over the file when bounded, so that every method keeps some mutants.
-    let chosen: Vec<usize> = if reached.len() <= options.max_mutants {
+    let chosen: Vec<usize> = if reached.len() <= max_mutants {
         reached.clone()
     } else {
-        (0..options.max_mutants)
-            .map(|k| reached[k * reached.len() / options.max_mutants])
+        (0..max_mutants)
+            .map(|k| reached[k * reached.len() / max_mutants])
             .collect()
     };
     let mut not_analysed = reached.len() - chosen.len();
     for (done, &m) in chosen.iter().enumerate() {
-        if started.elapsed() >= options.time_limit {
+        if started.elapsed() >= time_limit {
             not_analysed += chosen.len() - done;
             break;
         }

@@ -480,6 +480,7 @@ fn compile_and_emit(
     let mutants = MutantsFrom {
         request: &compile_request,
         options: mutation,
+        budget: request.budget,
     };
     let emitted = emit_verified(
         request, verify, shape, supervisor, unit, model, generation, mutants,
@@ -501,6 +502,8 @@ type Emitted = (
 struct MutantsFrom<'a> {
     request: &'a CompileRequest,
     options: &'a MutationOptions,
+    /// The class's budget, which bounds the analysis.
+    budget: Duration,
 }
 
 /// An empty suite: what a run whose emission or verification failed offers.
@@ -737,7 +740,8 @@ fn mutation_analysis(
     if !mutants.options.analyse || spec.tests.is_empty() {
         return None;
     }
-    match crate::mutation::analyse(supervisor, mutants.request, spec, execute, mutants.options) {
+    let bounds = mutants.options.bounds(mutants.budget);
+    match crate::mutation::analyse(supervisor, mutants.request, spec, execute, bounds) {
         Ok(analysis) => Some(analysis),
         Err(error) => {
             tracing::warn!("{error}");
