@@ -34,8 +34,8 @@ pub const MIN_TEST_TIMEOUT: Duration = Duration::from_millis(200);
 pub struct MutationOptions {
     /// Run the mutation analysis of the written suite (and report its score).
     pub analyse: bool,
-    /// Keep per test only the assertions that kill mutants (Fraser and Arcuri's assertion
-    /// selection), up to `max_selected` besides the ones every test keeps.
+    /// Keep per test only the assertions that kill mutants (Fraser and Zeller's assertion
+    /// minimisation), up to `max_selected` besides the ones every test keeps.
     pub select_assertions: bool,
     pub max_selected: usize,
     /// At most this many mutants are run; `None`: ten per second of the class's budget, 40 to

@@ -1,7 +1,7 @@
 //! Mutation analysis in the printer's terms: which planned assertions of a test fail when the
 //! test runs against a mutant, and the selection of assertions by the mutants they kill
-//! (Fraser and Arcuri, "Mutation-Driven Generation of Unit Tests and Oracles", section 3.3;
-//! EvoSuite's assertion minimisation).
+//! (Fraser and Zeller, "Mutation-Driven Generation of Unit Tests and Oracles": of the candidate
+//! assertions, keep those that kill mutants, greedily; EvoSuite's assertion minimisation).
 //!
 //! An assertion *kills* a mutant when the value it checks differs in the mutated run: the plan
 //! of the mutated run (built as for printing) has no assertion on the same subject with the
@@ -106,7 +106,7 @@ fn always_kept(plan: &Plan, class_under_test: &str) -> BTreeSet<AssertionId> {
 /// planned assertion is suppressed without a comment. A test none of whose assertions would be
 /// kept keeps its first one, so that no printed test asserts nothing.
 ///
-/// Fraser and Arcuri select over the whole suite's mutants; this selects per test (a mutant
+/// EvoSuite minimises over the whole suite's mutants; this selects per test (a mutant
 /// another test kills may be killed here too), so that every test states what it checks of the
 /// behaviour it is named after, and the suite's score cannot fall below the all-assertions one
 /// through a test that verification later drops.
