@@ -8,7 +8,8 @@
 //! over reached mutants.
 //!
 //! The analysis is bounded ([`MutationOptions::bounds`]): at most so many mutants, spread evenly
-//! over the file's, and no more wall time than a share of the budget; what was left out is
+//! over the file's, and no more wall time for the mutated runs than a share of the budget (the
+//! compile and the unmutated run come on top); what was left out is
 //! counted (`not_analysed`) and said in the report. Mutated runs keep the worker's sandbox and
 //! per-test deadlines, with a deadline of their own: ten times the test's unmutated run, at
 //! least [`MIN_TEST_TIMEOUT`] and at most the request's.
@@ -209,7 +210,7 @@ pub fn analyse(
             },
         )?;
     let unit = compiled.unit;
-    let result = run_mutants(supervisor, unit, &compiled, spec, execute, bounds, started);
+    let result = run_mutants(supervisor, unit, &compiled, spec, execute, bounds);
     supervisor.release(unit);
     let jvm = |error| MutationError::Jvm {
         class: class.clone(),
@@ -227,7 +228,6 @@ fn run_mutants(
     spec: &TestClassSpec,
     execute: &ExecuteOptions,
     (max_mutants, time_limit): (usize, Duration),
-    started: Instant,
 ) -> Result<MutationAnalysis, jvm::JvmError> {
     let top = spec
         .class_under_test
@@ -303,8 +303,10 @@ fn run_mutants(
             .collect()
     };
     let mut not_analysed = reached.len() - chosen.len();
+    // The bound is on the mutated runs: the compile and the unmutated run are paid once.
+    let runs_started = Instant::now();
     for (done, &m) in chosen.iter().enumerate() {
-        if started.elapsed() >= time_limit {
+        if runs_started.elapsed() >= time_limit {
             not_analysed += chosen.len() - done;
             break;
         }

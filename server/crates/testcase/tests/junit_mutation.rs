@@ -175,8 +175,15 @@ fn selection_keeps_the_focal_assertion_and_those_that_kill_more() {
     assert_eq!(asserting, 2, "{source}");
     assert!(!source.contains("// Not asserted"), "{source}");
 
-    // With at most one more, and nothing killed at all, the focal assertion stays alone.
-    let none = select_assertions(&spec, &[TestKills::default()], 1);
+    // Mutants run and nothing killed: the focal assertion stays alone.
+    let survived = TestKills {
+        reached: [0].into(),
+        ..TestKills::default()
+    };
+    let none = select_assertions(&spec, &[survived], 1);
     assert_eq!(none.assertions.len(), all.len() - 1);
     assert!(!none.assertions.contains_key(&value));
+    // No mutant run for the test: no evidence, every assertion stays.
+    let unknown = select_assertions(&spec, &[TestKills::default()], 1);
+    assert!(unknown.assertions.is_empty());
 }

@@ -104,7 +104,8 @@ fn always_kept(plan: &Plan, class_under_test: &str) -> BTreeSet<AssertionId> {
 /// ([`always_kept`]), then greedily the assertion that kills the most mutants neither the kept
 /// ones nor the test's outcome kill, while one kills any, up to `max_selected` more. Every other
 /// planned assertion is suppressed without a comment. A test none of whose assertions would be
-/// kept keeps its first one, so that no printed test asserts nothing.
+/// kept keeps its first one, so that no printed test asserts nothing; a test for which no mutant
+/// was run keeps them all.
 ///
 /// EvoSuite minimises over the whole suite's mutants; this selects per test (a mutant
 /// another test kills may be killed here too), so that every test states what it checks of the
@@ -120,8 +121,11 @@ pub fn select_assertions(
         let plan = plan(index, executed, &spec.facts);
         let all: Vec<AssertionId> = keyed(&plan).into_iter().map(|(id, _, _)| id).collect();
         let mut kept = always_kept(&plan, &spec.class_under_test);
-        let empty = TestKills::default();
-        let test_kills = kills.get(index).unwrap_or(&empty);
+        let Some(test_kills) = kills.get(index).filter(|k| !k.reached.is_empty()) else {
+            // No mutant of this test was run (none on its lines, or the bound left them out):
+            // no evidence to drop an assertion on.
+            continue;
+        };
         let mut covered = test_kills.killed_with(&kept);
         for _ in 0..max_selected {
             let best = all
