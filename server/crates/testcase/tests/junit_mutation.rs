@@ -148,8 +148,10 @@ fn selection_keeps_the_focal_assertion_and_those_that_kill_more() {
         assertion(&spec, "getName()"),
     );
     // Mutant 0 changes the value; 1 and 2 the size; 2 also the name; 3 is killed by a crash.
-    let mut kills = TestKills::default();
-    kills.reached = (0..5).collect();
+    let mut kills = TestKills {
+        reached: (0..5).collect(),
+        ..TestKills::default()
+    };
     kills.by_assertion.insert(value, [0].into());
     kills.by_assertion.insert(size, [1, 2].into());
     kills.by_assertion.insert(name, [2].into());
@@ -174,6 +176,14 @@ fn selection_keeps_the_focal_assertion_and_those_that_kill_more() {
         .count();
     assert_eq!(asserting, 2, "{source}");
     assert!(!source.contains("// Not asserted"), "{source}");
+
+    // With no room per test, the suite-level pass still brings `size()` back: without it the
+    // selection would kill fewer mutants than all assertions together.
+    let bounded = select_assertions(&spec, std::slice::from_ref(&kills), 0);
+    assert_eq!(
+        bounded.assertions.keys().copied().collect::<Vec<_>>(),
+        [name]
+    );
 
     // Mutants run and nothing killed: the focal assertion stays alone.
     let survived = TestKills {

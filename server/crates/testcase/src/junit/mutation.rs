@@ -102,7 +102,8 @@ fn always_kept(plan: &Plan, class_under_test: &str) -> BTreeSet<AssertionId> {
 
 /// Assertion selection by mutation analysis: per test, the assertions it always keeps
 /// ([`always_kept`]), then greedily the assertion that kills the most mutants neither the kept
-/// ones nor the test's outcome kill, while one kills any, up to `max_selected` more. Every other
+/// ones nor the test's outcome kill, while one kills any, up to `max_selected` more; then, over
+/// the suite, assertions that kill mutants the kept ones miss, beyond the bound. Every other
 /// planned assertion is suppressed without a comment. A test none of whose assertions would be
 /// kept keeps its first one, so that no printed test asserts nothing; a test for which no mutant
 /// was run keeps them all.
@@ -116,32 +117,22 @@ pub fn select_assertions(
     kills: &[TestKills],
     max_selected: usize,
 ) -> Suppressions {
-    let mut suppressions = Suppressions::default();
+    // Per test: its planned assertions, and those it keeps.
+    let mut tests: Vec<(usize, Vec<AssertionId>, BTreeSet<AssertionId>)> = Vec::new();
     for (index, executed) in spec.tests.iter().enumerate() {
         let plan = plan(index, executed, &spec.facts);
         let all: Vec<AssertionId> = keyed(&plan).into_iter().map(|(id, _, _)| id).collect();
-        let mut kept = always_kept(&plan, &spec.class_under_test);
         let Some(test_kills) = kills.get(index).filter(|k| !k.reached.is_empty()) else {
             // No mutant of this test was run (none on its lines, or the bound left them out):
             // no evidence to drop an assertion on.
             continue;
         };
+        let mut kept = always_kept(&plan, &spec.class_under_test);
         let mut covered = test_kills.killed_with(&kept);
         for _ in 0..max_selected {
-            let best = all
-                .iter()
-                .filter(|id| !kept.contains(id))
-                .map(|id| {
-                    let gain = test_kills
-                        .by_assertion
-                        .get(id)
-                        .map_or(0, |m| m.difference(&covered).count());
-                    (gain, *id)
-                })
-                .filter(|(gain, _)| *gain > 0)
-                // Most new kills first; among equals the earliest in the test.
-                .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-            let Some((_, id)) = best else { break };
+            let Some(id) = best_addition(&all, &kept, test_kills, &covered) else {
+                break;
+            };
             kept.insert(id);
             covered = test_kills.killed_with(&kept);
         }
@@ -150,6 +141,49 @@ pub fn select_assertions(
                 kept.insert(*first);
             }
         }
+        tests.push((index, all, kept));
+    }
+    // Over the suite: a mutant every planned assertion together kills but the kept ones do not
+    // (the per-test bound cut the assertion that kills it) gets the assertion that kills the
+    // most such mutants back, until none is left, so that selection never lowers the score.
+    let suite_killed =
+        |use_all: bool, tests: &[(usize, Vec<AssertionId>, BTreeSet<AssertionId>)]| {
+            let mut out = BTreeSet::new();
+            for (index, all, kept) in tests {
+                let all: BTreeSet<AssertionId> = all.iter().copied().collect();
+                out.extend(kills[*index].killed_with(if use_all { &all } else { kept }));
+            }
+            out
+        };
+    let target = suite_killed(true, &tests);
+    loop {
+        let killed = suite_killed(false, &tests);
+        let missing: BTreeSet<MutantId> = target.difference(&killed).copied().collect();
+        if missing.is_empty() {
+            break;
+        }
+        let best = tests
+            .iter()
+            .enumerate()
+            .flat_map(|(k, (index, all, kept))| {
+                let missing = &missing;
+                all.iter().filter(|id| !kept.contains(id)).map(move |id| {
+                    let gain = kills[*index]
+                        .by_assertion
+                        .get(id)
+                        .map_or(0, |m| m.intersection(missing).count());
+                    (gain, std::cmp::Reverse(*id), k)
+                })
+            })
+            .filter(|(gain, _, _)| *gain > 0)
+            .max();
+        let Some((_, std::cmp::Reverse(id), k)) = best else {
+            break;
+        };
+        tests[k].2.insert(id);
+    }
+    let mut suppressions = Suppressions::default();
+    for (_, all, kept) in tests {
         for id in all {
             if !kept.contains(&id) {
                 suppressions.assertions.insert(id, None);
@@ -157,6 +191,28 @@ pub fn select_assertions(
         }
     }
     suppressions
+}
+
+/// The assertion of `all` not yet `kept` that kills the most mutants outside `covered`, if one
+/// kills any; among equals the earliest in the test.
+fn best_addition(
+    all: &[AssertionId],
+    kept: &BTreeSet<AssertionId>,
+    kills: &TestKills,
+    covered: &BTreeSet<MutantId>,
+) -> Option<AssertionId> {
+    all.iter()
+        .filter(|id| !kept.contains(id))
+        .map(|id| {
+            let gain = kills
+                .by_assertion
+                .get(id)
+                .map_or(0, |m| m.difference(covered).count());
+            (gain, std::cmp::Reverse(*id))
+        })
+        .filter(|(gain, _)| *gain > 0)
+        .max()
+        .map(|(_, std::cmp::Reverse(id))| id)
 }
 
 /// Each assertion of a plan with its kind and a key naming its subject, its place and its check:
