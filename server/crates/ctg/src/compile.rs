@@ -269,7 +269,22 @@ pub fn compile_instrumented(
     request: &CompileRequest,
     classes_under_test: &[String],
 ) -> Result<CompiledUnit, CompileError> {
+    compile_instrumented_with(supervisor, request, classes_under_test, false)
+}
+
+/// [`compile_instrumented`], with the files' mutants compiled in too when `mutants` is set
+/// (mutant schemata; docs/instrumentation.md, "Mutants"): each file's [`ProbeTable::mutants`]
+/// lists those javac accepted, a mutant it rejects falls back (is left out) like a probe.
+pub fn compile_instrumented_with(
+    supervisor: &mut Supervisor,
+    request: &CompileRequest,
+    classes_under_test: &[String],
+    mutants: bool,
+) -> Result<CompiledUnit, CompileError> {
     let mut jobs = select_files(&request.sources, classes_under_test)?;
+    for job in &mut jobs {
+        job.options.mutants = mutants;
+    }
     let mut rounds = 0;
     let mut original_compiles = false;
     for round in 0..=MAX_ROUNDS {

@@ -9,6 +9,7 @@ pub mod compile;
 pub mod emit;
 pub mod job;
 pub mod levels;
+pub mod mutation;
 pub mod nondeterminism;
 pub mod pipeline;
 pub mod project;

@@ -5,14 +5,14 @@
 //! store (which also gives the next run its warm-start tests). Used by `ctgls generate` and by
 //! the language server.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use jvm::{
     CompileCacheSave, CompileRequest, ExecuteOptions, JvmError, Supervisor, Training, UnitId,
 };
-use testcase::junit::{print_class, JUnit, Suppressions, TestClassSpec};
+use testcase::junit::{print_class, select_assertions, JUnit, Suppressions, TestClassSpec};
 use testcase::EnvironmentInputs;
 
 use crate::budget::{CostLedger, EmissionReserve};
@@ -22,6 +22,7 @@ use crate::job::{
     self, GenerationError, GenerationObserver, GenerationRequest, GenerationResult, JobSources,
 };
 use crate::levels::CompileLevels;
+use crate::mutation::{MutationOptions, MutationScore};
 use crate::nondeterminism::link::Linked;
 use crate::project::{JUnitVersion, ProjectLayout};
 use crate::store::{self, FinishedRun, RunInfo, Store, StoredTest};
@@ -48,6 +49,9 @@ pub struct PipelineOptions {
     /// What emission and verification cost on earlier runs of the session: the job reserves
     /// time from it, and every run adds what it measured. Keep one per project and session.
     pub costs: CostLedger,
+    /// Mutation analysis of the written suite and assertion selection by it (docs/emission.md,
+    /// "Mutation analysis"); off by default.
+    pub mutation: MutationOptions,
 }
 
 /// Everything one class's run produced.
@@ -84,6 +88,9 @@ pub struct Emission {
     /// The Java levels the project was compiled at and the tests written for; its `note`
     /// says where they differ from the build's.
     pub levels: CompileLevels,
+    /// The mutation score of the written tests, when the analysis ran
+    /// ([`PipelineOptions::mutation`]).
+    pub mutation: Option<MutationScore>,
 }
 
 /// How the emitted tests were checked.
@@ -210,6 +217,7 @@ pub fn generate_tests(
     let emitted = compile_and_emit(
         &request,
         &verify,
+        &options.mutation,
         TestShape {
             junit,
             level: levels.written,
@@ -225,7 +233,7 @@ pub fn generate_tests(
     // A failure here is not the class's: the search's results stand, marked unverified with
     // the reason, and no test is offered or written from them (issue #15: a run that reached
     // 90 of 93 branches must not end in "could not generate tests").
-    let (suite, verification, not_printable) = match emitted {
+    let (suite, verification, not_printable, mutation) = match emitted {
         Ok(emitted) => emitted,
         Err(error) => {
             tracing::warn!("{class}: {error}");
@@ -235,6 +243,7 @@ pub fn generate_tests(
                     reason: failure_reason(&error),
                 },
                 Vec::new(),
+                None,
             )
         }
     };
@@ -300,6 +309,7 @@ pub fn generate_tests(
         not_printable,
         time: emission_started.elapsed(),
         levels,
+        mutation,
     };
 
     if let Some(store) = &options.store {
@@ -435,24 +445,26 @@ struct TestShape {
 fn compile_and_emit(
     request: &GenerationRequest,
     verify: &VerifyOptions,
+    mutation: &MutationOptions,
     shape: TestShape,
     supervisor: &mut Supervisor,
     sources: &[job::ProjectSource],
     roots: Vec<String>,
     model: &javamodel::JavaModel,
     generation: &GenerationResult,
-) -> Result<(VerifiedSuite, Verification, Vec<String>), PipelineError> {
+) -> Result<Emitted, PipelineError> {
     let class = &request.class;
     // The sources the job read and compiled: emission compiles them again, uninstrumented, from
     // the same roots, so the unit has the classes the tests use (the worker recompiles only the
     // instrumented file and the files mentioning its class; the others are cached by content).
+    let compile_request = CompileRequest {
+        sources: sources.iter().map(|source| source.file.clone()).collect(),
+        classpath: request.layout.classpath.clone(),
+        options: request.javac_options.clone(),
+        roots: Some(roots),
+    };
     let compiled = supervisor
-        .compile(&CompileRequest {
-            sources: sources.iter().map(|source| source.file.clone()).collect(),
-            classpath: request.layout.classpath.clone(),
-            options: request.javac_options.clone(),
-            roots: Some(roots),
-        })
+        .compile(&compile_request)
         .map_err(|error| PipelineError::Jvm {
             class: class.clone(),
             error,
@@ -465,9 +477,33 @@ fn compile_and_emit(
             diagnostics: Vec::new(),
         }));
     };
-    let emitted = emit_verified(request, verify, shape, supervisor, unit, model, generation);
+    let mutants = MutantsFrom {
+        request: &compile_request,
+        options: mutation,
+        budget: request.budget,
+    };
+    let emitted = emit_verified(
+        request, verify, shape, supervisor, unit, model, generation, mutants,
+    );
     supervisor.release(unit);
     emitted
+}
+
+/// What emission hands back: the verified suite, how it was verified, the tests that could not
+/// be printed, and the mutation score when the analysis ran.
+type Emitted = (
+    VerifiedSuite,
+    Verification,
+    Vec<String>,
+    Option<MutationScore>,
+);
+
+/// How emission compiles the class's mutants, and how much it analyses.
+struct MutantsFrom<'a> {
+    request: &'a CompileRequest,
+    options: &'a MutationOptions,
+    /// The class's budget, which bounds the analysis.
+    budget: Duration,
 }
 
 /// An empty suite: what a run whose emission or verification failed offers.
@@ -523,6 +559,7 @@ fn failure_reason(error: &PipelineError) -> String {
     format!("{error}; {hint}")
 }
 
+#[allow(clippy::too_many_arguments)]
 fn emit_verified(
     request: &GenerationRequest,
     verify: &VerifyOptions,
@@ -535,7 +572,8 @@ fn emit_verified(
     unit: UnitId,
     model: &javamodel::JavaModel,
     generation: &GenerationResult,
-) -> Result<(VerifiedSuite, Verification, Vec<String>), PipelineError> {
+    mutants: MutantsFrom,
+) -> Result<Emitted, PipelineError> {
     let class = &request.class;
     let jvm_error = |error| PipelineError::Jvm {
         class: class.clone(),
@@ -580,6 +618,18 @@ fn emit_verified(
     spec.generator_version = env!("CARGO_PKG_VERSION").to_string();
     spec.level = level;
     spec.reads_console = reads_console;
+    let analysis = mutation_analysis(supervisor, &spec, &execute, &mutants);
+    let initial = match &analysis {
+        Some(analysis) if mutants.options.select_assertions => {
+            select_assertions(&spec, &analysis.kills, mutants.options.max_selected)
+        }
+        _ => Suppressions::default(),
+    };
+    let scored = |printed: &[testcase::junit::PrintedTest]| {
+        analysis
+            .as_ref()
+            .map(|analysis| crate::mutation::score(analysis, &spec, &kept_assertions(printed)))
+    };
     let verify_error = |error| PipelineError::Verify {
         class: class.clone(),
         error,
@@ -587,7 +637,8 @@ fn emit_verified(
     let setup = match JUnitSetup::locate(JUnit::from(junit), &request.layout.classpath) {
         Ok(setup) => setup,
         Err(error @ VerifyError::JUnitNotFound { .. }) => {
-            let printed = print_class(&spec, &Suppressions::default());
+            let printed = print_class(&spec, &initial);
+            let mutation = scored(&printed.tests);
             let source = match printed.source.split_once('\n') {
                 Some((header, rest)) => format!("{header}\n{UNVERIFIED_NOTE}\n{rest}"),
                 None => printed.source,
@@ -614,7 +665,12 @@ fn emit_verified(
                 "{error}; put JUnit on the project's classpath (--classpath) or set \
                  CTGLS_JUNIT_CLASSPATH to verify the tests"
             );
-            return Ok((suite, Verification::WorkerOnly { reason }, not_printable));
+            return Ok((
+                suite,
+                Verification::WorkerOnly { reason },
+                not_printable,
+                mutation,
+            ));
         }
         Err(error) => return Err(verify_error(error)),
     };
@@ -650,16 +706,58 @@ fn emit_verified(
         },
         None => ProjectClasses::from_layout(&request.layout).with_overlays(&request.overlays),
     };
-    let suite = verify::verify_and_stabilise(&spec, &project, &setup, verify);
+    let suite = verify::verify_and_stabilise_from(&spec, initial, &project, &setup, verify);
     if let Some(dir) = &worker_classes {
         let _ = std::fs::remove_dir_all(dir);
     }
     let suite = suite.map_err(verify_error)?;
+    let mutation = scored(&suite.printed);
+    if let Some(score) = &mutation {
+        tracing::debug!(
+            "{class}: {} (all assertions: {:.2}; {:.1} assertions per test, {:.1} with all; {:?})",
+            score.summary(),
+            score.score_all_assertions(),
+            score.assertions_per_test,
+            score.assertions_per_test_all,
+            score.time
+        );
+    }
     let suite = VerifiedSuite {
         kept_tests: suite.kept_tests.iter().map(|&i| executed_from[i]).collect(),
         ..suite
     };
-    Ok((suite, Verification::JUnit, not_printable))
+    Ok((suite, Verification::JUnit, not_printable, mutation))
+}
+
+/// The mutation analysis of the spec's tests, when asked for; a failure is logged and leaves
+/// the suite as it is (every planned assertion, no score).
+fn mutation_analysis(
+    supervisor: &mut Supervisor,
+    spec: &TestClassSpec,
+    execute: &ExecuteOptions,
+    mutants: &MutantsFrom,
+) -> Option<crate::mutation::MutationAnalysis> {
+    if !mutants.options.analyse || spec.tests.is_empty() {
+        return None;
+    }
+    let bounds = mutants.options.bounds(mutants.budget);
+    match crate::mutation::analyse(supervisor, mutants.request, spec, execute, bounds) {
+        Ok(analysis) => Some(analysis),
+        Err(error) => {
+            tracing::warn!("{error}");
+            None
+        }
+    }
+}
+
+/// The assertions each printed test kept, by the test's index in the spec.
+fn kept_assertions(
+    printed: &[testcase::junit::PrintedTest],
+) -> BTreeMap<usize, BTreeSet<testcase::junit::AssertionId>> {
+    printed
+        .iter()
+        .map(|t| (t.index, t.assertions.iter().map(|a| a.id).collect()))
+        .collect()
 }
 
 /// `tests` with their lines (and their assertions') moved down by `by`.

@@ -447,6 +447,19 @@ pub fn verify_and_stabilise(
     junit: &JUnitSetup,
     options: &VerifyOptions,
 ) -> Result<VerifiedSuite, VerifyError> {
+    verify_and_stabilise_from(spec, Suppressions::default(), project, junit, options)
+}
+
+/// [`verify_and_stabilise`] starting from `initial` suppressions (the assertions a selection
+/// left out, `pipeline`'s assertion selection by mutation analysis): verification only adds to
+/// them.
+pub fn verify_and_stabilise_from(
+    spec: &TestClassSpec,
+    initial: Suppressions,
+    project: &ProjectClasses,
+    junit: &JUnitSetup,
+    options: &VerifyOptions,
+) -> Result<VerifiedSuite, VerifyError> {
     if spec.junit != junit.junit {
         return Err(VerifyError::JUnitMismatch {
             spec: spec.junit,
@@ -479,7 +492,7 @@ pub fn verify_and_stabilise(
         &options.limits,
     )?;
     let test_class = spec.test_class_binary_name();
-    let mut suppressions = Suppressions::default();
+    let mut suppressions = initial;
     let mut dropped = Vec::new();
     let mut runs = Vec::new();
     let mut last_failures = Vec::new();

@@ -18,7 +18,7 @@ fn manifest() -> &'static Path {
 }
 
 /// Instruments `files` into `dir` and compiles them with the probe runtime.
-fn compile_instrumented(release: u32, files: &[PathBuf], dir: &Path) {
+fn compile_instrumented(release: u32, files: &[PathBuf], dir: &Path, mutants: bool) {
     let Some(javac) = common::find_javac(release) else {
         assert!(release > 17, "no javac for --release {release}");
         eprintln!("Java {release} fixtures not compiled: no JDK {release}+ on this machine");
@@ -31,7 +31,11 @@ fn compile_instrumented(release: u32, files: &[PathBuf], dir: &Path) {
         let src = std::fs::read_to_string(file).unwrap();
         let tree = syntax::parse_java(&src, None);
         let model = JavaModel::build(&src, &tree);
-        let out = instrument(&src, &tree, &model, &InstrumentOptions::default());
+        let options = InstrumentOptions {
+            mutants,
+            ..InstrumentOptions::default()
+        };
+        let out = instrument(&src, &tree, &model, &options);
         assert!(!out.sites.is_empty(), "{} got probes", file.display());
         let target = dir.join("src").join(file.file_name().unwrap());
         // Fixtures of different packages may share a simple file name.
@@ -44,7 +48,12 @@ fn compile_instrumented(release: u32, files: &[PathBuf], dir: &Path) {
         args.push(target);
     }
     let runtime = manifest().join("../../java/ctgls/rt");
-    for name in ["Probe.java", "DeadlineExceeded.java", "Environment.java"] {
+    for name in [
+        "Probe.java",
+        "DeadlineExceeded.java",
+        "Environment.java",
+        "Mutants.java",
+    ] {
         args.push(runtime.join(name));
     }
     let result = Command::new(&javac)
@@ -84,7 +93,7 @@ fn instrumented_fixtures_compile_with_java_17() {
     files.extend(fixtures("tests/fixtures", 17));
     assert_eq!(files.len(), 14, "{files:?}");
     let dir = std::env::temp_dir().join(format!("javamodel-instrument-17-{}", std::process::id()));
-    compile_instrumented(17, &files, &dir);
+    compile_instrumented(17, &files, &dir, false);
 }
 
 #[test]
@@ -93,5 +102,19 @@ fn instrumented_fixtures_compile_with_java_21() {
     files.extend(fixtures("tests/fixtures", 21));
     assert_eq!(files.len(), 2, "{files:?}");
     let dir = std::env::temp_dir().join(format!("javamodel-instrument-21-{}", std::process::id()));
-    compile_instrumented(21, &files, &dir);
+    compile_instrumented(21, &files, &dir, false);
+}
+
+/// With every mutant compiled in (mutant schemata), the fixtures still compile: javac rejects
+/// no mutant here, so none depends on the compile loop's fallback.
+#[test]
+fn instrumented_fixtures_with_mutants_compile_with_java_17() {
+    let mut files = fixtures("tests/instrument/fixtures", 17);
+    files.extend(fixtures("tests/fixtures", 17));
+    files.extend(fixtures("tests/instrument/mutants", 17));
+    let dir = std::env::temp_dir().join(format!(
+        "javamodel-instrument-mutants-17-{}",
+        std::process::id()
+    ));
+    compile_instrumented(17, &files, &dir, true);
 }

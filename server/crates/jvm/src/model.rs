@@ -326,6 +326,19 @@ pub struct ExecuteOptions {
     /// previous test's loader is unobservable (docs/protocol.md, "Isolation"). Slower; for
     /// debugging and measurement.
     pub fresh_loader_per_test: bool,
+    /// The mutant switched on for every test of the request (mutant schemata: the unit was
+    /// compiled from source instrumented with mutants); `None` runs the original code. A
+    /// mutated request gives every test a fresh class loader, so that no static state crosses
+    /// between the original and a mutant.
+    pub mutant: Option<ActiveMutant>,
+}
+
+/// A mutant of an instrumented file, by the file's probe key
+/// (`javamodel::instrument::ProbeTable::key`) and its local id in the file's mutant table.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ActiveMutant {
+    pub key: String,
+    pub id: u32,
 }
 
 impl Default for ExecuteOptions {
@@ -339,6 +352,7 @@ impl Default for ExecuteOptions {
             output_limit: 16 * 1024,
             classes_under_test: Vec::new(),
             fresh_loader_per_test: false,
+            mutant: None,
         }
     }
 }

@@ -145,6 +145,13 @@ pub(crate) fn execute(id: u64, unit: UnitId, tests: &[TestCase], opts: &ExecuteO
     w.strs(&opts.classes_under_test);
     w.raw(",\"freshLoaders\":");
     w.bool(opts.fresh_loader_per_test);
+    if let Some(mutant) = &opts.mutant {
+        w.raw(",\"mutant\":{\"key\":");
+        w.str(&mutant.key);
+        w.raw(",\"id\":");
+        w.num(u64::from(mutant.id));
+        w.raw("}");
+    }
     w.raw(",\"tests\":[");
     for (k, t) in tests.iter().enumerate() {
         if k > 0 {
@@ -892,6 +899,15 @@ mod tests {
                    "maxGetters": 16, "outputLimit": 16384, "classesUnderTest": ["p.A"],
                    "freshLoaders": true, "tests": []})
         );
+        let opts = ExecuteOptions {
+            mutant: Some(ActiveMutant {
+                key: "p/A.java#00ff".into(),
+                id: 7,
+            }),
+            ..ExecuteOptions::default()
+        };
+        let v: Value = serde_json::from_slice(&execute(3, UnitId(4), &[], &opts).line).unwrap();
+        assert_eq!(v["mutant"], json!({"key": "p/A.java#00ff", "id": 7}));
     }
 
     fn sorted(line: &str) -> Res<&'static str> {

@@ -23,6 +23,10 @@ pub(crate) const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../java/ctgls/rt/Environment.java"),
     ),
     (
+        "ctgls/rt/Mutants.java",
+        include_str!("../../../java/ctgls/rt/Mutants.java"),
+    ),
+    (
         "ctgls/worker/Main.java",
         include_str!("../../../java/ctgls/worker/Main.java"),
     ),

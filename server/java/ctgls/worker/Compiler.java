@@ -798,7 +798,7 @@ final class Compiler {
             Map<String, byte[]> m = new HashMap<>();
             for (String name : new String[] {"ctgls.rt.Probe", "ctgls.rt.Probe$IntList", "ctgls.rt.Probe$InitTrace",
                     "ctgls.rt.Probe$Counts", "ctgls.rt.Probe$Escape", "ctgls.rt.Probe$Escaping",
-                    "ctgls.rt.DeadlineExceeded"}) {
+                    "ctgls.rt.DeadlineExceeded", "ctgls.rt.Mutants"}) {
                 try (java.io.InputStream in = Compiler.class.getClassLoader()
                         .getResourceAsStream(name.replace('.', '/') + ".class")) {
                     if (in != null) {

@@ -1,6 +1,7 @@
 package ctgls.worker;
 
 import ctgls.rt.Environment;
+import ctgls.rt.Mutants;
 import ctgls.rt.Probe;
 import ctgls.worker.Unit.TestLoader;
 import java.util.ArrayList;
@@ -136,6 +137,9 @@ final class TestRunner {
         final int outputLimit;
         final long stackBytes;
         final boolean freshLoaders;
+        /** The mutant switched on for every test (docs/protocol.md, "execute"), or null. */
+        final String mutantKey;
+        final int mutantId;
         final List<String> underTest = new ArrayList<>();
         final Set<String> project;
         final Observer observer;
@@ -164,7 +168,17 @@ final class TestRunner {
             int maxGetters = (int) Json.num(req, "maxGetters", 16);
             outputLimit = (int) Math.min(Integer.MAX_VALUE, Json.num(req, "outputLimit", 16 * 1024));
             stackBytes = Json.num(req, "stackBytes", 0);
-            freshLoaders = Json.bool(req, "freshLoaders", false);
+            Object mutant = req.get("mutant");
+            if (mutant != null) {
+                Map<String, Object> m = Json.obj(mutant, "mutant");
+                mutantKey = String.valueOf(m.get("key"));
+                mutantId = (int) Json.num(m, "id", -1);
+            } else {
+                mutantKey = null;
+                mutantId = -1;
+            }
+            // A mutant's static state must not reach the original's tests, nor the reverse.
+            freshLoaders = mutantKey != null || Json.bool(req, "freshLoaders", false);
             for (Object o : Json.arr(req.get("classesUnderTest"), "classesUnderTest")) {
                 underTest.add(String.valueOf(o));
             }
@@ -259,6 +273,11 @@ final class TestRunner {
             r.reused = !freshLoaders && unit.loaders.hasKept();
             r.initialisedSlots = r.reused ? unit.loaders.initialisedSlots() : null;
             r.loader = unit.loaders.acquire(freshLoaders);
+            if (mutantKey != null) {
+                Mutants.activate(mutantKey, mutantId);
+            } else {
+                Mutants.deactivate();
+            }
             r.test = new TestCase(statements, r.loader, observer, project, underTest);
             Thread.currentThread().setContextClassLoader(r.loader);
             main.out.reset(outputLimit);
@@ -280,6 +299,7 @@ final class TestRunner {
             // Before anything below records a class initialisation, which clears the records.
             List<Object> environment = Environment.snapshot();
             Probe.endTest();
+            Mutants.deactivate();
             boolean stuck = state == TAKEN_OVER && tt.running();
             int leaked = stopLeakedThreads(tt);
             // After its threads are stopped, so none of them starts another.

@@ -131,6 +131,11 @@ pub fn run(args: GenerateArgs) -> ExitCode {
             harness_cache: first.config().cache_dir.clone(),
             ..VerifyOptions::default()
         },
+        mutation: if args.mutation {
+            ctg::mutation::MutationOptions::enabled()
+        } else {
+            ctg::mutation::MutationOptions::default()
+        },
         ..PipelineOptions::default()
     };
     // Once for the project, not per class: the levels its build declares that this JDK

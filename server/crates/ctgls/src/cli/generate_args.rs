@@ -64,6 +64,10 @@ pub struct GenerateCli {
     /// JUnit version of the emitted tests (default: what the project uses)
     #[arg(long, value_name = "5|4", value_parser = junit)]
     junit: Option<JUnitVersion>,
+    /// Run the written tests against mutants of the class: keep per test the assertions that
+    /// kill them, and report the mutation score (bounded by the budget)
+    #[arg(long)]
+    mutation: bool,
     /// Where test files go (default: the project's test root)
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -208,6 +212,8 @@ pub struct GenerateArgs {
     pub algorithm: Algorithm,
     pub criteria: Criteria,
     pub junit: Option<JUnitVersion>,
+    /// `--mutation`: mutation analysis and assertion selection by it.
+    pub mutation: bool,
     pub out: Option<PathBuf>,
     pub report: Option<PathBuf>,
     /// `--sarif FILE` and `--html DIR` (`crate::report`).
@@ -251,6 +257,7 @@ impl Default for GenerateArgs {
             algorithm: Algorithm::DynaMosa,
             criteria: Criteria::all(),
             junit: None,
+            mutation: false,
             out: None,
             report: None,
             sarif: None,
@@ -312,6 +319,7 @@ impl GenerateCli {
             algorithm: self.algorithm.unwrap_or(Algorithm::DynaMosa),
             criteria: self.criteria.unwrap_or_else(Criteria::all),
             junit: self.junit,
+            mutation: self.mutation,
             out: self.out,
             report: self.report,
             sarif: self.sarif,

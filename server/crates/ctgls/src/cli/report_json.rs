@@ -47,6 +47,31 @@ fn percent(covered: usize, total: usize) -> String {
 
 /// The table printed at the end: one row per class.
 pub fn summary_table(rows: &[Row]) -> String {
+    let table = summary_columns(rows);
+    // The mutation column only when some class was analysed (`--mutation`).
+    let analysed = rows
+        .iter()
+        .any(|row| matches!(&row.outcome, Ok(o) if o.emission.mutation.is_some()));
+    if !analysed {
+        return table;
+    }
+    let cells: Vec<String> = std::iter::once("mutation".to_string())
+        .chain(rows.iter().map(|row| match &row.outcome {
+            Ok(outcome) => mutation_cell(outcome),
+            Err(_) => String::new(),
+        }))
+        .collect();
+    let width = cells.iter().map(|c| c.chars().count()).max().unwrap_or(0);
+    let longest = table.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    let mut out = String::new();
+    for (line, cell) in table.lines().zip(&cells) {
+        let pad = longest - line.chars().count();
+        out.push_str(&format!("{line}{}  {cell:>width$}\n", " ".repeat(pad)));
+    }
+    out
+}
+
+fn summary_columns(rows: &[Row]) -> String {
     let mut lines = vec![[
         "class".to_string(),
         "branches".to_string(),
@@ -382,7 +407,44 @@ fn class_json(outcome: &ClassOutcome, layout: &ProjectLayout) -> Value {
     if let (Some(entry), Value::Object(run)) = (entry.as_object_mut(), run) {
         entry.extend(run);
     }
+    if let Some(entry) = entry.as_object_mut() {
+        entry.insert("mutation".into(), mutation_json(e.mutation.as_ref()));
+    }
     entry
+}
+
+/// A class's `mutation` (`docs/report.md`): the mutation score of the written tests, or null
+/// when the analysis did not run.
+fn mutation_json(score: Option<&ctg::mutation::MutationScore>) -> Value {
+    let Some(s) = score else {
+        return Value::Null;
+    };
+    json!({
+        "score": s.score(),
+        "killed": s.killed,
+        "reached": s.reached,
+        "timed_out": s.timed_out,
+        "mutants": s.mutants,
+        "not_analysed": s.not_analysed,
+        "score_all_assertions": s.score_all_assertions(),
+        "killed_all_assertions": s.killed_all_assertions,
+        "assertions_per_test": s.assertions_per_test,
+        "assertions_per_test_all": s.assertions_per_test_all,
+        "seconds": s.time.as_secs_f64(),
+        "survived": s.survived.iter().map(|(line, operator, description)| json!({
+            "line": line,
+            "operator": operator,
+            "description": description,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The `mutation` cell of the summary table: `0.90 (52/58)`, `-` when not analysed.
+fn mutation_cell(outcome: &ClassOutcome) -> String {
+    match &outcome.emission.mutation {
+        Some(s) => format!("{:.2} ({}/{})", s.score(), s.killed, s.reached),
+        None => "-".to_string(),
+    }
 }
 
 /// The verified test methods of a class's written test class, by the index of the generated

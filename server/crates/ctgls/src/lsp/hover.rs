@@ -22,6 +22,9 @@ fn coverage_hover(input: &FileView, position: TextPosition) -> Option<String> {
         .offset(position, input.encoding)
         .ok()?;
     let model = input.file.model();
+    if let Some(summary) = class_hover(input, offset) {
+        return Some(summary);
+    }
     let member = crate::lsp::results::innermost_member_at(model, offset)?;
     let mut out = String::new();
     let status = status_note(input);
@@ -170,6 +173,38 @@ fn status_note(input: &FileView) -> Option<String> {
         .map(|phase| format!("generating tests: {phase}"))
 }
 
+/// On the name of the class under test: its branches covered, its written tests and their
+/// mutation score when the run analysed mutants.
+fn class_hover(input: &FileView, offset: usize) -> Option<String> {
+    let results = input.results?;
+    let ty = input.file.model().all_types().into_iter().find(|t| {
+        t.name_span
+            .as_ref()
+            .is_some_and(|s| s.contains_byte(offset))
+    })?;
+    if ty.binary_name != results.class {
+        return None;
+    }
+    let (mut covered, mut total) = (0, 0);
+    for decision in &results.decisions {
+        for outcome in &decision.outcomes {
+            total += 1;
+            covered += usize::from(results.is_covered(outcome));
+        }
+    }
+    let tests = results.tests.iter().filter(|t| t.name.is_some()).count();
+    let mut out = format!(
+        "**ctgls** · `{}`: {covered}/{total} branches covered by {tests} generated test{}\n",
+        ty.name,
+        if tests == 1 { "" } else { "s" }
+    );
+    if let Some(mutation) = &results.mutation {
+        out.push_str(&format!("\nThe tests' {mutation}.\n"));
+    }
+    push_footer(&mut out, results, status_note(input));
+    Some(out)
+}
+
 fn push_footer(out: &mut String, results: &ClassResults, status: Option<String>) {
     let origin = match results.origin {
         Origin::Final => None,
@@ -260,5 +295,20 @@ mod tests {
             .unwrap();
         let text = hover_at(&file, &tracked, 3, 16).unwrap();
         assert!(text.contains("edited since the last run"), "{text}");
+    }
+
+    #[test]
+    fn the_class_name_shows_coverage_and_the_mutation_score() {
+        let file = OpenFile::open(SOURCE, 1);
+        let mut results = tracked(&file, &["p.A#sign(int)/B0.T", "p.A#one()/B0.E"]);
+        let before = hover_at(&file, &results, 2, 14).unwrap();
+        assert!(before.contains("`A`: 2/3 branches covered"), "{before}");
+        assert!(!before.contains("mutation score"), "{before}");
+        results.mutation = Some("mutation score 0.90 (52/58 reached mutants killed)".to_string());
+        let after = hover_at(&file, &results, 2, 14).unwrap();
+        assert!(
+            after.contains("The tests' mutation score 0.90 (52/58 reached mutants killed)."),
+            "{after}"
+        );
     }
 }

@@ -65,6 +65,8 @@ pub struct RunJob {
     pub explicit_classpath: usize,
     /// The regression guard's check before the search (`guard.rs`); `None`: no check.
     pub guard: Option<GuardJob>,
+    /// `mutationAnalysis`: mutation analysis and assertion selection by it.
+    pub mutation_analysis: bool,
 }
 
 /// Where a project's classpath came from, for `ctgls/status`.
@@ -432,6 +434,11 @@ fn pipeline_options(job: &RunJob, supervisor: &Supervisor, costs: &CostLedger) -
             ..VerifyOptions::default()
         },
         costs: costs.clone(),
+        mutation: if job.mutation_analysis {
+            ctg::mutation::MutationOptions::enabled()
+        } else {
+            ctg::mutation::MutationOptions::default()
+        },
     }
 }
 

@@ -477,6 +477,7 @@ impl Scheduler {
             build_tool: config.build_tool(),
             explicit_classpath: config.classpath.len(),
             guard,
+            mutation_analysis: config.mutation_analysis,
         };
         self.runner
             .get_or_insert_with(|| Runner::spawn(updates()))

@@ -223,6 +223,9 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
             kind: form.kind(),
             line,
         });
+        if form != Form::InstOfOperand {
+            self.negation_mutant(node, index);
+        }
         self.emit(node, form, id, index);
     }
 
@@ -353,7 +356,13 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
                     CmpMethod::Ref => "cmpRef",
                 };
                 let operator = node.child_by_field_name("operator").expect("a comparison");
-                let open = format!("{PROBE}.{name}({base}, {PROBE}.{}, ", op_name(op));
+                let numeric = !matches!(method, CmpMethod::Bool | CmpMethod::Ref);
+                let op_text = format!("{PROBE}.{}", op_name(op));
+                let op_text = self.comparison_operator(node, op, numeric, op_text);
+                let open = format!("{PROBE}.{name}({base}, {op_text}, ");
+                if numeric {
+                    self.operand_constants(node, site);
+                }
                 self.edits
                     .open(node.start_byte(), len, Layer::Decision, open, site);
                 self.edits

@@ -21,6 +21,7 @@
 mod decisions;
 mod edits;
 mod seeds;
+mod mutants;
 mod statements;
 mod switches;
 mod table;
@@ -39,6 +40,8 @@ pub use table::{
     BranchProbe, Fallback, FallbackReason, GoalProbe, LoopProbe, MethodProbe, ProbeKind,
     ProbeLevel, ProbeTable, Site, SiteId,
 };
+
+pub use mutants::{MutantProbe, MutationOperator};
 
 use edits::{Edits, Layer};
 use types::Resolver;
@@ -75,6 +78,9 @@ pub struct InstrumentOptions {
     pub path: Option<String>,
     pub mode: InstrumentMode,
     pub downgrades: BTreeMap<SiteId, Downgrade>,
+    /// Also compile the file's mutants in, switched off (mutant schemata; docs/instrumentation.md,
+    /// "Mutants"); the table lists them in [`ProbeTable::mutants`].
+    pub mutants: bool,
 }
 
 /// The result of [`instrument`].
@@ -163,8 +169,18 @@ pub fn instrument(
     let key = format!("{path}#{:016x}", fnv1a(rendered.text.as_bytes()));
     let mut probes = table.finish(key, holder.clone(), line_count);
     let [branches, lines, methods, loops] = probes.counts();
+    let mutant_field = if probes.mutants.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " static final int M = {}.register(\"{}\", {});",
+            mutants::MUTANTS,
+            java_string(&probes.key),
+            probes.mutants.len()
+        )
+    };
     let holder_text = format!(
-        " final class {holder} {{ static final int B = {PROBE}.register(\"{}\", {branches}, {lines}, {methods}, {loops}); }}",
+        " final class {holder} {{ static final int B = {PROBE}.register(\"{}\", {branches}, {lines}, {methods}, {loops});{mutant_field} }}",
         java_string(&probes.key)
     );
     let mut text = rendered.text;
@@ -298,6 +314,7 @@ struct TableBuilder {
     lines: HashSet<u32>,
     methods: Vec<MethodProbe>,
     loops: Vec<LoopProbe>,
+    mutants: Vec<MutantProbe>,
 }
 
 impl TableBuilder {
@@ -325,6 +342,7 @@ impl TableBuilder {
             lines,
             methods: self.methods,
             loops: self.loops,
+            mutants: self.mutants,
             by_decision,
             method_by_member,
         }
@@ -451,6 +469,7 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
             "switch_rule" => self.switch_arm(node),
             "object_creation_expression" | "array_creation_expression" => self.alloc_probe(node),
             "method_invocation" => self.seed_probes(node),
+            "binary_expression" => self.arithmetic_mutant(node),
             _ => {}
         }
         self.statement_probes(node);

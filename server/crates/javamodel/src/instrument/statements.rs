@@ -127,8 +127,11 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
             return;
         }
         self.line_probe(node);
-        if kind == "break_statement" {
-            self.break_probe(node);
+        match kind {
+            "break_statement" => self.break_probe(node),
+            "expression_statement" => self.removed_call_mutant(node),
+            "return_statement" => self.return_mutant(node),
+            _ => {}
         }
     }
 

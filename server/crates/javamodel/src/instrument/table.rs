@@ -148,6 +148,9 @@ pub struct ProbeTable {
     pub methods: Vec<MethodProbe>,
     /// Indexed by local loop id.
     pub loops: Vec<LoopProbe>,
+    /// Indexed by local mutant id; empty unless instrumented with mutants
+    /// ([`super::InstrumentOptions::mutants`]).
+    pub mutants: Vec<super::MutantProbe>,
     pub(crate) by_decision: HashMap<DecisionKey, Vec<u32>>,
     pub(crate) method_by_member: HashMap<String, u32>,
 }
@@ -231,6 +234,9 @@ pub enum SiteId {
     Escape(usize),
     /// `seed(...)` around the operands of the comparing `String` call starting at this byte.
     Seed(usize),
+    /// A mutant that has a site of its own (a removed call, a replaced return value, an
+    /// arithmetic replacement) at the node starting at this byte.
+    Mutant(usize),
 }
 
 impl fmt::Display for SiteId {
@@ -243,6 +249,7 @@ impl fmt::Display for SiteId {
             SiteId::Loop(at) => write!(f, "loop@{at}"),
             SiteId::Escape(at) => write!(f, "escape@{at}"),
             SiteId::Seed(at) => write!(f, "seed@{at}"),
+            SiteId::Mutant(at) => write!(f, "mutant@{at}"),
         }
     }
 }

@@ -12,7 +12,7 @@
 //! overloads, parameter names), `stability` (values that change between runs), `literal` (exact Java literals), `names` (test and variable
 //! names), `imports` (type references and the import list), `environment` (console input,
 //! input files and system properties, and putting them back), `plan` (which assertions a test
-//! gets), `printer` (the source text and its line map), `minimise` (removing statements).
+//! gets), `mutation` (which assertions kill a mutant, and selecting them), `printer` (the source text and its line map), `minimise` (removing statements).
 //!
 //! Conventions of the emitted code are documented in `docs/emission.md`.
 
@@ -21,6 +21,7 @@ mod facts;
 mod imports;
 mod literal;
 mod minimise;
+mod mutation;
 mod names;
 mod observation;
 mod plan;
@@ -33,6 +34,7 @@ pub use literal::{
     string_literal,
 };
 pub use minimise::{minimise, remove_statement, Removal};
+pub use mutation::{assertion_kills, planned_assertions, select_assertions, MutantId, TestKills};
 pub use observation::{
     contains_identity_hash, with_state_probes, Execution, Getter, GetterOutcome, Observed,
     StateProbes, Thrown, Value,

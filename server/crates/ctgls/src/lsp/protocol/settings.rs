@@ -60,6 +60,9 @@ pub struct Config {
     /// Test roots, likewise; the first is where generated tests go (the CLI's `--out`), and
     /// files under any of them are tests, not classes to generate for. Empty: the project's.
     pub test_roots: Vec<String>,
+    /// Run the written tests against mutants of the class: keep per test the assertions that
+    /// kill them and show the mutation score (the CLI's `--mutation`).
+    pub mutation_analysis: bool,
 }
 
 /// When generation runs start.
@@ -149,6 +152,7 @@ impl Default for Config {
             trigger: Trigger::default(),
             source_roots: Vec::new(),
             test_roots: Vec::new(),
+            mutation_analysis: false,
         }
     }
 }
@@ -286,6 +290,7 @@ pub fn parse(settings: &Value) -> Result<ParsedConfig, InvalidConfig> {
             "trigger" => field(key, value).map(|v| config.trigger = v),
             "sourceRoots" => field(key, value).map(|v| config.source_roots = v),
             "testRoots" => field(key, value).map(|v| config.test_roots = v),
+            "mutationAnalysis" => field(key, value).map(|v| config.mutation_analysis = v),
             _ => {
                 unknown_keys.push(key.clone());
                 Ok(())
@@ -327,7 +332,7 @@ mod tests {
         let parsed = parse(&json!({})).unwrap();
         assert_eq!(parsed.config, Config::default());
         assert!(parsed.unknown_keys.is_empty());
-        expect![[r#"{"javaHome":null,"classpath":[],"budgetSeconds":10.0,"algorithm":"dynamosa","junit":null,"executionEnabled":true,"idleDelayMs":1000,"logLevel":"info","buildToolEnabled":true,"buildToolOffline":true,"mavenExecutable":null,"mavenSettings":null,"gradleExecutable":null,"passEnvironment":[],"diagnostics":{},"trigger":"idle","sourceRoots":[],"testRoots":[]}"#]]
+        expect![[r#"{"javaHome":null,"classpath":[],"budgetSeconds":10.0,"algorithm":"dynamosa","junit":null,"executionEnabled":true,"idleDelayMs":1000,"logLevel":"info","buildToolEnabled":true,"buildToolOffline":true,"mavenExecutable":null,"mavenSettings":null,"gradleExecutable":null,"passEnvironment":[],"diagnostics":{},"trigger":"idle","sourceRoots":[],"testRoots":[],"mutationAnalysis":false}"#]]
             .assert_eq(&serde_json::to_string(&parsed.config).unwrap());
     }
 
@@ -352,6 +357,7 @@ mod tests {
             "trigger": "save",
             "sourceRoots": ["src", "/abs/gen"],
             "testRoots": ["test"],
+            "mutationAnalysis": true,
             "colour": "blue",
             "budget_seconds": 3,
         }))
@@ -380,6 +386,7 @@ mod tests {
                 trigger: Trigger::Save,
                 source_roots: vec!["src".into(), "/abs/gen".into()],
                 test_roots: vec!["test".into()],
+                mutation_analysis: true,
             }
         );
         assert_eq!(

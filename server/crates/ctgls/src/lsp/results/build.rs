@@ -106,6 +106,7 @@ impl ClassResults {
                 }
             },
         });
+        results.mutation = emission.mutation.as_ref().map(|score| score.summary());
         results.unverified = emission.verification.failure().map(|reason| {
             format!("tests could not be verified, so none is offered (the coverage is the search's): {reason}")
         });
@@ -292,6 +293,7 @@ impl ClassResults {
             notes: Vec::new(),
             level_note: None,
             unverified: None,
+            mutation: None,
         }
     }
 

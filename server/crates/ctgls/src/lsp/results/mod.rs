@@ -79,6 +79,9 @@ pub struct ClassResults {
     /// Why the run's tests could not be verified (`ctg::pipeline::Verification::Failed`): the
     /// coverage is the search's, unverified, and no test is offered for insertion.
     pub unverified: Option<String>,
+    /// The written tests' mutation score, as a sentence (`ctg::mutation::MutationScore::summary`),
+    /// when the run analysed mutants (`mutationAnalysis`).
+    pub mutation: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
