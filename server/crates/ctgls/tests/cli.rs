@@ -83,3 +83,49 @@ fn model_of_a_directory_without_java_files_is_an_error() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no .java files under"), "{stderr}");
 }
+
+/// `ctgls model CALLER --callee CALLEE`: the coupled branches of the example project's `Bank`
+/// (the caller) with `Account`: calls through locals of enhanced fors, locals and a `new`.
+#[test]
+fn coupled_branches_of_the_example_project() {
+    let project =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/projects/bank");
+    let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
+        .current_dir(&project)
+        .args([
+            "model",
+            "src/main/java/com/example/bank/Bank.java",
+            "--callee",
+            "src/main/java/com/example/bank/Account.java",
+        ])
+        .output()
+        .expect("the ctgls binary runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    expect_test::expect_file!["snapshots/bank-coupling.txt"]
+        .assert_eq(&String::from_utf8_lossy(&output.stdout));
+}
+
+#[test]
+fn coupled_branches_of_a_class_the_file_lacks_is_an_error() {
+    let project =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/projects/bank");
+    let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
+        .current_dir(&project)
+        .args([
+            "model",
+            "src/main/java/com/example/bank/Bank.java",
+            "--callee",
+            "src/main/java/com/example/bank/Account.java",
+            "--classes",
+            "Bank:Nobody",
+        ])
+        .output()
+        .expect("the ctgls binary runs");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no type Nobody"), "{stderr}");
+}
