@@ -71,6 +71,14 @@ pub fn goal_fitness(table: &GoalTable, result: &ExecutionResult) -> Vec<f64> {
                     1.0
                 }
             }
+            StaticGoalKind::Coupled { pair } => match table.coupled().get(pair as usize) {
+                Some(coupled) => crate::coupled_goals::coupled_fitness(
+                    coupled,
+                    |goal| branch_fitness(table, result, &reach, goal),
+                    |member| if entered[member.index()] { 0.0 } else { 1.0 },
+                ),
+                None => f64::INFINITY,
+            },
         })
         .collect()
 }
