@@ -382,7 +382,40 @@ fn class_json(outcome: &ClassOutcome, layout: &ProjectLayout) -> Value {
     if let (Some(entry), Value::Object(run)) = (entry.as_object_mut(), run) {
         entry.extend(run);
     }
+    if let (Some(entry), Some(coupled)) = (entry.as_object_mut(), &g.coupled) {
+        entry.extend(coupled_json(coupled));
+    }
     entry
+}
+
+/// An integration run's coupled branches (`docs/report.md`, "Class-integration tests").
+fn coupled_json(coupled: &ctg::job::CoupledCoverage) -> serde_json::Map<String, Value> {
+    let pair = |p: &ctg::job::CoupledPairCoverage| {
+        json!({
+            "caller_branch": p.caller_branch,
+            "callee_branch": p.callee_branch,
+            "call_site_lines": p.call_sites,
+        })
+    };
+    let mut out = serde_json::Map::new();
+    out.insert("callee".into(), json!(coupled.callee));
+    out.insert(
+        "coupled_branches".into(),
+        json!({ "covered": coupled.covered(), "total": coupled.total() }),
+    );
+    out.insert(
+        "uncovered_coupled_branches".into(),
+        Value::Array(
+            coupled
+                .pairs
+                .iter()
+                .filter(|p| p.covered_by.is_none())
+                .map(pair)
+                .collect(),
+        ),
+    );
+    out.insert("covering_methods".into(), json!(coupled.covering_methods));
+    out
 }
 
 /// The verified test methods of a class's written test class, by the index of the generated

@@ -319,7 +319,10 @@ pub fn couple(
         }
         _ => caller_ty.binary_name.clone(),
     };
-    let covering_methods = covering
+    let runs_initializer = covering
+        .iter()
+        .any(|&m| caller_ty.members[m].kind == MemberKind::InstanceInitializer);
+    let mut covering_methods: Vec<String> = covering
         .into_iter()
         .filter(|&m| {
             matches!(
@@ -329,6 +332,16 @@ pub fn couple(
         })
         .map(|m| caller_ty.members[m].key.clone())
         .collect();
+    // Without a constructor in the source, javac's default one runs the initializer.
+    let has_constructor = caller_ty.members.iter().any(|m| {
+        matches!(
+            m.kind,
+            MemberKind::Constructor | MemberKind::CompactConstructor
+        )
+    });
+    if runs_initializer && !has_constructor && test_class == caller_ty.binary_name {
+        covering_methods.insert(0, format!("{}#<init>()", caller_ty.binary_name));
+    }
 
     Ok(Coupling {
         caller: caller_ty.binary_name.clone(),
