@@ -8,7 +8,8 @@
 //! branch goals' own fitness (`fitness::goal_fitness`). A caller "branch" that is a member's
 //! entry (the model's stand-in for a call site that depends on no branch, see
 //! `javamodel::coupling`) scores 0 once the member ran and 1 before, as a dependency on a member
-//! entry does everywhere else.
+//! entry does everywhere else, except an initializer's (a field initializer's call): it has no
+//! entry probe and runs with every constructor, so it counts as taken (0).
 //!
 //! The search's targets in an integration table are the coupled goals only
 //! ([`crate::GoalsManager::coupled`]): section 3.2.2 uses MOSA because DynaMOSA's

@@ -75,7 +75,21 @@ pub fn goal_fitness(table: &GoalTable, result: &ExecutionResult) -> Vec<f64> {
                 Some(coupled) => crate::coupled_goals::coupled_fitness(
                     coupled,
                     |goal| branch_fitness(table, result, &reach, goal),
-                    |member| if entered[member.index()] { 0.0 } else { 1.0 },
+                    |member| {
+                        // Initializers have no entry probe; they run with every constructor
+                        // (or class load), so their "entry" is taken whenever the callee's
+                        // branch is reached through them.
+                        let initializer = matches!(
+                            table.member(member).kind,
+                            javamodel::MemberKind::InstanceInitializer
+                                | javamodel::MemberKind::StaticInitializer
+                        );
+                        if initializer || entered[member.index()] {
+                            0.0
+                        } else {
+                            1.0
+                        }
+                    },
                 ),
                 None => f64::INFINITY,
             },

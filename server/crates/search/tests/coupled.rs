@@ -228,3 +228,40 @@ fn every_executed_test_calls_a_covering_method() {
         assert!(result.archive.distinct_tests() > 0);
     }
 }
+
+/// A call in a field initializer couples the initializer's entry, which no probe reports: it is
+/// taken whenever the callee's branch is, since the initializer runs with every constructor.
+#[test]
+fn a_field_initializer_call_is_covered_with_the_callee_branch() {
+    let caller =
+        model("package p;\npublic class Shop {\n    private final Car car = new Car(3);\n}\n");
+    let callee = model("package p;\npublic class Car {\n    private int fuel;\n    public Car(int fuel) {\n        if (fuel > 0) { this.fuel = fuel; }\n    }\n}\n");
+    let coupling = couple(&caller, "p.Shop", &callee, "p.Car").unwrap();
+    let table = GoalTable::for_integration(
+        &caller,
+        "p.Shop",
+        &callee,
+        "p.Car",
+        "p.Shop",
+        &coupling.pairs(),
+        Criteria::all(),
+    )
+    .unwrap();
+    assert_eq!(table.coupled().len(), 2);
+    let fuel = search::DecisionId(
+        table
+            .decisions()
+            .iter()
+            .position(|d| d.key.member == "p.Car#<init>(int)")
+            .unwrap() as u32,
+    );
+    let mut run = ExecutionResult::new(&table, ExecutionStatus::Ok);
+    run.record_branch(&table, fuel, 1, 0.0, 3.0);
+    let fitness = goal_fitness(&table, &run);
+    let scores: Vec<f64> = table
+        .goals_of(Criterion::Coupled)
+        .map(|g| fitness[g.index()])
+        .collect();
+    assert!(scores.contains(&0.0), "{scores:?}");
+    assert!(scores.contains(&0.75), "{scores:?}");
+}
