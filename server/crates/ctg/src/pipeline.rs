@@ -389,6 +389,16 @@ fn restrict_coverage(generation: &mut GenerationResult, kept: &[usize]) {
         }
     }
     for (class, other) in generation.also_instrumented.iter_mut().enumerate() {
+        if let Some(coupled) = &mut other.coupled {
+            for (index, pair) in coupled.pairs.iter_mut().enumerate() {
+                pair.covered_by = kept.iter().copied().find(|&test| {
+                    tests[test]
+                        .also_covered
+                        .get(class)
+                        .is_some_and(|own| own.coupled.contains(&index))
+                });
+            }
+        }
         restrict_class(
             &mut other.decisions,
             &mut other.branches,

@@ -132,6 +132,40 @@ pub(crate) fn coverage(
     }
 }
 
+/// What the final tests of a unit run cover of the coupled branches between the class under test
+/// (`class` in `model`, whose file's probes are `probes`) and a class the job instrumented
+/// besides: measured through an integration table over the tests' final traces, as an
+/// integration run's are. The per-test pairs go to each test's last `also_covered` entry (the
+/// caller appends that entry first). `None` when the class does not call it.
+pub(crate) fn unit_coverage(
+    model: &javamodel::JavaModel,
+    class: &str,
+    probes: &javamodel::instrument::ProbeTable,
+    also: &super::report::AlsoInstrumented<'_>,
+    criteria: search::Criteria,
+    tests: &mut [super::result::GeneratedTest],
+) -> Option<CoupledCoverage> {
+    let coupling = javamodel::coupling::couple(model, class, also.model, also.class).ok()?;
+    let pairs = coupling.pairs();
+    if pairs.is_empty() {
+        return None;
+    }
+    let table = GoalTable::for_integration(
+        model, class, also.model, also.class, class, &pairs, criteria,
+    )?;
+    let mapper = super::TraceMapper::new(&table, probes).with_goal_file(also.probes);
+    let per_test: Vec<Vec<f64>> = tests
+        .iter()
+        .map(|test| search::goal_fitness(&table, &mapper.map(&test.test, &test.result)))
+        .collect();
+    for (test, fitness) in tests.iter_mut().zip(&per_test) {
+        if let Some(own) = test.also_covered.last_mut() {
+            own.coupled = covered_by_test(&table, fitness);
+        }
+    }
+    Some(coverage(&table, &coupling, &per_test))
+}
+
 /// The indexes of the pairs of `coverage` that a test with `fitness` covers.
 pub(crate) fn covered_by_test(table: &GoalTable, fitness: &[f64]) -> Vec<usize> {
     table

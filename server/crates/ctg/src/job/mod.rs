@@ -575,7 +575,23 @@ fn run_compiled(
     let also_instrumented = context
         .also
         .iter()
-        .map(|also| report::also_covered(also, request.criteria, &mut tests))
+        .map(|also| {
+            let mut covered = report::also_covered(also, request.criteria, &mut tests);
+            // A unit run's tests, measured by the criterion of integration tests (for
+            // comparing the two, as the paper's RQ1.2 does); an integration run reports its
+            // own pairs in `coupled`.
+            if coupling.is_none() {
+                covered.coupled = integration::unit_coverage(
+                    &context.cut.model,
+                    class,
+                    context.probes,
+                    also,
+                    request.criteria,
+                    &mut tests,
+                );
+            }
+            covered
+        })
         .collect();
     clock.timings.total = context.started.elapsed();
 

@@ -282,6 +282,7 @@ impl Report<'_> {
                     .map(|(_, key)| key.clone())
                     .collect(),
                 lines: self.lines(std::iter::once(*result)).covered,
+                coupled: Vec::new(),
             })
             .collect();
         Covered {
@@ -412,6 +413,7 @@ pub(crate) fn also_covered(
             decisions: Vec::new(),
             branches: Coverage::default(),
             lines: LineCoverage::default(),
+            coupled: None,
         };
     };
     let mapper = TraceMapper::new(&table, also.probes);
@@ -443,6 +445,7 @@ pub(crate) fn also_covered(
         decisions: covered.decisions,
         branches: covered.branches,
         lines: covered.lines,
+        coupled: None,
     }
 }
 

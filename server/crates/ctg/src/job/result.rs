@@ -158,6 +158,9 @@ pub struct ClassCoverage {
     pub decisions: Vec<DecisionCoverage>,
     pub branches: Coverage,
     pub lines: LineCoverage,
+    /// When the class under test calls this class: the coupled branches between them that the
+    /// final (unit) tests cover, to compare with class-integration tests (`job::integration`).
+    pub coupled: Option<CoupledCoverage>,
 }
 
 /// What one final test covers of one class on its own.
@@ -167,6 +170,8 @@ pub struct TestCoverage {
     pub goals: Vec<String>,
     /// Probed lines of the class, ascending.
     pub lines: Vec<u32>,
+    /// Indexes into [`ClassCoverage::coupled`]'s pairs this test covers on its own.
+    pub coupled: Vec<usize>,
 }
 
 /// Statement lines of the class (the lines instrumentation probes).

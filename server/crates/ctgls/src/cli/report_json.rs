@@ -544,11 +544,18 @@ fn also_json(coverage: &ClassCoverage) -> Value {
             })
         })
         .collect();
-    json!({
+    let mut entry = json!({
         "class": coverage.class,
         "branches": { "covered": coverage.branches.covered, "total": coverage.branches.total },
         "lines": { "covered": coverage.lines.covered.len(), "total": coverage.lines.total() },
         "covered_branches": covered,
         "uncovered_branches": uncovered,
-    })
+    });
+    if let (Some(entry), Some(coupled)) = (entry.as_object_mut(), &coverage.coupled) {
+        entry.insert(
+            "coupled_branches".into(),
+            json!({ "covered": coupled.covered(), "total": coupled.total() }),
+        );
+    }
+    entry
 }
