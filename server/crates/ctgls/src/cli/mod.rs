@@ -190,6 +190,20 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// A `model` command's text on stdout, or its error on stderr.
+fn print_dump(dump: anyhow::Result<String>) -> ExitCode {
+    match dump {
+        Ok(dump) => {
+            print!("{dump}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("ctgls: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn run(command: Command) -> ExitCode {
     match command {
         Command::Lsp => run_lsp(),
@@ -197,26 +211,8 @@ fn run(command: Command) -> ExitCode {
             caller,
             callee,
             classes,
-        } => match model::run_coupling(&caller, &callee, classes.as_deref()) {
-            Ok(dump) => {
-                print!("{dump}");
-                ExitCode::SUCCESS
-            }
-            Err(error) => {
-                eprintln!("ctgls: {error:#}");
-                ExitCode::FAILURE
-            }
-        },
-        Command::Model { paths } => match model::run(&paths) {
-            Ok(dump) => {
-                print!("{dump}");
-                ExitCode::SUCCESS
-            }
-            Err(error) => {
-                eprintln!("ctgls: {error:#}");
-                ExitCode::FAILURE
-            }
-        },
+        } => print_dump(model::run_coupling(&caller, &callee, classes.as_deref())),
+        Command::Model { paths } => print_dump(model::run(&paths)),
         Command::Generate(args) => {
             // Problems reach the user as values (errors, warnings in the summary); logs on
             // stderr only when asked for.
