@@ -178,3 +178,74 @@ pub(crate) fn covered_by_test(table: &GoalTable, fitness: &[f64]) -> Vec<usize> 
         .map(|(pair, _)| pair)
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(source: &str) -> javamodel::JavaModel {
+        javamodel::JavaModel::build(source, &syntax::parse_java(source, None))
+    }
+
+    /// The pairs a test covers are those whose fitness is 0 in its run, and a pair's first
+    /// covering test is the first such run; the call site lines come from the model.
+    #[test]
+    fn coverage_follows_each_tests_fitness() {
+        let caller = model(
+            "package p;\npublic class Shop {\n    public void buy(Car car, boolean cash) {\n        if (cash) {\n            car.pay(1);\n        }\n    }\n}\n",
+        );
+        let callee = model(
+            "package p;\npublic class Car {\n    public void pay(int n) {\n        if (n > 0) { n--; }\n    }\n}\n",
+        );
+        let coupling = javamodel::coupling::couple(&caller, "p.Shop", &callee, "p.Car").unwrap();
+        let table = GoalTable::for_integration(
+            &caller,
+            "p.Shop",
+            &callee,
+            "p.Car",
+            "p.Shop",
+            &coupling.pairs(),
+            search::Criteria::all(),
+        )
+        .unwrap();
+        let goals: Vec<usize> = table
+            .goals_of(search::Criterion::Coupled)
+            .map(|g| g.index())
+            .collect();
+        assert_eq!(goals.len(), 2);
+        let mut first = vec![1.0; table.goal_count()];
+        let mut second = first.clone();
+        first[goals[1]] = 0.0;
+        second[goals[0]] = 0.0;
+        second[goals[1]] = 0.0;
+        assert_eq!(covered_by_test(&table, &first), vec![1]);
+        assert_eq!(covered_by_test(&table, &second), vec![0, 1]);
+        let coverage = coverage(&table, &coupling, &[first, second]);
+        assert_eq!((coverage.covered(), coverage.total()), (2, 2));
+        assert_eq!(coverage.pairs[0].covered_by, Some(1));
+        assert_eq!(coverage.pairs[1].covered_by, Some(0));
+        assert_eq!(coverage.pairs[0].call_sites, vec![5]);
+        assert_eq!(
+            coverage.pairs[0].caller_branch,
+            "p.Shop#buy(Car,boolean)/B0.T"
+        );
+        assert_eq!(coverage.covering_methods, vec!["p.Shop#buy(Car,boolean)"]);
+    }
+
+    #[test]
+    fn a_superclass_caller_and_a_pair_without_calls_are_warned_about() {
+        let person = model("package p;\npublic class Person {\n    public void go() { if (tired()) { rest(); } }\n    protected boolean tired() { return true; }\n    protected void rest() {}\n}\n");
+        let green = model("package p;\npublic class Green extends Person {\n    protected void rest() { if (tired()) { return; } }\n}\n");
+        let coupling = javamodel::coupling::couple(&person, "p.Person", &green, "p.Green").unwrap();
+        let said = warnings(&coupling, 1);
+        assert!(said[0].contains("superclass"), "{said:?}");
+        let none = javamodel::coupling::couple(
+            &green,
+            "p.Green",
+            &model("package p;\npublic class Other {}\n"),
+            "p.Other",
+        )
+        .unwrap();
+        assert!(warnings(&none, 0)[0].contains("never calls"));
+    }
+}
