@@ -61,6 +61,30 @@ pub fn test_file(layout: &ProjectLayout, class_under_test: &str) -> PathBuf {
     path
 }
 
+/// The simple name of the class-integration test class of `caller` through its calls of
+/// `callee` (binary names): `a.Bank`, `a.Account` → `Bank_AccountIntegrationGeneratedTest`. It
+/// ends in [`GENERATED_TEST_SUFFIX`] like every generated test class, and differs from the
+/// caller's unit test class, so the two never replace each other.
+pub fn integration_test_class_name(caller: &str, callee: &str) -> String {
+    let simple =
+        |class: &str| -> String { class.rsplit('.').next().unwrap_or(class).replace('$', "") };
+    format!(
+        "{}_{}Integration{GENERATED_TEST_SUFFIX}",
+        simple(caller),
+        simple(callee)
+    )
+}
+
+/// [`test_file`] for [`integration_test_class_name`]: in the caller's package.
+pub fn integration_test_file(layout: &ProjectLayout, caller: &str, callee: &str) -> PathBuf {
+    let mut path = test_file(layout, caller);
+    path.set_file_name(format!(
+        "{}.java",
+        integration_test_class_name(caller, callee)
+    ));
+    path
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum EmitError {
     /// A file is there that ctgls did not write (no header line): it stays untouched.

@@ -271,7 +271,10 @@ pub fn generate_tests(
         restrict_coverage(&mut generation, &suite.kept_tests);
     }
 
-    let path = emit::test_file(&request.layout, &class);
+    let path = match &request.callee {
+        Some(callee) => emit::integration_test_file(&request.layout, &class, callee),
+        None => emit::test_file(&request.layout, &class),
+    };
     let mut write_error = None;
     let written = if options.write && !suite.kept.is_empty() {
         match emit::write_test_class(&path, &suite.source) {
@@ -312,7 +315,10 @@ pub fn generate_tests(
         mutation,
     };
 
-    if let Some(store) = &options.store {
+    // The store keeps a class's unit tests (the editor's, the regression guard's, the next
+    // run's warm start); integration tests are not kept there (a later run would take them for
+    // the class's suite).
+    if let Some(store) = options.store.as_ref().filter(|_| request.callee.is_none()) {
         let source_hash = source_hash(&sources[cut.index].file.text);
         let mut run = finished_run(&generation, &request, options.timestamp_ms, source_hash);
         run.suite = stored_suite(&generation, &emission);
@@ -384,7 +390,25 @@ fn restrict_coverage(generation: &mut GenerationResult, kept: &[usize]) {
         &kept,
         |index| (&tests[index].covered_goals, &tests[index].covered_lines),
     );
+    if let Some(coupled) = &mut generation.coupled {
+        for (index, pair) in coupled.pairs.iter_mut().enumerate() {
+            pair.covered_by = kept
+                .iter()
+                .copied()
+                .find(|&test| tests[test].coupled_covered.contains(&index));
+        }
+    }
     for (class, other) in generation.also_instrumented.iter_mut().enumerate() {
+        if let Some(coupled) = &mut other.coupled {
+            for (index, pair) in coupled.pairs.iter_mut().enumerate() {
+                pair.covered_by = kept.iter().copied().find(|&test| {
+                    tests[test]
+                        .also_covered
+                        .get(class)
+                        .is_some_and(|own| own.coupled.contains(&index))
+                });
+            }
+        }
         restrict_class(
             &mut other.decisions,
             &mut other.branches,
@@ -612,7 +636,11 @@ fn emit_verified(
         }
     }
 
-    let mut spec = TestClassSpec::new(class, &emit::test_class_name(class), JUnit::from(junit));
+    let test_class = match &request.callee {
+        Some(callee) => emit::integration_test_class_name(class, callee),
+        None => emit::test_class_name(class),
+    };
+    let mut spec = TestClassSpec::new(class, &test_class, JUnit::from(junit));
     spec.tests = executed;
     spec.facts = facts;
     spec.generator_version = env!("CARGO_PKG_VERSION").to_string();

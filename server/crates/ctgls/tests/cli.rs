@@ -57,13 +57,7 @@ fn model_of_a_missing_file_is_an_error() {
 /// The README's quick-start command, on the bundled example project.
 #[test]
 fn model_of_the_example_project() {
-    let project =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/projects/bank");
-    let output = Command::new(env!("CARGO_BIN_EXE_ctgls"))
-        .current_dir(&project)
-        .args(["model", "src/main/java"])
-        .output()
-        .expect("the ctgls binary runs");
+    let output = in_bank(&["model", "src/main/java"]);
     assert!(
         output.status.success(),
         "{}",
@@ -82,4 +76,47 @@ fn model_of_a_directory_without_java_files_is_an_error() {
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no .java files under"), "{stderr}");
+}
+
+/// `ctgls ARGS` run in the example project `tests/projects/bank`.
+fn in_bank(args: &[&str]) -> std::process::Output {
+    let project =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/projects/bank");
+    Command::new(env!("CARGO_BIN_EXE_ctgls"))
+        .current_dir(&project)
+        .args(args)
+        .output()
+        .expect("the ctgls binary runs")
+}
+
+const BANK: &str = "src/main/java/com/example/bank/Bank.java";
+const ACCOUNT: &str = "src/main/java/com/example/bank/Account.java";
+
+/// `ctgls model CALLER --callee CALLEE`: the coupled branches of the example project's `Bank`
+/// (the caller) with `Account`: calls through locals of enhanced fors, locals and a `new`.
+#[test]
+fn coupled_branches_of_the_example_project() {
+    let output = in_bank(&["model", BANK, "--callee", ACCOUNT]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    expect_test::expect_file!["snapshots/bank-coupling.txt"]
+        .assert_eq(&String::from_utf8_lossy(&output.stdout));
+}
+
+#[test]
+fn coupled_branches_of_a_class_the_file_lacks_is_an_error() {
+    let output = in_bank(&[
+        "model",
+        BANK,
+        "--callee",
+        ACCOUNT,
+        "--classes",
+        "Bank:Nobody",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no type Nobody"), "{stderr}");
 }

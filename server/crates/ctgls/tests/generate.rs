@@ -434,4 +434,12 @@ fn instrument_also_puts_the_other_class_coverage_in_the_report() {
         .map(|goal| goal["condition"].as_str().expect("condition"))
         .collect();
     assert_eq!(uncovered, ["x == 0", "x > 100", "x > 100"]);
+    // The coupled branches of the two (the class-integration criterion, for comparison with
+    // `--callee`): `Magnitude.of` runs under `x == 0`'s false outcome, and only with x != 0,
+    // so of its two branches the unit tests take one.
+    assert_eq!(
+        magnitude["coupled_branches"],
+        serde_json::json!({ "covered": 1, "total": 2 }),
+        "{magnitude:#}"
+    );
 }

@@ -8,12 +8,14 @@
 //! Module map: `model` (declarations), `branches` (decisions and goals), `cfg` (graph types),
 //! `build` (tree walk), `lower` (code to CFG and decisions), `postdom`, `control_dependence`,
 //! `naming` (binary names and indexes), `update` (incremental reuse), `problems`, `dump`,
-//! `instrument` (probes inserted into the source for execution traces).
+//! `instrument` (probes inserted into the source for execution traces), `coupling` (coupled
+//! branches between a caller and a callee class, for class-integration tests).
 
 pub mod branches;
 mod build;
 pub mod cfg;
 pub mod control_dependence;
+pub mod coupling;
 mod dump;
 pub mod instrument;
 mod lower;

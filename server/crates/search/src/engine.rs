@@ -69,8 +69,8 @@ pub(crate) struct Engine<'a, 'r, V: Variation, E> {
     observers: Vec<&'a mut dyn SearchObserver>,
     pub archive: CoverageArchive<V::Individual>,
     pub exceptions: ExceptionGoals,
-    covered_per_criterion: [usize; 4],
-    total_per_criterion: [usize; 4],
+    covered_per_criterion: [usize; 5],
+    total_per_criterion: [usize; 5],
     executions: u64,
     executed_statements: u64,
     pub generations: u64,
@@ -85,6 +85,7 @@ fn criterion_slot(criterion: Criterion) -> usize {
         Criterion::Line => 1,
         Criterion::Method => 2,
         Criterion::Exception => 3,
+        Criterion::Coupled => 4,
     }
 }
 
@@ -105,7 +106,7 @@ where
         observers: Vec<&'a mut dyn SearchObserver>,
         preference: ArchivePreference,
     ) -> Engine<'a, 'r, V, E> {
-        let mut total_per_criterion = [0; 4];
+        let mut total_per_criterion = [0; 5];
         for goal in table.goals() {
             total_per_criterion[criterion_slot(goal.kind.criterion())] += 1;
         }
@@ -121,7 +122,7 @@ where
             observers,
             archive: CoverageArchive::new(preference),
             exceptions: ExceptionGoals::new(table.goal_count()),
-            covered_per_criterion: [0; 4],
+            covered_per_criterion: [0; 5],
             total_per_criterion,
             executions: 0,
             executed_statements: 0,
@@ -224,8 +225,7 @@ where
             generations: self.generations,
             coverage: self
                 .table
-                .criteria()
-                .enabled()
+                .enabled_criteria()
                 .map(|criterion| CriterionCoverage {
                     criterion,
                     covered: self.covered_per_criterion[criterion_slot(criterion)],

@@ -71,6 +71,28 @@ pub fn goal_fitness(table: &GoalTable, result: &ExecutionResult) -> Vec<f64> {
                     1.0
                 }
             }
+            StaticGoalKind::Coupled { pair } => match table.coupled().get(pair as usize) {
+                Some(coupled) => crate::coupled_goals::coupled_fitness(
+                    coupled,
+                    |goal| branch_fitness(table, result, &reach, goal),
+                    |member| {
+                        // Initializers have no entry probe; they run with every constructor
+                        // (or class load), so their "entry" is taken whenever the callee's
+                        // branch is reached through them.
+                        let initializer = matches!(
+                            table.member(member).kind,
+                            javamodel::MemberKind::InstanceInitializer
+                                | javamodel::MemberKind::StaticInitializer
+                        );
+                        if initializer || entered[member.index()] {
+                            0.0
+                        } else {
+                            1.0
+                        }
+                    },
+                ),
+                None => f64::INFINITY,
+            },
         })
         .collect()
 }

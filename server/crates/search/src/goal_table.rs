@@ -50,14 +50,19 @@ pub enum Criterion {
     Line,
     Method,
     Exception,
+    /// Coupled branches between a caller and a callee class (Derakhshanfar et al., "Generating
+    /// Class-Level Integration Tests Using Call Site Information"): only in a table built by
+    /// [`GoalTable::for_integration`], see `coupled_goals`.
+    Coupled,
 }
 
 impl Criterion {
-    pub const ALL: [Criterion; 4] = [
+    pub const ALL: [Criterion; 5] = [
         Criterion::Branch,
         Criterion::Line,
         Criterion::Method,
         Criterion::Exception,
+        Criterion::Coupled,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -66,6 +71,7 @@ impl Criterion {
             Criterion::Line => "line",
             Criterion::Method => "method",
             Criterion::Exception => "exception",
+            Criterion::Coupled => "coupled",
         }
     }
 }
@@ -104,6 +110,8 @@ impl Criteria {
             Criterion::Line => self.line,
             Criterion::Method => self.method,
             Criterion::Exception => self.exception,
+            // Present exactly when the table was built for integration (it has such goals).
+            Criterion::Coupled => false,
         }
     }
 
@@ -148,6 +156,8 @@ pub enum StaticGoalKind {
     /// The member is entered. EvoSuite's method criterion asks for a direct call from the
     /// test; here any entry counts, since the trace records entries, not call sites.
     Method { member: MemberId },
+    /// A coupled branch: index into [`GoalTable::coupled`].
+    Coupled { pair: u32 },
 }
 
 impl StaticGoalKind {
@@ -156,6 +166,7 @@ impl StaticGoalKind {
             StaticGoalKind::Branch { .. } => Criterion::Branch,
             StaticGoalKind::Line { .. } => Criterion::Line,
             StaticGoalKind::Method { .. } => Criterion::Method,
+            StaticGoalKind::Coupled { .. } => Criterion::Coupled,
         }
     }
 }
@@ -238,6 +249,8 @@ pub struct GoalTable {
     by_class_index: BTreeMap<(String, u32), DecisionId>,
     by_member_key: BTreeMap<String, MemberId>,
     by_line: BTreeMap<u32, GoalId>,
+    /// The coupled branches of an integration table, indexed by `StaticGoalKind::Coupled`.
+    pub(crate) coupled: Vec<crate::coupled_goals::CoupledGoal>,
 }
 
 impl GoalTable {
@@ -337,6 +350,12 @@ impl GoalTable {
         &self.members[id.index()]
     }
 
+    /// Appends a goal that nothing depends on (the coupled goals of `coupled_goals`).
+    pub(crate) fn push_goal(&mut self, goal: StaticGoal) {
+        self.goals.push(goal);
+        self.children.push(Vec::new());
+    }
+
     /// The goals that depend on `goal` (DynaMOSA activates them once `goal` is covered).
     pub fn children(&self, goal: GoalId) -> &[GoalId] {
         self.children
@@ -392,12 +411,13 @@ impl GoalTable {
             } => format!("{}.{}", self.decision(decision).key, outcome),
             StaticGoalKind::Line { line } => format!("line {line}"),
             StaticGoalKind::Method { member } => format!("method {}", self.member(member).key),
+            StaticGoalKind::Coupled { pair } => self.describe_coupled(pair as usize),
         })
     }
 }
 
 #[derive(Default)]
-struct Builder {
+pub(crate) struct Builder {
     members: Vec<MemberInfo>,
     decisions: Vec<DecisionInfo>,
     goals: Vec<StaticGoal>,
@@ -412,7 +432,7 @@ struct Builder {
 }
 
 impl Builder {
-    fn build(
+    pub(crate) fn build(
         mut self,
         binary_name: &str,
         criteria: Criteria,
@@ -529,6 +549,7 @@ impl Builder {
             by_class_index,
             by_member_key,
             by_line,
+            coupled: Vec::new(),
         }
     }
 

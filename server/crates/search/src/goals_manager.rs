@@ -30,6 +30,20 @@ impl GoalsManager {
         }
     }
 
+    /// Cling's MOSA over coupled branches (Derakhshanfar et al., "Generating Class-Level
+    /// Integration Tests Using Call Site Information", section 3.2.2): only the coupled goals
+    /// of an integration table are targets; the branch goals they are made of are not.
+    pub fn coupled(table: &GoalTable) -> GoalsManager {
+        GoalsManager {
+            active: table
+                .goals()
+                .iter()
+                .map(|g| matches!(g.kind, crate::goal_table::StaticGoalKind::Coupled { .. }))
+                .collect(),
+            covered: vec![false; table.goal_count()],
+        }
+    }
+
     /// Records that `goal` is covered and activates what depends on it. Ids beyond the static
     /// goals (exception goals) are ignored: they are never targets.
     pub fn on_covered(&mut self, table: &GoalTable, goal: GoalId) {

@@ -29,12 +29,14 @@
 //! (operators), `fitness`, `exception_goals`, `archive`, `goals_manager` (DynaMOSA targets),
 //! `ranking` (dominance, preference sorting), `crowding` (subvector dominance), `performance`
 //! (Grano et al.'s "Testing with Fewer Resources" proxies), `adaptive` (aDynaMOSA's heuristic switch), `selection`, `stopping`,
-//! `progress`, `config`, `engine` (shared loop machinery), `mosa`, `whole_suite`, `search`
+//! `progress`, `config`, `engine` (shared loop machinery), `coupled_goals` (the coupled
+//! branches criterion of class-integration tests: integration tables, Equation 2's fitness), `mosa`, `whole_suite`, `search`
 //! (entry point), `result`.
 
 mod adaptive;
 mod archive;
 mod config;
+mod coupled_goals;
 mod crowding;
 mod engine;
 mod exception_goals;
@@ -56,6 +58,7 @@ mod whole_suite;
 pub use adaptive::{HeuristicSwitch, SecondaryHeuristic};
 pub use archive::{ArchivePreference, ArchivedTest, Candidate, CoverageArchive};
 pub use config::{Algorithm, SearchConfig, WholeSuiteConfig};
+pub use coupled_goals::CoupledGoal;
 pub use crowding::subvector_dominance;
 pub use exception_goals::{ExceptionGoal, ExceptionGoals};
 pub use execution::{

@@ -19,7 +19,7 @@ use crate::performance::performance_heuristic;
 use crate::ranking::preference_sorting;
 use crate::selection::tournament;
 use crate::stopping::StopReason;
-use crate::variation::Variation;
+use crate::variation::{repair, Variation};
 
 /// A population with each member's front index and secondary score, for tournament selection.
 struct Ranked<I> {
@@ -36,6 +36,7 @@ where
     let algorithm = engine.config.algorithm;
     let size = engine.config.population_size.max(2);
     let mut goals = match algorithm {
+        _ if !engine.table.coupled().is_empty() => GoalsManager::coupled(engine.table),
         Algorithm::Mosa => GoalsManager::all_active(engine.table),
         _ => GoalsManager::dynamic(engine.table),
     };
@@ -52,7 +53,10 @@ where
         }
     }
     while population.len() < size {
-        let individual = engine.variation.random(engine.rng);
+        let mut individual = engine.variation.random(engine.rng);
+        // Cling (section 3.2.3): every initial test calls a covering method. The variation
+        // already prefers them when sampling; a test without one is repaired.
+        repair(engine.variation, &mut individual, engine.rng);
         population.push(Chromosome::new(individual));
     }
     for goal in engine.evaluate(population.iter_mut()) {
@@ -125,6 +129,9 @@ where
     let tournament_size = engine.config.tournament_size;
     let crossover_probability = probability(engine.config.crossover_probability);
     let mut offspring = Vec::with_capacity(size);
+    // Children dropped by Cling's repair; past this many, broken children are kept, so that a
+    // class whose covering methods cannot be called still gets a population.
+    let mut dropped = 0usize;
     while offspring.len() < size {
         let a = tournament(&ranked.rank, &ranked.secondary, tournament_size, engine.rng);
         let b = tournament(&ranked.rank, &ranked.secondary, tournament_size, engine.rng);
@@ -134,7 +141,19 @@ where
                 &ranked.members[b].individual,
                 engine.rng,
             );
-            (Chromosome::new(x), Chromosome::new(y))
+            // Cling (section 3.2.4): a child of crossover without a covering call is replaced
+            // by its parent.
+            let whole = |v: &V, child: V::Individual, parent: &Chromosome<V::Individual>| {
+                if v.has_covering_call(&child) {
+                    Chromosome::new(child)
+                } else {
+                    parent.clone()
+                }
+            };
+            (
+                whole(engine.variation, x, &ranked.members[a]),
+                whole(engine.variation, y, &ranked.members[b]),
+            )
         } else {
             (ranked.members[a].clone(), ranked.members[b].clone())
         };
@@ -149,6 +168,17 @@ where
             }
             if engine.variation.len(&child.individual) == 0 {
                 child = Chromosome::new(engine.variation.random(engine.rng));
+            }
+            // Cling (section 3.2.4): a child mutation left without a covering call is repaired
+            // by inserting one, up to 50 attempts, and left out of the population otherwise.
+            if !engine.variation.has_covering_call(&child.individual) {
+                child.evaluation = None;
+                if !repair(engine.variation, &mut child.individual, engine.rng)
+                    && dropped < 10 * size
+                {
+                    dropped += 1;
+                    continue;
+                }
             }
             offspring.push(child);
         }

@@ -33,6 +33,43 @@ pub trait Variation {
 
     /// The performance proxies of Grano et al., "Testing with Fewer Resources" that are properties of the test's own code.
     fn test_code_proxies(&self, individual: &Self::Individual) -> TestCodeProxies;
+
+    /// For class-integration tests (Derakhshanfar et al., "Generating Class-Level Integration
+    /// Tests Using Call Site Information", section 3.2.4): whether the individual calls a
+    /// covering method, one that may run the callee. An individual that does not is *broken*.
+    /// Always true outside integration searches.
+    fn has_covering_call(&self, _individual: &Self::Individual) -> bool {
+        true
+    }
+
+    /// Inserts a call to a covering method (one attempt of the paper's repair loop); false
+    /// when the attempt failed.
+    fn insert_covering_call(
+        &mut self,
+        _individual: &mut Self::Individual,
+        _rng: &mut StdRng,
+    ) -> bool {
+        false
+    }
+}
+
+/// The paper's limit of repair attempts after a mutation (section 3.2.4: 50 by default).
+pub(crate) const REPAIR_ATTEMPTS: usize = 50;
+
+/// Repairs a broken individual by inserting covering calls, at most [`REPAIR_ATTEMPTS`] times.
+/// Returns whether it is whole (calls a covering method) afterwards.
+pub(crate) fn repair<V: Variation + ?Sized>(
+    variation: &mut V,
+    individual: &mut V::Individual,
+    rng: &mut StdRng,
+) -> bool {
+    for _ in 0..REPAIR_ATTEMPTS {
+        if variation.has_covering_call(individual) {
+            return true;
+        }
+        variation.insert_covering_call(individual, rng);
+    }
+    variation.has_covering_call(individual)
 }
 
 /// Grano et al., "Testing with Fewer Resources", Table I: the proxies computed statically from a test case.

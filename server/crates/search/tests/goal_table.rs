@@ -37,6 +37,7 @@ fn render(table: &GoalTable) -> String {
             StaticGoalKind::Method { member } => {
                 format!("method {}", short(&table.member(member).key))
             }
+            StaticGoalKind::Coupled { pair } => format!("coupled {pair}"),
         };
         let root = if goal.root { " root" } else { "" };
         out.push_str(&format!("G{} {name}{root} <- {}\n", id.0, deps.join(" | ")));

@@ -153,6 +153,15 @@ impl Factory<'_> {
         })
     }
 
+    /// A call of `callable` at a random position, with its receiver and arguments made as
+    /// for any target call (class-integration tests insert a covering method this way).
+    pub fn insert_call_of(&mut self, tc: &mut TestCase, callable: &Arc<Callable>) -> bool {
+        let mut pos = self.rng.gen_range(0..=tc.len());
+        self.attempt(tc, |f, tc| {
+            f.call(tc, &mut pos, callable, None, None, 0).map(|_| ())
+        })
+    }
+
     /// A call on a random existing object, placed after it; `None` when no object has calls.
     pub fn insert_call_on_object(&mut self, tc: &mut TestCase) -> Option<bool> {
         let mut objects: Vec<usize> = (0..tc.len())

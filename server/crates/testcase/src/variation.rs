@@ -46,6 +46,22 @@ impl Variation {
         changed
     }
 
+    /// Inserts a call of `callable` (one of the cluster's targets) at a random position.
+    /// Returns whether it could (the test may be full, or a parameter impossible to build).
+    /// Derakhshanfar et al.'s "Generating Class-Level Integration Tests Using Call Site
+    /// Information" (section 3.2.4) repairs tests without a covering method this way.
+    pub fn insert_call_of(
+        &self,
+        test: &mut TestCase,
+        cluster: &Cluster,
+        callable: &std::sync::Arc<crate::Callable>,
+        rng: &mut StdRng,
+    ) -> bool {
+        let done = self.factory(cluster, rng).insert_call_of(test, callable);
+        debug_check(test, cluster);
+        done
+    }
+
     /// Single-point relative crossover with repair (IV-B). Needs no cluster: the offspring
     /// only use statements of their parents, with their declared types.
     pub fn crossover(&self, a: &TestCase, b: &TestCase, rng: &mut StdRng) -> (TestCase, TestCase) {

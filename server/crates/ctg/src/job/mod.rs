@@ -19,6 +19,7 @@
 //! `minimise` (Fraser and Arcuri, "Whole Test Suites" IV-A), `report` (coverage, exceptions and tests of the result).
 
 mod executor;
+mod integration;
 mod minimise;
 mod observer;
 mod report;
@@ -35,9 +36,10 @@ pub use minimise::{minimise, without, KeptGoal, MinimisationStats};
 pub use observer::{GenerationObserver, Phase};
 pub use request::{ClusterSource, GenerationRequest, ObjectSeedSource, WarmStartSource};
 pub use result::{
-    ClassCoverage, Coverage, DecisionCoverage, EnvironmentDependency, EscapedException,
-    GeneratedTest, GenerationError, GenerationResult, LineCoverage, MinimisationSummary,
-    OutcomeCoverage, PhaseTimings, SourceDiagnostic, TestCoverage, UndeclaredException, WarmStart,
+    ClassCoverage, CoupledCoverage, CoupledPairCoverage, Coverage, DecisionCoverage,
+    EnvironmentDependency, EscapedException, GeneratedTest, GenerationError, GenerationResult,
+    LineCoverage, MinimisationSummary, OutcomeCoverage, PhaseTimings, SourceDiagnostic,
+    TestCoverage, UndeclaredException, WarmStart,
 };
 pub use setup::{locate, read_sources, ClassSource, ProjectSource};
 pub use trace_mapping::TraceMapper;
@@ -292,16 +294,50 @@ fn run_compiled(
             unreachable.type_name, unreachable.reason
         ));
     }
-    let table = GoalTable::for_class_with_lines(
-        &context.cut.model,
-        class,
-        request.criteria,
-        &context.probes.lines,
-    )
+    // Class-integration tests (`integration`): the coupled branches with the callee, which the
+    // job instrumented like the classes of `also_instrument`.
+    let callee = request
+        .callee
+        .as_ref()
+        .and_then(|callee| context.also.iter().find(|also| also.class == callee));
+    let coupling = match callee {
+        Some(callee) => Some(
+            javamodel::coupling::couple(&context.cut.model, class, callee.model, callee.class)
+                .map_err(|_| GenerationError::ClassNotFound {
+                    class: callee.class.to_string(),
+                    source_roots: request.layout.source_roots.clone(),
+                })?,
+        ),
+        None => None,
+    };
+    let table = match (&coupling, callee) {
+        (Some(coupling), Some(callee)) => GoalTable::for_integration(
+            &context.cut.model,
+            class,
+            callee.model,
+            callee.class,
+            class,
+            &coupling.pairs(),
+            request.criteria,
+        ),
+        _ => GoalTable::for_class_with_lines(
+            &context.cut.model,
+            class,
+            request.criteria,
+            &context.probes.lines,
+        ),
+    }
     .ok_or_else(|| GenerationError::ClassNotFound {
         class: class.to_string(),
         source_roots: request.layout.source_roots.clone(),
     })?;
+    let covering = coupling
+        .as_ref()
+        .map(|coupling| integration::covering_callables(&cluster, coupling))
+        .unwrap_or_default();
+    if let Some(coupling) = &coupling {
+        warnings.extend(integration::warnings(coupling, covering.len()));
+    }
     clock.timings.describe = clock.lap();
     if request.cancel.is_cancelled() {
         return Err(GenerationError::Cancelled {
@@ -314,6 +350,9 @@ fn run_compiled(
     // was alone.
     let top_level = class.split('$').next().unwrap_or(class);
     let mut mapper = TraceMapper::new(&table, context.probes);
+    if let Some(callee) = callee.filter(|_| coupling.is_some()) {
+        mapper = mapper.with_goal_file(callee.probes);
+    }
     if let Some(decl) = context.cut.model.type_by_binary_name(top_level) {
         mapper =
             mapper.with_own_lines(decl.span.start.row as u32 + 1..=decl.span.end.row as u32 + 1);
@@ -338,7 +377,8 @@ fn run_compiled(
         testcase::Variation::new(request.variation.clone()),
         cluster,
         observed,
-    );
+    )
+    .with_covering(covering);
     let offered_count = offered.len();
     let seeds: Vec<TestCase> = offered
         .into_iter()
@@ -350,8 +390,13 @@ fn run_compiled(
         seeded_objects,
     };
 
+    // Cling tailors MOSA (section 3.2.2); the whole-suite GA has no per-pair objectives.
+    let algorithm = match request.algorithm {
+        search::Algorithm::WholeSuite if coupling.is_some() => search::Algorithm::Mosa,
+        algorithm => algorithm,
+    };
     let config = SearchConfig {
-        algorithm: request.algorithm,
+        algorithm,
         ..request.search.clone()
     };
     let search_budget = SearchBudget {
@@ -521,6 +566,7 @@ fn run_compiled(
         text: context.text,
         probes: context.probes,
         closest: &closest,
+        coupling: coupling.as_ref(),
     }
     .build(unique, runs, &mut warnings);
     let environment =
@@ -529,7 +575,23 @@ fn run_compiled(
     let also_instrumented = context
         .also
         .iter()
-        .map(|also| report::also_covered(also, request.criteria, &mut tests))
+        .map(|also| {
+            let mut covered = report::also_covered(also, request.criteria, &mut tests);
+            // A unit run's tests, measured by the criterion of integration tests (for
+            // comparing the two, as the paper's RQ1.2 does); an integration run reports its
+            // own pairs in `coupled`.
+            if coupling.is_none() {
+                covered.coupled = integration::unit_coverage(
+                    &context.cut.model,
+                    class,
+                    context.probes,
+                    also,
+                    request.criteria,
+                    &mut tests,
+                );
+            }
+            covered
+        })
         .collect();
     clock.timings.total = context.started.elapsed();
 
@@ -545,6 +607,7 @@ fn run_compiled(
         escapes: report.escapes,
         tests,
         also_instrumented,
+        coupled: report.coupled,
         executions: stats.executions,
         statements_executed: stats.statements,
         fresh_loader_executions: stats.fresh_loaders,

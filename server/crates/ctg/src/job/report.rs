@@ -24,6 +24,10 @@ pub(crate) struct Report<'a> {
     /// Per branch goal, the smallest distance seen over the whole job (for a class the job
     /// instrumented besides the class under test, over the final tests).
     pub closest: &'a [f64],
+    /// An integration run's coupling (`job::integration`): the table then also holds the
+    /// callee's decisions, which are left out here (the callee is reported as a class the job
+    /// instrumented besides), and the coupled branches are reported.
+    pub coupling: Option<&'a javamodel::coupling::Coupling>,
 }
 
 /// Decision and line coverage of one class by the final tests.
@@ -45,6 +49,7 @@ pub(crate) struct Built {
     pub tests: Vec<GeneratedTest>,
     /// Per static goal, whether a kept final test covers it.
     pub covered_goals: Vec<bool>,
+    pub coupled: Option<crate::job::result::CoupledCoverage>,
 }
 
 impl Report<'_> {
@@ -78,6 +83,7 @@ impl Report<'_> {
                         covered_goals: Vec::new(),
                         covered_lines: Vec::new(),
                         also_covered: Vec::new(),
+                        coupled_covered: Vec::new(),
                     },
                     run.result,
                 )),
@@ -106,18 +112,36 @@ impl Report<'_> {
             }
         }
 
+        let coupled = self.coupling.map(|coupling| {
+            let per_test: Vec<Vec<f64>> = results
+                .iter()
+                .map(|result| goal_fitness(self.table, result))
+                .collect();
+            (per_test, coupling)
+        });
+        let coupled = coupled.map(|(per_test, coupling)| {
+            for ((test, _), fitness) in kept.iter_mut().zip(&per_test) {
+                test.coupled_covered =
+                    crate::job::integration::covered_by_test(self.table, fitness);
+            }
+            crate::job::integration::coverage(self.table, coupling, &per_test)
+        });
+
         let members = self.table.members();
         let methods = Coverage {
             covered: members
                 .iter()
                 .enumerate()
-                .filter(|(_, m)| m.is_method)
+                .filter(|(_, m)| m.is_method && self.is_own(&m.key))
                 .filter(|(i, _)| {
                     kept.iter()
                         .any(|(_, r)| r.member_entries(search::MemberId(*i as u32)) > 0)
                 })
                 .count(),
-            total: members.iter().filter(|m| m.is_method).count(),
+            total: members
+                .iter()
+                .filter(|m| m.is_method && self.is_own(&m.key))
+                .count(),
         };
 
         // What each test covers on its own, so that a caller who keeps only some of the tests
@@ -168,7 +192,13 @@ impl Report<'_> {
             escapes,
             tests: kept.into_iter().map(|(t, _)| t).collect(),
             covered_goals,
+            coupled,
         }
+    }
+
+    /// Whether a member (by key) is the class's own rather than the integration callee's.
+    fn is_own(&self, member: &str) -> bool {
+        self.coupling.is_none() || member_of_class(self.table.binary_name(), member)
     }
 
     /// Decision and line coverage of the class by `results` (final runs, in test order), with
@@ -187,9 +217,13 @@ impl Report<'_> {
         let mut decisions = Vec::with_capacity(self.table.decisions().len());
         let mut branches = Coverage {
             covered: 0,
-            total: self.table.branch_goal_count(),
+            total: 0,
         };
         for info in self.table.decisions() {
+            if !self.is_own(&info.key.member) {
+                continue;
+            }
+            branches.total += info.outcomes.len();
             let outcomes = info
                 .outcomes
                 .iter()
@@ -230,6 +264,7 @@ impl Report<'_> {
             .table
             .decisions()
             .iter()
+            .filter(|info| self.is_own(&info.key.member))
             .flat_map(|info| {
                 info.outcomes
                     .iter()
@@ -247,6 +282,7 @@ impl Report<'_> {
                     .map(|(_, key)| key.clone())
                     .collect(),
                 lines: self.lines(std::iter::once(*result)).covered,
+                coupled: Vec::new(),
             })
             .collect();
         Covered {
@@ -377,6 +413,7 @@ pub(crate) fn also_covered(
             decisions: Vec::new(),
             branches: Coverage::default(),
             lines: LineCoverage::default(),
+            coupled: None,
         };
     };
     let mapper = TraceMapper::new(&table, also.probes);
@@ -397,6 +434,7 @@ pub(crate) fn also_covered(
         text: also.text,
         probes: also.probes,
         closest: &closest,
+        coupling: None,
     };
     let covered = report.coverage(&results.iter().collect::<Vec<_>>());
     for (test, own) in tests.iter_mut().zip(covered.per_test) {
@@ -407,6 +445,7 @@ pub(crate) fn also_covered(
         decisions: covered.decisions,
         branches: covered.branches,
         lines: covered.lines,
+        coupled: None,
     }
 }
 

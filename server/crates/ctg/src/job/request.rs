@@ -27,6 +27,10 @@ pub struct GenerationRequest {
     /// fails the job like a missing class under test. The class under test itself and repeats
     /// are ignored.
     pub also_instrument: Vec<String>,
+    /// Class-integration tests: the callee class (binary name) whose coupled branches with
+    /// `class` are the search's goals (`job::integration`). It is instrumented like the
+    /// classes of `also_instrument`.
+    pub callee: Option<String>,
     /// Everything the user waits for: worker start, compile, describe, search, minimisation,
     /// the final run, and the caller's emission and verification (see `emission_reserve`).
     pub budget: Duration,
@@ -81,6 +85,7 @@ impl GenerationRequest {
             overlays: SourceOverlays::default(),
             class: class.into(),
             also_instrument: Vec::new(),
+            callee: None,
             budget: Duration::from_secs(10),
             emission_reserve: EmissionReserve::Estimated(EmissionCosts::default()),
             minimisation_share: 0.15,

@@ -38,6 +38,10 @@ pub struct GenerationResult {
     /// What the final tests cover of the classes of `GenerationRequest::also_instrument`, in the
     /// order asked (the class under test and repeats left out).
     pub also_instrumented: Vec<ClassCoverage>,
+    /// The coupled branches of an integration run (`GenerationRequest::callee`); `None` for a
+    /// unit run. `decisions`, `branches` and `methods` are then the caller's alone; the
+    /// callee's coverage is in `also_instrumented`.
+    pub coupled: Option<CoupledCoverage>,
     /// Test executions: search, minimisation and the final run.
     pub executions: u64,
     /// Test statements executed over all those executions.
@@ -154,6 +158,9 @@ pub struct ClassCoverage {
     pub decisions: Vec<DecisionCoverage>,
     pub branches: Coverage,
     pub lines: LineCoverage,
+    /// When the class under test calls this class: the coupled branches between them that the
+    /// final (unit) tests cover, to compare with class-integration tests (`job::integration`).
+    pub coupled: Option<CoupledCoverage>,
 }
 
 /// What one final test covers of one class on its own.
@@ -163,6 +170,8 @@ pub struct TestCoverage {
     pub goals: Vec<String>,
     /// Probed lines of the class, ascending.
     pub lines: Vec<u32>,
+    /// Indexes into [`ClassCoverage::coupled`]'s pairs this test covers on its own.
+    pub coupled: Vec<usize>,
 }
 
 /// Statement lines of the class (the lines instrumentation probes).
@@ -246,6 +255,45 @@ pub struct GeneratedTest {
     /// What this test covers on its own of each class of
     /// [`GenerationResult::also_instrumented`], in the same order.
     pub also_covered: Vec<TestCoverage>,
+    /// In an integration run, the indexes into [`CoupledCoverage::pairs`] this test covers on
+    /// its own in the final run; empty otherwise.
+    pub coupled_covered: Vec<usize>,
+}
+
+/// What the final tests of an integration run (`GenerationRequest::callee`) cover of the
+/// coupled branches between the class under test and the callee (Derakhshanfar et al.,
+/// "Generating Class-Level Integration Tests Using Call Site Information", Definition 3.4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CoupledCoverage {
+    /// Binary name of the callee.
+    pub callee: String,
+    /// Member keys of the caller's covering methods (those that may run a call site).
+    pub covering_methods: Vec<String>,
+    pub pairs: Vec<CoupledPairCoverage>,
+}
+
+impl CoupledCoverage {
+    pub fn covered(&self) -> usize {
+        self.pairs.iter().filter(|p| p.covered_by.is_some()).count()
+    }
+
+    pub fn total(&self) -> usize {
+        self.pairs.len()
+    }
+}
+
+/// One coupled branch and the first final test that covers it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CoupledPairCoverage {
+    /// The caller's branch (`GoalKey` display, or `<member key>/entry` for a call site that
+    /// depends on no branch of its method).
+    pub caller_branch: String,
+    /// The callee's branch (`GoalKey` display).
+    pub callee_branch: String,
+    /// 1-based lines (in the caller's file) of the call sites through which the pair couples.
+    pub call_sites: Vec<u32>,
+    /// Index into [`GenerationResult::tests`].
+    pub covered_by: Option<usize>,
 }
 
 /// Wall time per phase.

@@ -105,15 +105,15 @@ pub fn locate(
     })
 }
 
-/// The classes of `request.also_instrument`, each once and in the order asked, without the class
-/// under test, located and modelled like it; a class no source declares is an error like a
+/// The classes of `request.also_instrument` (and the integration callee), each once and in the
+/// order asked, without the class under test, located and modelled like it; a class no source declares is an error like a
 /// missing class under test.
 pub fn locate_also(
     request: &GenerationRequest,
     sources: &[ProjectSource],
 ) -> Result<Vec<(String, ClassSource)>, GenerationError> {
     let mut out: Vec<(String, ClassSource)> = Vec::new();
-    for class in &request.also_instrument {
+    for class in request.also_instrument.iter().chain(&request.callee) {
         if *class == request.class || out.iter().any(|(c, _)| c == class) {
             continue;
         }

@@ -51,6 +51,10 @@ pub struct TraceMapper<'a> {
     /// The lines of the file whose line probes are recorded and whose line, method and loop
     /// probes count towards the production proxies; `None` for all of them.
     own_lines: Option<RangeInclusive<u32>>,
+    /// Probe tables of other files whose decisions and members the goal table holds too (the
+    /// callee of an integration table, `job::integration`): their branch and method rows are
+    /// read, their lines and proxies are not.
+    goal_files: Vec<&'a ProbeTable>,
 }
 
 impl<'a> TraceMapper<'a> {
@@ -60,7 +64,18 @@ impl<'a> TraceMapper<'a> {
             probes,
             class: table.binary_name().to_string(),
             own_lines: None,
+            goal_files: Vec::new(),
         }
+    }
+
+    /// Also reads the branch and method rows of the file of `probes` into the goal table (an
+    /// integration table holds the callee's decisions). A file that is the class under test's
+    /// own is read once.
+    pub fn with_goal_file(mut self, probes: &'a ProbeTable) -> TraceMapper<'a> {
+        if probes.key != self.probes.key {
+            self.goal_files.push(probes);
+        }
+        self
     }
 
     /// Reads only the probes on `lines` of the file for covered lines and the production
@@ -120,6 +135,10 @@ impl<'a> TraceMapper<'a> {
         let mut method_calls = 0u64;
         let mut statements = 0u64;
         for file in &trace.files {
+            if let Some(probes) = self.goal_files.iter().find(|p| p.key == file.key) {
+                self.record_goals(out, file, probes);
+                continue;
+            }
             if file.key != self.probes.key {
                 continue;
             }
@@ -147,41 +166,7 @@ impl<'a> TraceMapper<'a> {
                 .filter(|&&(line, _)| self.is_own(Some(line)))
                 .map(|(_, h)| h)
                 .sum::<u64>();
-            // A switch has one row per case: the decision's hits are the largest row, since
-            // each row counts the same evaluations.
-            let mut hits: Vec<(search::DecisionId, u64)> = Vec::new();
-            for row in &file.branches {
-                let Some(probe) = self.probes.branch(row.id) else {
-                    continue;
-                };
-                let Some(decision) = self.table.decision_by_key(&probe.decision) else {
-                    continue;
-                };
-                match hits.iter_mut().find(|(d, _)| *d == decision) {
-                    Some((_, h)) => *h = (*h).max(row.hits),
-                    None => hits.push((decision, row.hits)),
-                }
-                record_side(out, self.table, decision, probe.on_true, row.true_distance);
-                record_side(
-                    out,
-                    self.table,
-                    decision,
-                    probe.on_false,
-                    row.false_distance,
-                );
-            }
-            for (decision, h) in hits {
-                out.record_decision(self.table, decision, saturate(h));
-            }
-            for &(id, h) in &file.methods {
-                let member = self
-                    .probes
-                    .method(id)
-                    .and_then(|m| self.table.member_by_key(&m.member));
-                if let Some(member) = member {
-                    out.record_member_entry(self.table, member, saturate(h));
-                }
-            }
+            self.record_goals(out, file, self.probes);
             for &(line, h) in &file.lines {
                 if h > 0 && self.is_own(Some(line)) {
                     out.record_line(line);
@@ -194,6 +179,44 @@ impl<'a> TraceMapper<'a> {
             object_instantiations: trace.proxies.instantiations,
             covered_statements: statements,
         };
+    }
+
+    /// The branch and method rows of `file`, whose probes are `probes`, in goal terms.
+    fn record_goals(&self, out: &mut ExecutionResult, file: &jvm::FileTrace, probes: &ProbeTable) {
+        // A switch has one row per case: the decision's hits are the largest row, since each
+        // row counts the same evaluations.
+        let mut hits: Vec<(search::DecisionId, u64)> = Vec::new();
+        for row in &file.branches {
+            let Some(probe) = probes.branch(row.id) else {
+                continue;
+            };
+            let Some(decision) = self.table.decision_by_key(&probe.decision) else {
+                continue;
+            };
+            match hits.iter_mut().find(|(d, _)| *d == decision) {
+                Some((_, h)) => *h = (*h).max(row.hits),
+                None => hits.push((decision, row.hits)),
+            }
+            record_side(out, self.table, decision, probe.on_true, row.true_distance);
+            record_side(
+                out,
+                self.table,
+                decision,
+                probe.on_false,
+                row.false_distance,
+            );
+        }
+        for (decision, h) in hits {
+            out.record_decision(self.table, decision, saturate(h));
+        }
+        for &(id, h) in &file.methods {
+            let member = probes
+                .method(id)
+                .and_then(|m| self.table.member_by_key(&m.member));
+            if let Some(member) = member {
+                out.record_member_entry(self.table, member, saturate(h));
+            }
+        }
     }
 
     fn exception(&self, test: &TestCase, result: &TestResult) -> Option<ObservedException> {
@@ -399,7 +422,7 @@ pub fn executed_statements(test: &TestCase, result: &TestResult) -> u64 {
 
 /// `java.util.Map$Entry[]` and `Map.Entry[]` both become `Entry[]`; type arguments and
 /// varargs dots are normalised away.
-fn simple_type(name: &str) -> String {
+pub(crate) fn simple_type(name: &str) -> String {
     let name = name.trim();
     let (base, dims) = match name.strip_suffix("...") {
         Some(base) => (base, "[]"),
@@ -422,7 +445,7 @@ fn simple_type(name: &str) -> String {
 
 /// Splits a signature's parameter list at top-level commas (type arguments are already gone in
 /// member signatures, but be safe).
-fn split_params(params: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn split_params(params: &str) -> impl Iterator<Item = &str> {
     let mut depth = 0i32;
     let mut start = 0;
     let mut out = Vec::new();

@@ -6,9 +6,12 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use std::sync::Arc;
+
 use rand::rngs::StdRng;
+use rand::Rng;
 use search::TestCodeProxies;
-use testcase::{check_well_typed, Cluster, PrimitiveValue, Statement, TestCase};
+use testcase::{check_well_typed, Callable, Cluster, PrimitiveValue, Statement, TestCase};
 
 /// Values seen at run time, waiting to be added to the cluster's pools. The executor fills
 /// it, the operators drain it: both are borrowed by the search at once, so they share it.
@@ -27,6 +30,8 @@ pub struct ClusterVariation {
     operators: testcase::Variation,
     cluster: Cluster,
     observed: ObservedValues,
+    /// The covering methods of an integration run (`job::integration`); empty otherwise.
+    covering: Vec<Arc<Callable>>,
 }
 
 impl ClusterVariation {
@@ -39,7 +44,16 @@ impl ClusterVariation {
             operators,
             cluster,
             observed,
+            covering: Vec::new(),
         }
+    }
+
+    /// Class-integration tests: every test is to call one of `covering` (Derakhshanfar et al.,
+    /// "Generating Class-Level Integration Tests Using Call Site Information", section 3.2.4).
+    /// Empty: no test is broken.
+    pub fn with_covering(mut self, covering: Vec<Arc<Callable>>) -> ClusterVariation {
+        self.covering = covering;
+        self
     }
 
     pub fn cluster(&self) -> &Cluster {
@@ -64,7 +78,13 @@ impl search::Variation for ClusterVariation {
 
     fn random(&mut self, rng: &mut StdRng) -> TestCase {
         self.absorb_observed();
-        self.operators.random_test(&self.cluster, rng)
+        let mut test = self.operators.random_test(&self.cluster, rng);
+        // Cling's sampling prefers covering methods (section 3.2.3): one is added to every
+        // random test that lacks one (see `job::integration`).
+        if !self.has_covering_call(&test) {
+            self.insert_covering_call(&mut test, rng);
+        }
+        test
     }
 
     fn mutate(&mut self, individual: &mut TestCase, rng: &mut StdRng) -> bool {
@@ -89,6 +109,24 @@ impl search::Variation for ClusterVariation {
 
     fn test_code_proxies(&self, individual: &TestCase) -> TestCodeProxies {
         test_code_proxies(individual)
+    }
+
+    fn has_covering_call(&self, individual: &TestCase) -> bool {
+        self.covering.is_empty()
+            || individual.statements().iter().any(|statement| {
+                statement
+                    .callable()
+                    .is_some_and(|c| self.covering.iter().any(|k| **k == **c))
+            })
+    }
+
+    fn insert_covering_call(&mut self, individual: &mut TestCase, rng: &mut StdRng) -> bool {
+        if self.covering.is_empty() {
+            return false;
+        }
+        let callable = self.covering[rng.gen_range(0..self.covering.len())].clone();
+        self.operators
+            .insert_call_of(individual, &self.cluster, &callable, rng)
     }
 }
 

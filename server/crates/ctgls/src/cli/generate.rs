@@ -157,6 +157,7 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         request.algorithm = args.algorithm;
         request.criteria = args.criteria;
         request.also_instrument = args.instrument_also.clone();
+        request.callee = args.callee.clone();
         // Section 3.2: what the tests of the classes it uses built (in this run when they
         // finished before it, else in an earlier one) seeds its search.
         let used: Vec<String> = uses

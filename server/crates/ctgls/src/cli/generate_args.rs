@@ -44,6 +44,11 @@ pub struct GenerateCli {
     /// coverage by that class's tests (the search ignores it); repeatable
     #[arg(long = "instrument-also", value_name = "FQCN", value_parser = class_name("--instrument-also"))]
     instrument_also: Vec<String>,
+    /// Class-integration tests: generate tests of the one --class (the caller) that cover its
+    /// coupled branches with this class (the callee), written to
+    /// <Caller>_<Callee>IntegrationGeneratedTest.java
+    #[arg(long, value_name = "FQCN", value_parser = class_name("--callee"))]
+    callee: Option<String>,
     /// Wall-clock budget per class, start-up and verification included (default: 30); in
     /// project mode, the average per class when --total-budget is not given
     #[arg(long, value_name = "SECONDS", value_parser = seconds("--budget"), allow_hyphen_values = true)]
@@ -206,6 +211,9 @@ pub struct GenerateArgs {
     /// Classes whose coverage by each class's tests is measured and reported
     /// (`GenerationRequest::also_instrument`).
     pub instrument_also: Vec<String>,
+    /// The callee of class-integration tests (`GenerationRequest::callee`); only with one
+    /// class.
+    pub callee: Option<String>,
     pub budget: Duration,
     pub seed: u64,
     pub max_executions: Option<u64>,
@@ -251,6 +259,7 @@ impl Default for GenerateArgs {
             classpath: Vec::new(),
             classes: Vec::new(),
             instrument_also: Vec::new(),
+            callee: None,
             budget: Duration::from_secs(30),
             seed: 0,
             max_executions: None,
@@ -302,6 +311,15 @@ impl GenerateCli {
                 ));
             }
         }
+        if self.callee.is_some() && self.classes.len() != 1 {
+            return Err(
+                "`--callee` makes integration tests of one caller: give exactly one `--class`"
+                    .to_string(),
+            );
+        }
+        if self.callee.is_some() && self.callee.as_ref() == self.classes.first() {
+            return Err("`--callee` names another class than `--class`".to_string());
+        }
         let defaults = BuildToolSettings::default();
         Ok(GenerateArgs {
             project: self.project,
@@ -313,6 +331,7 @@ impl GenerateCli {
                 .collect(),
             classes: self.classes,
             instrument_also: self.instrument_also,
+            callee: self.callee,
             budget: self.budget.unwrap_or(Duration::from_secs(30)),
             seed: self.seed,
             max_executions: self.max_executions,
@@ -451,6 +470,20 @@ mod tests {
         match parse_strs(&all)? {
             Command::Generate(args) => Ok(*args),
             other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn callee_needs_exactly_one_other_class() {
+        let args = parse(&["--class", "p.Bank", "--callee", "p.Account"]).expect("valid");
+        assert_eq!(args.callee.as_deref(), Some("p.Account"));
+        for wrong in [
+            &["--callee", "p.Account"][..],
+            &["--class", "p.A", "--class", "p.B", "--callee", "p.C"],
+            &["--class", "p.A", "--callee", "p.A"],
+        ] {
+            let error = parse(wrong).expect_err("invalid");
+            assert!(error.contains("--callee"), "{error}");
         }
     }
 

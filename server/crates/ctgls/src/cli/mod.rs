@@ -57,6 +57,14 @@ enum Sub {
     Model {
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
+        /// Print the coupled branches between the class of the one PATH (the caller) and the
+        /// class of this file (the callee) instead
+        #[arg(long, value_name = "FILE")]
+        callee: Option<PathBuf>,
+        /// With --callee: the caller's and the callee's class when a file declares several
+        /// (binary or simple names, `CALLER:CALLEE`)
+        #[arg(long, value_name = "CALLER:CALLEE", requires = "callee")]
+        classes: Option<String>,
     },
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell)
     Completions { shell: clap_complete::Shell },
@@ -67,6 +75,12 @@ pub enum Command {
     Lsp,
     Model {
         paths: Vec<PathBuf>,
+    },
+    /// `model CALLER.java --callee CALLEE.java`: coupled branches.
+    Coupling {
+        caller: PathBuf,
+        callee: PathBuf,
+        classes: Option<String>,
     },
     /// Boxed: the arguments are far larger than the other commands.
     Generate(Box<generate_args::GenerateArgs>),
@@ -90,7 +104,28 @@ pub fn parse(args: &[OsString]) -> Result<Command, clap::Error> {
     let cli = Cli::try_parse_from(&args).map_err(|error| with_usage(error, &args))?;
     Ok(match cli.command {
         None | Some(Sub::Lsp { .. }) => Command::Lsp,
-        Some(Sub::Model { paths }) => Command::Model { paths },
+        Some(Sub::Model {
+            paths,
+            callee: None,
+            ..
+        }) => Command::Model { paths },
+        Some(Sub::Model {
+            mut paths,
+            callee: Some(callee),
+            classes,
+        }) => {
+            if paths.len() != 1 {
+                return Err(usage_error(
+                    "model",
+                    "--callee takes one caller file as PATH".to_string(),
+                ));
+            }
+            Command::Coupling {
+                caller: paths.remove(0),
+                callee,
+                classes,
+            }
+        }
         Some(Sub::Generate(generate)) => Command::Generate(Box::new(
             generate
                 .check()
@@ -155,19 +190,29 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// A `model` command's text on stdout, or its error on stderr.
+fn print_dump(dump: anyhow::Result<String>) -> ExitCode {
+    match dump {
+        Ok(dump) => {
+            print!("{dump}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("ctgls: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn run(command: Command) -> ExitCode {
     match command {
         Command::Lsp => run_lsp(),
-        Command::Model { paths } => match model::run(&paths) {
-            Ok(dump) => {
-                print!("{dump}");
-                ExitCode::SUCCESS
-            }
-            Err(error) => {
-                eprintln!("ctgls: {error:#}");
-                ExitCode::FAILURE
-            }
-        },
+        Command::Coupling {
+            caller,
+            callee,
+            classes,
+        } => print_dump(model::run_coupling(&caller, &callee, classes.as_deref())),
+        Command::Model { paths } => print_dump(model::run(&paths)),
         Command::Generate(args) => {
             // Problems reach the user as values (errors, warnings in the summary); logs on
             // stderr only when asked for.
@@ -241,6 +286,15 @@ mod tests {
                 paths: vec![PathBuf::from("A.java"), PathBuf::from("src")]
             })
         );
+        assert_eq!(
+            parse_strs(&["model", "R.java", "--callee", "E.java"]),
+            Ok(Command::Coupling {
+                caller: PathBuf::from("R.java"),
+                callee: PathBuf::from("E.java"),
+                classes: None,
+            })
+        );
+        assert!(parse_strs(&["model", "R.java", "S.java", "--callee", "E.java"]).is_err());
         assert_eq!(
             parse_strs(&["completions", "bash"]),
             Ok(Command::Completions(clap_complete::Shell::Bash))

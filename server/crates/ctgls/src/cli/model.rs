@@ -33,6 +33,39 @@ pub fn run(paths: &[PathBuf]) -> anyhow::Result<String> {
     Ok(out)
 }
 
+/// `ctgls model CALLER.java --callee CALLEE.java`: the coupled branches between the two files'
+/// classes (Derakhshanfar et al., "Generating Class-Level Integration Tests Using Call Site
+/// Information", section 3.1). `classes` (`CALLER:CALLEE`) picks the classes when a file
+/// declares several; by default each file's first top-level class.
+pub fn run_coupling(caller: &Path, callee: &Path, classes: Option<&str>) -> anyhow::Result<String> {
+    let read = |path: &Path| {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+    };
+    let build = |source: &str| JavaModel::build(source, &syntax::parse_java(source, None));
+    let caller_model = build(&read(caller)?);
+    let callee_model = build(&read(callee)?);
+    let first = |model: &JavaModel, path: &Path| {
+        model
+            .types
+            .first()
+            .map(|t| t.binary_name.clone())
+            .with_context(|| format!("{} declares no type", path.display()))
+    };
+    let (caller_class, callee_class) = match classes {
+        Some(pair) => {
+            let (r, e) = pair
+                .split_once(':')
+                .context("--classes takes CALLER:CALLEE")?;
+            (r.to_string(), e.to_string())
+        }
+        None => (first(&caller_model, caller)?, first(&callee_model, callee)?),
+    };
+    let coupling =
+        javamodel::coupling::couple(&caller_model, &caller_class, &callee_model, &callee_class)
+            .map_err(anyhow::Error::msg)?;
+    Ok(javamodel::coupling::dump_coupling(&coupling))
+}
+
 /// The model dump of one source text.
 pub fn dump_model(source: &str) -> String {
     let tree = syntax::parse_java(source, None);

@@ -410,6 +410,9 @@ fn class_json(outcome: &ClassOutcome, layout: &ProjectLayout) -> Value {
     if let Some(entry) = entry.as_object_mut() {
         entry.insert("mutation".into(), mutation_json(e.mutation.as_ref()));
     }
+    if let (Some(entry), Some(coupled)) = (entry.as_object_mut(), &g.coupled) {
+        entry.extend(coupled_json(coupled));
+    }
     entry
 }
 
@@ -445,6 +448,36 @@ fn mutation_cell(outcome: &ClassOutcome) -> String {
         Some(s) => format!("{:.2} ({}/{})", s.score(), s.killed, s.reached),
         None => "-".to_string(),
     }
+}
+
+/// An integration run's coupled branches (`docs/report.md`, "Class-integration tests").
+fn coupled_json(coupled: &ctg::job::CoupledCoverage) -> serde_json::Map<String, Value> {
+    let pair = |p: &ctg::job::CoupledPairCoverage| {
+        json!({
+            "caller_branch": p.caller_branch,
+            "callee_branch": p.callee_branch,
+            "call_site_lines": p.call_sites,
+        })
+    };
+    let mut out = serde_json::Map::new();
+    out.insert("callee".into(), json!(coupled.callee));
+    out.insert(
+        "coupled_branches".into(),
+        json!({ "covered": coupled.covered(), "total": coupled.total() }),
+    );
+    out.insert(
+        "uncovered_coupled_branches".into(),
+        Value::Array(
+            coupled
+                .pairs
+                .iter()
+                .filter(|p| p.covered_by.is_none())
+                .map(pair)
+                .collect(),
+        ),
+    );
+    out.insert("covering_methods".into(), json!(coupled.covering_methods));
+    out
 }
 
 /// The verified test methods of a class's written test class, by the index of the generated
@@ -573,11 +606,18 @@ fn also_json(coverage: &ClassCoverage) -> Value {
             })
         })
         .collect();
-    json!({
+    let mut entry = json!({
         "class": coverage.class,
         "branches": { "covered": coverage.branches.covered, "total": coverage.branches.total },
         "lines": { "covered": coverage.lines.covered.len(), "total": coverage.lines.total() },
         "covered_branches": covered,
         "uncovered_branches": uncovered,
-    })
+    });
+    if let (Some(entry), Some(coupled)) = (entry.as_object_mut(), &coverage.coupled) {
+        entry.insert(
+            "coupled_branches".into(),
+            json!({ "covered": coupled.covered(), "total": coupled.total() }),
+        );
+    }
+    entry
 }
