@@ -117,7 +117,9 @@ fn an_edit_of_get_owner_is_a_behaviour_change_until_it_is_undone() {
         return;
     }
     let project = Project::copy("lsp-regression", "edit");
-    let mut server = start(&project, 100);
+    // An idle delay longer than the guard's own (250 ms): the warning comes from the check
+    // that runs on its own, ahead of the run.
+    let mut server = start(&project, 1500);
     let (uri, text) = open_after_a_run(&mut server, &project);
     let edited = text.replace("return owner;", "return owner + \"!\";");
     assert_ne!(edited, text);

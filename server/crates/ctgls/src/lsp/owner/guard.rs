@@ -1,21 +1,69 @@
-//! The regression guard's reports, applied by the owner: what the check before a run found
-//! is kept with the class (`Shown::guard`) and published, on the class file and on the project
-//! test files that hold failures (open or not).
+//! The regression guard, owner side: its check on its own `guard::CHECK_DELAY` after an
+//! edit (ahead of the idle delay's run), and its reports: what a check found on the text the
+//! editor holds is kept with the class (`Shown::guard`) and published, on the class file and
+//! on the project test files that hold failures (open or not); a report on an older text is
+//! dropped (the latest edit wins: its own check follows).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use tower_lsp_server::ls_types::Uri;
 
 use super::Owner;
 use crate::lsp::diagnostics::apply_severities;
-use crate::lsp::guard::GuardUpdate;
+use crate::lsp::event::Event;
+use crate::lsp::guard::{GuardUpdate, JobFor};
 use crate::lsp::regression;
+use crate::lsp::runner::UpdateSink;
+use crate::lsp::scheduler::Inputs;
 use crate::lsp::workspace::uri_path;
 
 impl Owner {
-    /// A check's results: kept with the class file, and published.
+    /// The guard's delay after edit `seq` of `uri` passed: when that edit is the latest, the
+    /// file parses and runs may happen, the stored tests (and the project's) are checked on
+    /// the generation thread now rather than with the run after the idle delay.
+    pub(super) fn check(&mut self, uri: &Uri, seq: u64) {
+        if !self.initialized
+            || !self.config.execution_enabled
+            || self
+                .global_problem
+                .as_ref()
+                .is_some_and(|p| p.kind.is_global())
+            || !self.scheduler.is_latest_edit(uri, seq)
+            || self
+                .files
+                .get(uri)
+                .is_none_or(|f| !f.model().problems.is_empty())
+        {
+            return;
+        }
+        let Some(shown) = self.shown.get_mut(uri) else {
+            return;
+        };
+        let inputs = Inputs {
+            files: &self.files,
+            config: &self.config,
+            workspace: &self.workspace,
+        };
+        let events = self.events.clone();
+        let updates =
+            move || -> UpdateSink { Arc::new(move |update| events.send(Event::Run(update))) };
+        let guard = |what: &JobFor| shown.guard.job(None, what);
+        self.scheduler.check(uri, &inputs, updates, guard);
+    }
+
+    /// A check's results: kept with the class file, and published, when they are of the text
+    /// the editor holds.
     pub(super) async fn guard_update(&mut self, update: GuardUpdate) {
         let uri = update.uri.clone();
+        let current = self
+            .files
+            .get(&uri)
+            .is_some_and(|f| ctg::pipeline::source_hash(f.model().text()) == update.hash);
+        if !current {
+            tracing::debug!("run {}: the guard's report is of an older text", update.run);
+            return;
+        }
         let Some(shown) = self.shown.get_mut(&uri) else {
             return;
         };
