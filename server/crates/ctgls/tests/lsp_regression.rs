@@ -165,11 +165,17 @@ fn an_edit_of_get_owner_is_a_behaviour_change_until_it_is_undone() {
     let old_text = std::fs::read_to_string(project.test_file("Account")).unwrap();
     let old = old_text.lines().nth(old_line).unwrap();
     assert_ne!(old.trim(), new_text.trim());
-    assert!(
-        actions
-            .iter()
-            .any(|a| a["command"]["command"] == "ctgls.openTest"),
-        "{actions:?}"
+    // "Open the test" goes to the declaration of the test the warning names.
+    let open = actions
+        .iter()
+        .find(|a| a["command"]["command"] == "ctgls.openTest")
+        .unwrap_or_else(|| panic!("{actions:?}"));
+    let declared = format!("void {}(", warning["data"]["test"].as_str().unwrap());
+    let test_line = old_text.lines().position(|l| l.contains(&declared));
+    assert_eq!(
+        open["command"]["arguments"][0],
+        json!({ "test": test_uri, "line": test_line.unwrap() }),
+        "{declared}"
     );
 
     // Undo: the warning goes once the stored tests ran again on the undone text.
