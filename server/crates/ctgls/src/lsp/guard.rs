@@ -276,3 +276,66 @@ fn update(
         failures,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use ctg::project::LayoutOverrides;
+
+    use super::*;
+
+    fn layout() -> ProjectLayout {
+        ProjectLayout::discover(
+            Path::new("/nonexistent-ctgls-guard"),
+            &LayoutOverrides::default(),
+        )
+    }
+
+    fn job(guard: &mut Guard, run: u64, hash: &str, check_only: bool) -> Option<GuardJob> {
+        let layout = layout();
+        guard.job(
+            None,
+            &JobFor {
+                run,
+                hash,
+                layout: &layout,
+                class: "p.Account",
+                background: false,
+                check_only,
+            },
+        )
+    }
+
+    fn clean(run: u64, hash: &str) -> GuardUpdate {
+        GuardUpdate {
+            run,
+            uri: "file:///nonexistent-ctgls-guard/src/main/java/p/Account.java"
+                .parse()
+                .unwrap(),
+            hash: hash.into(),
+            class: "p.Account".into(),
+            layout: layout(),
+            changes: Vec::new(),
+            failures: None,
+        }
+    }
+
+    #[test]
+    fn a_run_of_a_text_checked_on_its_own_skips_its_check_and_is_the_clean_run() {
+        let mut guard = Guard::default();
+        // The check 250 ms after the edit, then the idle delay's run of the same text, before
+        // the check has reported: no second check; the clean report makes the run the clean one.
+        assert!(job(&mut guard, 4, "h1", true).is_some());
+        assert!(job(&mut guard, 5, "h1", false).is_none());
+        guard.apply(clean(4, "h1"));
+        assert_eq!(guard.clean_run, Some(5));
+        // Reported before the run starts: the same.
+        assert!(job(&mut guard, 6, "h2", true).is_some());
+        guard.apply(clean(6, "h2"));
+        assert!(job(&mut guard, 7, "h2", false).is_none());
+        assert_eq!(guard.clean_run, Some(7));
+        // A run of another text (the check was of an older one) checks for itself.
+        assert!(job(&mut guard, 8, "h3", false).is_some());
+    }
+}
