@@ -51,14 +51,20 @@ export async function guardChecks(page, project, storedSource, { runQuickOpen, w
 
   // Account.java, at the end of getOwner's `return owner;`, typing as a user does.
   const text = fs.readFileSync(path.join(project, 'src/main/java/com/example/bank/Account.java'), 'utf8');
-  const returnLine = text.split('\n').findIndex((line) => line.includes('return owner;')) + 1;
+  const lines = text.split('\n');
+  const returnLine = lines.findIndex((line) => line.includes('return owner;')) + 1;
+  // On getOwner's name, where the warning is (Go to Line takes `line:column`, 1-based).
+  const onName = `${returnLine - 1}:${lines[returnLine - 2].indexOf('getOwner') + 3}`;
+  const goTo = async (where) => {
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type(where);
+    await page.keyboard.press('Enter');
+  };
   const ownerLine = page.locator('.monaco-editor .view-line', { hasText: 'return owner' });
   const lineText = async () => ((await ownerLine.first().textContent()) ?? '').replace(/\u00a0/g, ' ').trim();
   const edit = async () => {
     await runQuickOpen(page, '', 'Account.java', 'Account.java');
-    await page.keyboard.press('Control+G');
-    await page.keyboard.type(String(returnLine));
-    await page.keyboard.press('Enter');
+    await goTo(String(returnLine));
     await page.keyboard.press('End');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.type(' + "!"');
@@ -66,7 +72,10 @@ export async function guardChecks(page, project, storedSource, { runQuickOpen, w
       assert.fail(`typing gave ${await lineText()}`),
     );
   };
+  // The Problems view in the panel (the smoke test left the output channel there).
   await page.keyboard.press('Escape');
+  await runQuickOpen(page, '>', 'Problems: Focus on Problems View', 'Focus on Problems View');
+  await page.locator('.markers-panel').waitFor({ timeout: 10_000 });
   await edit();
 
   let row = '';
@@ -82,8 +91,8 @@ export async function guardChecks(page, project, storedSource, { runQuickOpen, w
     assert.fail(`no project-test-failed row for AccountTest; rows: ${(await problems.allTextContents()).join(' | ')}`);
   }
 
-  // "Open the test" from the Quick Fix menu on getOwner's name (the line above).
-  await page.keyboard.press('ArrowUp');
+  // "Open the test" from the Quick Fix menu on getOwner's name.
+  await goTo(onName);
   await quickFix(page, 'Open the test AccountGeneratedTest.java');
   await page.locator('.tab.active', { hasText: 'AccountGeneratedTest.java' }).waitFor({ timeout: 30_000 });
   const test = (row.match(/; (\w+) expected/) ?? [])[1];
@@ -107,7 +116,7 @@ export async function guardChecks(page, project, storedSource, { runQuickOpen, w
   // The edit again, accepted: the generated test expects the new value, the warning goes.
   await edit();
   await waitUntil(async () => Boolean(await warning()), timeoutMs);
-  await page.keyboard.press('ArrowUp');
+  await goTo(onName);
   await quickFix(page, 'Accept the new behaviour');
   await waitUntil(async () => (await rows('behaviour-changed')).length === 0, timeoutMs).catch(async () =>
     assert.fail(`behaviour-changed left after accepting: ${(await problems.allTextContents()).join(' | ')}`),

@@ -76,6 +76,10 @@ pub struct Findings {
     pub test_file: PathBuf,
     pub changes: Vec<BehaviourChange>,
     pub failures: Vec<ProjectTestFailure>,
+    /// The class's members (`javamodel::Member::key`) edited since the results shown when the
+    /// check reported: its warnings stay on them when a later run's results, of the edited
+    /// text, no longer tell edited members apart.
+    pub edited: Vec<String>,
 }
 
 /// What a run carries for the guard.
@@ -140,8 +144,9 @@ impl Guard {
         Some(GuardJob { baseline })
     }
 
-    /// A check's results (owner side): kept as the findings.
-    pub fn apply(&mut self, update: GuardUpdate) {
+    /// A check's results (owner side): kept as the findings, with the members edited since
+    /// the results shown (`edited`).
+    pub fn apply(&mut self, update: GuardUpdate, edited: Vec<String>) {
         if update.changes.is_empty() && update.failures.as_ref().is_none_or(Vec::is_empty) {
             // A check on its own stands for the run of its text started meanwhile.
             self.clean_run = match &self.deferred {
@@ -168,6 +173,7 @@ impl Guard {
             project_root: update.layout.root.clone(),
             changes: update.changes,
             failures,
+            edited,
         });
     }
 
@@ -328,11 +334,11 @@ mod tests {
         // the check has reported: no second check; the clean report makes the run the clean one.
         assert!(job(&mut guard, 4, "h1", true).is_some());
         assert!(job(&mut guard, 5, "h1", false).is_none());
-        guard.apply(clean(4, "h1"));
+        guard.apply(clean(4, "h1"), Vec::new());
         assert_eq!(guard.clean_run, Some(5));
         // Reported before the run starts: the same.
         assert!(job(&mut guard, 6, "h2", true).is_some());
-        guard.apply(clean(6, "h2"));
+        guard.apply(clean(6, "h2"), Vec::new());
         assert!(job(&mut guard, 7, "h2", false).is_none());
         assert_eq!(guard.clean_run, Some(7));
         // A run of another text (the check was of an older one) checks for itself.

@@ -16,6 +16,7 @@ use crate::lsp::guard::{GuardUpdate, JobFor};
 use crate::lsp::regression;
 use crate::lsp::runner::UpdateSink;
 use crate::lsp::scheduler::Inputs;
+use crate::lsp::view::View;
 use crate::lsp::workspace::uri_path;
 
 impl Owner {
@@ -67,8 +68,25 @@ impl Owner {
         let Some(shown) = self.shown.get_mut(&uri) else {
             return;
         };
+        // The members edited since the results shown, while those still tell them apart.
+        let edited = match (self.files.get(&uri), shown.results.as_deref()) {
+            (Some(file), Some(results)) => {
+                let view = View::new(file, results, self.encoding);
+                file.model()
+                    .type_by_binary_name(&update.class)
+                    .map(|ty| {
+                        ty.members
+                            .iter()
+                            .filter(|m| !view.live(&m.key))
+                            .map(|m| m.key.clone())
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            }
+            _ => Vec::new(),
+        };
         let before = shown.guard.failure_files();
-        shown.guard.apply(update);
+        shown.guard.apply(update, edited);
         let after = shown.guard.failure_files();
         self.publish_diagnostics(&uri).await;
         self.publish_test_files(before.into_iter().chain(after))
