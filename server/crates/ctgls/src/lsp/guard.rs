@@ -70,6 +70,8 @@ pub struct JobFor<'a> {
 pub struct Findings {
     /// The run whose check it was (code actions name it, to refuse stale ones).
     pub run: u64,
+    /// The text checked (`ctg::pipeline::source_hash`): the findings are shown on it only.
+    pub hash: String,
     pub class: String,
     pub project_root: PathBuf,
     /// The generated test file of the class (it may not exist).
@@ -153,7 +155,7 @@ impl Guard {
                 Some((run, hash)) if *hash == update.hash => Some(*run),
                 _ => Some(update.run),
             };
-            self.clean_hash = Some(update.hash);
+            self.clean_hash = Some(update.hash.clone());
         } else {
             self.clean_run = None;
         }
@@ -168,6 +170,7 @@ impl Guard {
         };
         self.findings = Some(Findings {
             run: update.run,
+            hash: update.hash,
             test_file: ctg::emit::test_file(&update.layout, &update.class),
             class: update.class,
             project_root: update.layout.root.clone(),

@@ -35,8 +35,9 @@ pub fn diagnostics(input: &FileView, out: &mut Vec<Diagnostic>) {
     let file = input.file;
     // Back on a text whose behaviour is known: the one the stored tests were verified on (no
     // behaviour changed), or one a check found clean (nothing at all). An undo needs no check.
+    // On any other text than the one checked, nothing: the latest edit's check tells.
     let hash = ctg::pipeline::source_hash(file.model().text());
-    if guard.clean_hash.as_deref() == Some(hash.as_str()) {
+    if guard.clean_hash.as_deref() == Some(hash.as_str()) || findings.hash != hash {
         return;
     }
     let at_baseline = guard
@@ -270,6 +271,7 @@ mod tests {
         Guard {
             findings: Some(Findings {
                 run: 4,
+                hash: ctg::pipeline::source_hash(ACCOUNT),
                 class: "p.Account".into(),
                 project_root: PathBuf::from("/nonexistent-ctgls-guard"),
                 test_file: PathBuf::from(
