@@ -50,6 +50,10 @@ pub struct Guard {
     /// text: when that check is clean, this run is the clean run whose record becomes the
     /// baseline.
     pub deferred: Option<(u64, String)>,
+    /// The members edited when the last check on its own started, with its text: reported
+    /// with its findings (`Findings::edited`), since by the time it reports a run of the same
+    /// text may show results that no longer tell edited members apart.
+    pub edited_at_check: Option<(String, Vec<String>)>,
 }
 
 /// Which run `Guard::job` is asked about.

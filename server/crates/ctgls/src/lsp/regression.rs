@@ -432,7 +432,7 @@ mod tests {
             .iter()
             .find(|a| a.title == "Open the test AccountTest.java")
             .unwrap_or_else(|| panic!("{listed:?}"));
-        assert_eq!(open.kind, Some(CodeActionKind::EMPTY));
+        assert_eq!(open.kind, Some(CodeActionKind::QUICKFIX));
         assert!(open.data.is_none());
         let command = open.command.as_ref().unwrap();
         assert_eq!(command.command, command::OPEN_TEST);

@@ -115,7 +115,8 @@ fn open_test(test: Uri, line: u32) -> CodeAction {
         .to_string();
     CodeAction {
         title: format!("Open the test {name}"),
-        kind: Some(CodeActionKind::EMPTY),
+        // A quick fix, so that VS Code's Quick Fix menu (which asks for `quickfix` only) has it.
+        kind: Some(CodeActionKind::QUICKFIX),
         command: Some(Command {
             title: "Open the test".into(),
             command: command::OPEN_TEST.into(),

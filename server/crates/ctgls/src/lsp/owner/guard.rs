@@ -14,10 +14,13 @@ use crate::lsp::diagnostics::apply_severities;
 use crate::lsp::event::Event;
 use crate::lsp::guard::{GuardUpdate, JobFor};
 use crate::lsp::regression;
+use crate::lsp::results::ClassResults;
 use crate::lsp::runner::UpdateSink;
 use crate::lsp::scheduler::Inputs;
 use crate::lsp::view::View;
 use crate::lsp::workspace::uri_path;
+use crate::open_file::OpenFile;
+use syntax::PositionEncoding;
 
 impl Owner {
     /// The guard's delay after edit `seq` of `uri` passed: when that edit is the latest, the
@@ -38,9 +41,19 @@ impl Owner {
         {
             return;
         }
+        let Some(file) = self.files.get(uri) else {
+            return;
+        };
+        let hash = ctg::pipeline::source_hash(file.model().text());
         let Some(shown) = self.shown.get_mut(uri) else {
             return;
         };
+        let class = crate::lsp::workspace::primary_type(file.model(), uri_path(uri).as_deref())
+            .map(|ty| ty.binary_name.clone());
+        let edited = class
+            .map(|class| edited_members(file, shown.results.as_deref(), &class, self.encoding))
+            .unwrap_or_default();
+        shown.guard.edited_at_check = Some((hash, edited));
         let inputs = Inputs {
             files: &self.files,
             config: &self.config,
@@ -68,22 +81,17 @@ impl Owner {
         let Some(shown) = self.shown.get_mut(&uri) else {
             return;
         };
-        // The members edited since the results shown, while those still tell them apart.
-        let edited = match (self.files.get(&uri), shown.results.as_deref()) {
-            (Some(file), Some(results)) => {
-                let view = View::new(file, results, self.encoding);
-                file.model()
-                    .type_by_binary_name(&update.class)
-                    .map(|ty| {
-                        ty.members
-                            .iter()
-                            .filter(|m| !view.live(&m.key))
-                            .map(|m| m.key.clone())
-                            .collect()
-                    })
-                    .unwrap_or_default()
-            }
-            _ => Vec::new(),
+        // The members edited since the results shown when its check started (a check on its
+        // own), else now (a run's check, before the run's own results).
+        let edited = match &shown.guard.edited_at_check {
+            Some((hash, edited)) if *hash == update.hash => edited.clone(),
+            _ => self
+                .files
+                .get(&uri)
+                .map(|file| {
+                    edited_members(file, shown.results.as_deref(), &update.class, self.encoding)
+                })
+                .unwrap_or_default(),
         };
         let before = shown.guard.failure_files();
         shown.guard.apply(update, edited);
@@ -132,4 +140,22 @@ impl Owner {
                 .await;
         }
     }
+}
+
+/// The members of `class` in `file` whose text differs from the one `results` describe.
+fn edited_members(
+    file: &OpenFile,
+    results: Option<&ClassResults>,
+    class: &str,
+    encoding: PositionEncoding,
+) -> Vec<String> {
+    let (Some(results), Some(ty)) = (results, file.model().type_by_binary_name(class)) else {
+        return Vec::new();
+    };
+    let view = View::new(file, results, encoding);
+    ty.members
+        .iter()
+        .filter(|m| !view.live(&m.key))
+        .map(|m| m.key.clone())
+        .collect()
 }
