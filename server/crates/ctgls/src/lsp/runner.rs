@@ -147,28 +147,19 @@ impl FailureKind {
 /// How long dropping the runner waits for the generation thread to shut its workers down.
 const STOP_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The owner's handle on the generation thread and the guard's thread. Dropping it ends both
-/// after their current job (cancel that first) and waits a bounded time for their JVM workers
-/// to be shut down, so none outlives the server.
-///
-/// The regression guard's checks on their own (`check_only` jobs) run on a thread of their
-/// own, with a worker of their own per project: a check due 250 ms after an edit never waits
-/// for the run that edit cancelled to wind down (seconds, in a compile or a JUnit JVM). It
-/// costs a second JVM per project, started with the first check.
+/// The owner's handle on the generation thread. Dropping it ends the thread after its
+/// current run (cancel that first) and waits a bounded time for the JVM workers to be shut
+/// down, so none outlives the server.
 pub struct Runner {
     jobs: Option<mpsc::Sender<RunJob>>,
-    checks: Option<mpsc::Sender<RunJob>>,
-    /// Answered by each thread when it ends. (In a mutex only so that `Runner` is `Sync`.)
+    /// Answered when the thread ends. (In a mutex only so that `Runner` is `Sync`.)
     stopped: std::sync::Mutex<mpsc::Receiver<()>>,
 }
 
 impl Runner {
     pub fn spawn(updates: UpdateSink) -> Runner {
         let (jobs, receiver) = mpsc::channel::<RunJob>();
-        let (checks, check_receiver) = mpsc::channel::<RunJob>();
         let (stopped_sender, stopped) = mpsc::channel();
-        let check_updates = updates.clone();
-        let check_stopped = stopped_sender.clone();
         std::thread::Builder::new()
             .name("ctgls-generation".into())
             .spawn(move || {
@@ -176,27 +167,17 @@ impl Runner {
                 let _ = stopped_sender.send(());
             })
             .expect("spawning the generation thread");
-        std::thread::Builder::new()
-            .name("ctgls-guard".into())
-            .spawn(move || {
-                check_loop(check_receiver, check_updates);
-                let _ = check_stopped.send(());
-            })
-            .expect("spawning the guard's thread");
         Runner {
             jobs: Some(jobs),
-            checks: Some(checks),
             stopped: std::sync::Mutex::new(stopped),
         }
     }
 
     pub fn submit(&self, job: RunJob) {
-        let queue = if job.check_only {
-            &self.checks
-        } else {
-            &self.jobs
-        };
-        let sent = queue.as_ref().is_some_and(|jobs| jobs.send(job).is_ok());
+        let sent = self
+            .jobs
+            .as_ref()
+            .is_some_and(|jobs| jobs.send(job).is_ok());
         if !sent {
             tracing::error!("the generation thread has stopped");
         }
@@ -206,17 +187,12 @@ impl Runner {
 impl Drop for Runner {
     fn drop(&mut self) {
         self.jobs.take();
-        self.checks.take();
-        let deadline = Instant::now() + STOP_TIMEOUT;
         let stopped = match self.stopped.lock() {
-            Ok(receiver) => (0..2).all(|_| {
-                let left = deadline.saturating_duration_since(Instant::now());
-                receiver.recv_timeout(left).is_ok()
-            }),
+            Ok(receiver) => receiver.recv_timeout(STOP_TIMEOUT).is_ok(),
             Err(_) => false,
         };
         if !stopped {
-            tracing::warn!("the generation threads did not stop in time");
+            tracing::warn!("the generation thread did not stop in time");
         }
     }
 }
@@ -232,6 +208,19 @@ fn run_loop(jobs: mpsc::Receiver<RunJob>, updates: UpdateSink) {
     let mut workers: Workers = HashMap::new();
     let mut failures: Failures = HashMap::new();
     while let Ok(mut job) = jobs.recv() {
+        if job.check_only {
+            if !job.cancel.is_cancelled() {
+                let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    check_only(&mut job, &mut workers, &mut failures, &updates)
+                }));
+                if let Err(panic) = checked {
+                    let message = super::panic_message(panic.as_ref());
+                    tracing::error!("the check of {} panicked: {message}", job.class);
+                    workers.clear();
+                }
+            }
+            continue;
+        }
         let started = Instant::now();
         let run = job.run;
         let resolution = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -350,30 +339,6 @@ fn resolve_classpath(
         status,
     });
     Some(resolution)
-}
-
-/// The guard's thread: its checks on their own, one at a time, each dropped unstarted when
-/// cancelled (the file was edited again), with workers of its own.
-fn check_loop(jobs: mpsc::Receiver<RunJob>, updates: UpdateSink) {
-    let mut workers: Workers = HashMap::new();
-    let mut failures: Failures = HashMap::new();
-    while let Ok(mut job) = jobs.recv() {
-        if job.cancel.is_cancelled() {
-            continue;
-        }
-        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            check_only(&mut job, &mut workers, &mut failures, &updates)
-        }));
-        if let Err(panic) = checked {
-            let message = super::panic_message(panic.as_ref());
-            tracing::error!("the check of {} panicked: {message}", job.class);
-            // The worker may be in any state: start afresh next time.
-            workers.clear();
-        }
-    }
-    for (_, (mut worker, _)) in workers {
-        worker.shutdown();
-    }
 }
 
 /// The regression guard's check on its own: the classpath as a run would have it (cached

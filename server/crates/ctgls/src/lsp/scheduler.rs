@@ -465,9 +465,9 @@ impl Scheduler {
 
     /// Starts the regression guard's check of `uri`'s class on its own (`guard::CHECK_DELAY`
     /// after an edit, before the idle delay's run): a job for the generation thread that runs
-    /// the stored tests and the project's tests and reports them, without a search, on the
-    /// guard's own thread and worker (`Runner`): it does not wait for a run in progress. The
-    /// file's next edit cancels it. Whether it started (`guard` gave it something to check).
+    /// the stored tests and the project's tests and reports them, without a search. It waits
+    /// there behind a run in progress; the file's next edit cancels it. Whether it started
+    /// (`guard` gave it something to check).
     pub fn check(
         &mut self,
         uri: &Uri,
