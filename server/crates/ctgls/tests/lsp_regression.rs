@@ -220,7 +220,13 @@ fn behaviour_changed_latency() {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(10);
-    for idle in [1000, 300] {
+    // `CTGLS_BENCH_BANK=0`: the corpus class only.
+    let bank: &[u64] = if std::env::var("CTGLS_BENCH_BANK").is_ok_and(|v| v == "0") {
+        &[]
+    } else {
+        &[1000, 300]
+    };
+    for &idle in bank {
         let project = Project::copy("lsp-regression", &format!("bench-{idle}"));
         let mut server = start(&project, idle);
         let (uri, text) = open_after_a_run(&mut server, &project);
