@@ -320,8 +320,8 @@ fn bench_rounds(
     let mut shown = Vec::new();
     let mut cleared = Vec::new();
     let mut version = 1;
-    // Round 0 starts the guard's own worker (a JVM, and its first compile of the project): it
-    // is printed apart, not counted.
+    // Round 0 is the first check after the first run (a fresh compile of the class's unit in
+    // the worker): printed apart, not counted.
     let mut first = None;
     for round in 0..=rounds {
         let (edited, marker) = edit(round);
@@ -368,7 +368,7 @@ fn bench_rounds(
             tests += 1;
         }
     }
-    eprintln!("{name}: the first edit's warning (the guard's worker starting) after {first:?}");
+    eprintln!("{name}: the first edit's warning (the first check after the run) after {first:?}");
     eprintln!(
         "{name}, {rounds} edits: warning shown p50 {:?} p99 {:?}; removed after the undo p50 \
          {:?} p99 {:?}; stored tests per check ({tests} checks): p50 {:?} max {:?}",
