@@ -15,6 +15,7 @@ T.env = {
   plugin = os.getenv('CTGLS_PLUGIN_DIR'),
   project = os.getenv('CTGLS_PROJECT'),
   setup_project = os.getenv('CTGLS_SETUP_PROJECT'),
+  guard_project = os.getenv('CTGLS_GUARD_PROJECT'),
   e2e = os.getenv('CTGLS_E2E') == '1',
   capture = os.getenv('CTGLS_CAPTURE_OUT'),
   diagnostics_ms = tonumber(os.getenv('CTGLS_DIAGNOSTICS_TIMEOUT_MS') or '') or 90000,

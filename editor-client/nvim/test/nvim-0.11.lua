@@ -1,6 +1,7 @@
 -- Tests of the plugin on Neovim 0.11+: the `setup()` path (FileType autocommand and
 -- vim.lsp.start) on one copy of the fixture project, then `vim.lsp.enable('ctgls')` with
--- lsp/ctgls.lua on another, up to a generated test written to disk (with CTGLS_E2E=1).
+-- lsp/ctgls.lua on another, up to a generated test written to disk, then the regression guard
+-- on a third (guard.lua) (with CTGLS_E2E=1).
 -- Run by test/run.sh: nvim --headless -u NONE -i NONE -l test/nvim-0.11.lua
 local T = dofile(os.getenv('CTGLS_PLUGIN_DIR') .. '/test/lib.lua')
 
@@ -312,4 +313,7 @@ T.run(function()
     vim.api.nvim_set_current_buf(bufnr)
     T.expect_command_accepted('ctgls.cancel', require('ctgls').cancel)
   end, { attached })
+
+  -- The regression guard, on a project of its own.
+  dofile(env.plugin .. '/test/guard.lua')(T)
 end)

@@ -6,7 +6,7 @@
 #
 #   bash editor-client/nvim/test/run.sh              # fast: plugin, commands, help, attach, settings, health
 #   CTGLS_E2E=1 bash editor-client/nvim/test/run.sh  # also diagnostics, code action, test file, status,
-#                                                    # coverage signs
+#                                                    # coverage signs, the regression guard (0.11)
 #
 # Environment:
 #   CTGLS_BIN        the server binary (default: `cargo build --locked -p ctgls`, then
@@ -100,6 +100,9 @@ for version in $versions; do
   dir="$work/$version"
   fixture "$dir/bank"
   fixture "$dir/setup/bank"
+  # The regression guard's project: with a test of the project's own (fixtures/bank-guard).
+  fixture "$dir/guard/bank"
+  cp -r "$repo/editor-client/fixtures/bank-guard/." "$dir/guard/bank/"
   capture=""
   [ "$version" = 0.11 ] && [ "$e2e" = 1 ] && capture="$out/capture.txt"
   # Every wait inside has its own deadline; this one is for a Neovim that hangs anyway.
@@ -108,7 +111,8 @@ for version in $versions; do
   rc=0
   env XDG_CONFIG_HOME="$dir/config" XDG_DATA_HOME="$dir/data" XDG_STATE_HOME="$dir/state" \
     CTGLS_BIN="$bin" CTGLS_PLUGIN_DIR="$plugin" CTGLS_E2E="$e2e" \
-    CTGLS_PROJECT="$dir/bank" CTGLS_SETUP_PROJECT="$dir/setup/bank" CTGLS_CAPTURE_OUT="$capture" \
+    CTGLS_PROJECT="$dir/bank" CTGLS_SETUP_PROJECT="$dir/setup/bank" CTGLS_GUARD_PROJECT="$dir/guard/bank" \
+    CTGLS_CAPTURE_OUT="$capture" \
     timeout -k 10 "$limit" "$nvim" --headless -u NONE -i NONE "${args[@]}" \
     </dev/null >"$out/$version.stdout" 2>"$out/$version.stderr" || rc=$?
   cat "$out/$version.stdout"

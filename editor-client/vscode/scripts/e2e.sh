@@ -69,4 +69,5 @@ fi
 CTGLS_SERVER_PATH="$server" \
   CTGLS_VSIX="$extension_dir/ctgls.vsix" \
   CTGLS_FIXTURE="$repo/tests/projects/bank" \
+  CTGLS_GUARD_FIXTURE="$repo/editor-client/fixtures/bank-guard" \
   node --test e2e/smoke.test.mjs

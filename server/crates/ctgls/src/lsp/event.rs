@@ -50,6 +50,12 @@ pub enum Event {
         uri: Uri,
         seq: u64,
     },
+    /// The regression guard's shorter delay (`guard::CHECK_DELAY`) after edit `seq` of `uri`
+    /// passed.
+    CheckDelay {
+        uri: Uri,
+        seq: u64,
+    },
     /// From the generation thread.
     Run(RunUpdate),
     Hover {
@@ -130,6 +136,7 @@ impl Event {
             Event::Initialized => "initialized",
             Event::WorkspaceFolders { .. } => "workspace/didChangeWorkspaceFolders",
             Event::Idle { .. } => "an idle timer",
+            Event::CheckDelay { .. } => "the regression guard's timer",
             Event::Run(_) => "a generation update",
             Event::Hover { .. } => "textDocument/hover",
             Event::CodeLens { .. } => "textDocument/codeLens",

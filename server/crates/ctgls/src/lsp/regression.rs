@@ -14,7 +14,7 @@ use tower_lsp_server::ls_types::{
 };
 
 use crate::lsp::file_view::FileView;
-use crate::lsp::guard::Guard;
+use crate::lsp::guard::{Findings, Guard};
 use crate::lsp::protocol::{
     diagnostic, BehaviourChangedData, DiagnosticCode, ProjectTestFailedData,
 };
@@ -35,8 +35,9 @@ pub fn diagnostics(input: &FileView, out: &mut Vec<Diagnostic>) {
     let file = input.file;
     // Back on a text whose behaviour is known: the one the stored tests were verified on (no
     // behaviour changed), or one a check found clean (nothing at all). An undo needs no check.
+    // On any other text than the one checked, nothing: the latest edit's check tells.
     let hash = ctg::pipeline::source_hash(file.model().text());
-    if guard.clean_hash.as_deref() == Some(hash.as_str()) {
+    if guard.clean_hash.as_deref() == Some(hash.as_str()) || findings.hash != hash {
         return;
     }
     let at_baseline = guard
@@ -54,7 +55,7 @@ pub fn diagnostics(input: &FileView, out: &mut Vec<Diagnostic>) {
     for change in changes {
         let Some(range) = member_range(
             file,
-            &findings.class,
+            findings,
             &change.called,
             view.as_ref(),
             input.encoding,
@@ -80,8 +81,8 @@ pub fn diagnostics(input: &FileView, out: &mut Vec<Diagnostic>) {
         out.push(diagnostic);
     }
     for failure in &findings.failures {
-        let range = member_range(file, &findings.class, &[], view.as_ref(), input.encoding)
-            .unwrap_or_default();
+        let range =
+            member_range(file, findings, &[], view.as_ref(), input.encoding).unwrap_or_default();
         let file_uri = Uri::from_file_path(&failure.file);
         let line = failure.line.map(|l| l.saturating_sub(1));
         let mut diagnostic = diagnostic(
@@ -156,23 +157,28 @@ pub fn test_file_diagnostics<'g>(
 }
 
 /// The range of the member a finding is about: among the members the test calls, the first
-/// whose text changed since the results shown (the edited one), else the first; the class
-/// name when none is found.
+/// that was edited when the check reported (`Findings::edited`), else the first whose text
+/// changed since the results shown, else the first; the class name when none is found.
 fn member_range(
     file: &OpenFile,
-    class: &str,
+    findings: &Findings,
     called: &[CalledMember],
     view: Option<&View>,
     encoding: PositionEncoding,
 ) -> Option<Range> {
-    let ty = file.model().type_by_binary_name(class)?;
+    let ty = file.model().type_by_binary_name(&findings.class)?;
     let members: Vec<&Member> = called
         .iter()
         .filter_map(|c| ty.members.iter().find(|m| is_member(m, c)))
         .collect();
     let edited = members
         .iter()
-        .find(|m| view.is_some_and(|v| !v.live(&m.key)))
+        .find(|m| findings.edited.contains(&m.key))
+        .or_else(|| {
+            members
+                .iter()
+                .find(|m| view.is_some_and(|v| !v.live(&m.key)))
+        })
         .or(members.first());
     let span = match edited {
         Some(member) => member.name_span.unwrap_or(member.span),
@@ -218,7 +224,6 @@ mod tests {
 
     use super::*;
     use crate::lsp::actions::{self, ListInput};
-    use crate::lsp::guard::Findings;
     use crate::lsp::protocol::command;
     use crate::lsp::protocol::settings::{DiagnosticSeverities, SeverityLevel};
 
@@ -266,6 +271,7 @@ mod tests {
         Guard {
             findings: Some(Findings {
                 run: 4,
+                hash: ctg::pipeline::source_hash(ACCOUNT),
                 class: "p.Account".into(),
                 project_root: PathBuf::from("/nonexistent-ctgls-guard"),
                 test_file: PathBuf::from(
@@ -273,6 +279,7 @@ mod tests {
                 ),
                 changes,
                 failures,
+                edited: Vec::new(),
             }),
             ..Guard::default()
         }
@@ -343,6 +350,35 @@ mod tests {
     }
 
     #[test]
+    fn the_warning_stays_on_the_member_edited_when_the_check_reported() {
+        let file = OpenFile::open(ACCOUNT, 1);
+        let mut change = change(true);
+        change.called = vec![
+            CalledMember {
+                name: "getBalance".into(),
+                erased_params: vec![],
+            },
+            CalledMember {
+                name: "deposit".into(),
+                erased_params: vec!["long".into()],
+            },
+        ];
+        let mut guard = guard(vec![change], vec![]);
+        let line = |guard: &Guard| {
+            compute(&file, guard, &DiagnosticSeverities::default())[0]
+                .range
+                .start
+                .line
+        };
+        // Nothing known of the edit (no results shown then or now): the first member called.
+        assert_eq!(line(&guard), 4, "getBalance's line");
+        let ty = file.model().type_by_binary_name("p.Account").unwrap();
+        let deposit = ty.members.iter().find(|m| m.name == "deposit").unwrap();
+        guard.findings.as_mut().unwrap().edited = vec![deposit.key.clone()];
+        assert_eq!(line(&guard), 3, "deposit's line");
+    }
+
+    #[test]
     fn a_failing_project_test_is_diagnosed_on_the_class_and_in_its_test_file() {
         let file = OpenFile::open(ACCOUNT, 1);
         let test_file = PathBuf::from("/nonexistent-ctgls-guard/src/test/java/p/AccountTest.java");
@@ -396,7 +432,7 @@ mod tests {
             .iter()
             .find(|a| a.title == "Open the test AccountTest.java")
             .unwrap_or_else(|| panic!("{listed:?}"));
-        assert_eq!(open.kind, Some(CodeActionKind::EMPTY));
+        assert_eq!(open.kind, Some(CodeActionKind::QUICKFIX));
         assert!(open.data.is_none());
         let command = open.command.as_ref().unwrap();
         assert_eq!(command.command, command::OPEN_TEST);

@@ -67,6 +67,9 @@ pub struct RunJob {
     pub guard: Option<GuardJob>,
     /// `mutationAnalysis`: mutation analysis and assertion selection by it.
     pub mutation_analysis: bool,
+    /// The guard's check alone (`guard::CHECK_DELAY` after an edit): no search, no
+    /// `Finished` report. Dropped unstarted when cancelled (the file was edited again).
+    pub check_only: bool,
 }
 
 /// Where a project's classpath came from, for `ctgls/status`.
@@ -207,6 +210,19 @@ fn run_loop(jobs: mpsc::Receiver<RunJob>, updates: UpdateSink) {
     let mut workers: Workers = HashMap::new();
     let mut failures: Failures = HashMap::new();
     while let Ok(mut job) = jobs.recv() {
+        if job.check_only {
+            if !job.cancel.is_cancelled() {
+                let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    check_only(&mut job, &mut workers, &mut failures, &updates)
+                }));
+                if let Err(panic) = checked {
+                    let message = super::panic_message(panic.as_ref());
+                    tracing::error!("the check of {} panicked: {message}", job.class);
+                    workers.clear();
+                }
+            }
+            continue;
+        }
         let started = Instant::now();
         let run = job.run;
         let resolution = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -327,11 +343,51 @@ fn resolve_classpath(
     Some(resolution)
 }
 
-fn run_one(
-    job: &RunJob,
+/// The regression guard's check on its own: the classpath as a run would have it (cached
+/// after the first run), the project's warm worker, the check; no search.
+fn check_only(
+    job: &mut RunJob,
     workers: &mut Workers,
+    failures: &mut Failures,
     updates: &UpdateSink,
-) -> Result<Arc<ClassResults>, RunFailure> {
+) {
+    resolve_classpath(job, failures, updates);
+    let job = &*job;
+    let (supervisor, _) = match worker(job, workers) {
+        Ok(worker) => worker,
+        Err(failure) => {
+            // The run that follows reports it.
+            tracing::info!("run {}: no regression check: {}", job.run, failure.message);
+            return;
+        }
+    };
+    check(job, supervisor, updates);
+}
+
+/// The regression guard's check of `job`'s class, when the job has one (`guard.rs`).
+fn check(job: &RunJob, supervisor: &mut Supervisor, updates: &UpdateSink) {
+    let Some(guard) = &job.guard else {
+        return;
+    };
+    let input = CheckInput {
+        run: job.run,
+        uri: &job.uri,
+        class: &job.class,
+        layout: &job.layout,
+        overlays: &job.overlays,
+        text: job.model.text(),
+        cancel: &job.cancel,
+    };
+    check_before_run(&input, guard, supervisor, &|update| {
+        updates(RunUpdate::Guard(update));
+    });
+}
+
+/// The project's warm worker (started on its first job), set up for `job`.
+fn worker<'w>(
+    job: &RunJob,
+    workers: &'w mut Workers,
+) -> Result<&'w mut (Supervisor, CostLedger), RunFailure> {
     let key = (job.layout.root.clone(), job.java_home.clone());
     // One worker per project: a JDK change replaces the project's worker.
     let stale: Vec<_> = workers
@@ -353,23 +409,19 @@ fn run_one(
         let costs = CostLedger::persistent(costs_path(supervisor.cache_dir(), &key.0));
         workers.insert(key.clone(), (supervisor, costs));
     }
-    let (supervisor, costs) = workers.get_mut(&key).expect("inserted above");
-    supervisor.set_pass_environment(job.pass_environment.clone());
+    let worker = workers.get_mut(&key).expect("inserted above");
+    worker.0.set_pass_environment(job.pass_environment.clone());
+    Ok(worker)
+}
+
+fn run_one(
+    job: &RunJob,
+    workers: &mut Workers,
+    updates: &UpdateSink,
+) -> Result<Arc<ClassResults>, RunFailure> {
+    let (supervisor, costs) = worker(job, workers)?;
     // The regression guard: the stored tests and the project's tests, before the search.
-    if let Some(guard) = &job.guard {
-        let input = CheckInput {
-            run: job.run,
-            uri: &job.uri,
-            class: &job.class,
-            layout: &job.layout,
-            overlays: &job.overlays,
-            text: job.model.text(),
-            cancel: &job.cancel,
-        };
-        check_before_run(&input, guard, supervisor, &|update| {
-            updates(RunUpdate::Guard(update));
-        });
-    }
+    check(job, supervisor, updates);
 
     let mut request = GenerationRequest::new(job.layout.clone(), job.class.clone());
     request.overlays = job.overlays.clone();

@@ -24,12 +24,12 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ctg::project::{ProjectLayout, SourceOverlays};
+use ctg::project::SourceOverlays;
 use ctg::store::{RerunDecision, Store};
 use search::CancelToken;
 use tower_lsp_server::ls_types::Uri;
 
-use crate::lsp::guard::GuardJob;
+use crate::lsp::guard::{GuardJob, JobFor};
 use crate::lsp::protocol::settings::{Algorithm, Config, Trigger};
 use crate::lsp::results::ClassResults;
 use crate::lsp::runner::{RunJob, Runner, UpdateSink};
@@ -136,6 +136,9 @@ pub struct Scheduler {
     /// The generation thread, started with the first run.
     runner: Option<Runner>,
     next_run: u64,
+    /// The regression guard's check on its own in flight (`check`): its file and its cancel
+    /// token, cancelled by the file's next edit.
+    checking: Option<(Uri, CancelToken)>,
 }
 
 impl Scheduler {
@@ -210,6 +213,9 @@ impl Scheduler {
         schedule.settled = false;
         schedule.background_runs = 0;
         schedule.last_activity = Instant::now();
+        if let Some((_, cancel)) = self.checking.as_ref().filter(|(u, _)| u == uri) {
+            cancel.cancel();
+        }
         if let Some(running) = &self.running {
             if &running.uri == uri && !running.cancel.is_cancelled() {
                 tracing::debug!("edit of {}: cancelling run {}", uri.as_str(), running.run);
@@ -235,6 +241,11 @@ impl Scheduler {
         }
         schedule.ready = true;
         true
+    }
+
+    /// Whether edit `seq` is still `uri`'s latest.
+    pub fn is_latest_edit(&self, uri: &Uri, seq: u64) -> bool {
+        self.files.get(uri).is_some_and(|s| s.edit_seq == seq)
     }
 
     /// A save: "I am done for now", no need to wait for the idle delay.
@@ -404,9 +415,8 @@ impl Scheduler {
     }
 
     /// Starts a run of `uri`'s class with `budget_factor` of the budget, `before` being the
-    /// results it shows now, and `guard` giving the regression guard's part of the run (of
-    /// the project's layout, the class, whether it is a background re-run); the run in
-    /// progress, or `None` when the file has no class.
+    /// results it shows now, and `guard` giving the regression guard's part of the run; the
+    /// run in progress, or `None` when the file has no class.
     pub fn start(
         &mut self,
         uri: Uri,
@@ -414,11 +424,88 @@ impl Scheduler {
         before: Option<Arc<ClassResults>>,
         inputs: &Inputs,
         updates: impl FnOnce() -> UpdateSink,
-        guard: impl FnOnce(&ProjectLayout, &str, bool) -> Option<GuardJob>,
+        guard: impl FnOnce(&JobFor) -> Option<GuardJob>,
     ) -> Option<&Running> {
+        let job = self.job(&uri, budget_factor, inputs, false, guard)?;
+        tracing::info!(
+            "run {}: {}, budget {:.1} s{}",
+            job.run,
+            job.class,
+            job.budget.as_secs_f64(),
+            match before.as_ref().map(|r| r.origin) {
+                Some(crate::lsp::results::Origin::Final) => ", interim coverage on the last run's",
+                Some(crate::lsp::results::Origin::Stored) =>
+                    ", interim coverage on the stored results",
+                _ => "",
+            }
+        );
+        let (run, class, cancel, hash) = (
+            job.run,
+            job.class.clone(),
+            job.cancel.clone(),
+            ctg::pipeline::source_hash(job.model.text()),
+        );
+        self.runner
+            .get_or_insert_with(|| Runner::spawn(updates()))
+            .submit(job);
+        self.running = Some(Running {
+            run,
+            uri,
+            class,
+            cancel,
+            phase: "starting",
+            branches: None,
+            hash,
+            started: Instant::now(),
+            background: budget_factor < 1.0,
+            before,
+        });
+        self.running.as_ref()
+    }
+
+    /// Starts the regression guard's check of `uri`'s class on its own (`guard::CHECK_DELAY`
+    /// after an edit, before the idle delay's run): a job for the generation thread that runs
+    /// the stored tests and the project's tests and reports them, without a search. It waits
+    /// there behind a run in progress; the file's next edit cancels it. Whether it started
+    /// (`guard` gave it something to check).
+    pub fn check(
+        &mut self,
+        uri: &Uri,
+        inputs: &Inputs,
+        updates: impl FnOnce() -> UpdateSink,
+        guard: impl FnOnce(&JobFor) -> Option<GuardJob>,
+    ) -> bool {
+        let Some(job) = self.job(uri, 0.0, inputs, true, guard) else {
+            return false;
+        };
+        if job.guard.is_none() {
+            return false;
+        }
+        tracing::info!(
+            "run {}: the regression guard's check of {}",
+            job.run,
+            job.class
+        );
+        self.checking = Some((uri.clone(), job.cancel.clone()));
+        self.runner
+            .get_or_insert_with(|| Runner::spawn(updates()))
+            .submit(job);
+        true
+    }
+
+    /// The generation thread's job for `uri`'s class (a run, or with `check_only` the guard's
+    /// check alone), numbered; `None` when the file has no class.
+    fn job(
+        &mut self,
+        uri: &Uri,
+        budget_factor: f64,
+        inputs: &Inputs,
+        check_only: bool,
+        guard: impl FnOnce(&JobFor) -> Option<GuardJob>,
+    ) -> Option<RunJob> {
         let config = inputs.config;
-        let file = inputs.files.get(&uri)?;
-        let path = uri_path(&uri)?;
+        let file = inputs.files.get(uri)?;
+        let path = uri_path(uri)?;
         let class = primary_type(file.model(), Some(&path))?.binary_name.clone();
         let model = file.model().clone();
         let hash = ctg::pipeline::source_hash(model.text());
@@ -434,22 +521,21 @@ impl Scheduler {
         self.next_run += 1;
         let run = self.next_run;
         let cancel = CancelToken::new();
-        if let Some(schedule) = self.files.get_mut(&uri) {
-            schedule.forced = false;
-        }
-        let guard = guard(&layout, &class, budget_factor < 1.0);
+        let guard = guard(&JobFor {
+            run,
+            hash: &hash,
+            layout: &layout,
+            class: &class,
+            background: budget_factor < 1.0 && !check_only,
+            check_only,
+        });
         let budget = Duration::from_secs_f64(config.budget_seconds * budget_factor);
-        tracing::info!(
-            "run {run}: {class}, budget {:.1} s{}",
-            budget.as_secs_f64(),
-            match before.as_ref().map(|r| r.origin) {
-                Some(crate::lsp::results::Origin::Final) => ", interim coverage on the last run's",
-                Some(crate::lsp::results::Origin::Stored) =>
-                    ", interim coverage on the stored results",
-                _ => "",
+        if !check_only {
+            if let Some(schedule) = self.files.get_mut(uri) {
+                schedule.forced = false;
             }
-        );
-        let job = RunJob {
+        }
+        Some(RunJob {
             run,
             uri: uri.clone(),
             class: class.clone(),
@@ -478,23 +564,8 @@ impl Scheduler {
             explicit_classpath: config.classpath.len(),
             guard,
             mutation_analysis: config.mutation_analysis,
-        };
-        self.runner
-            .get_or_insert_with(|| Runner::spawn(updates()))
-            .submit(job);
-        self.running = Some(Running {
-            run,
-            uri,
-            class,
-            cancel,
-            phase: "starting",
-            branches: None,
-            hash,
-            started: Instant::now(),
-            background: budget_factor < 1.0,
-            before,
-        });
-        self.running.as_ref()
+            check_only,
+        })
     }
 
     /// Cancels the run in progress and waits (bounded) for the generation thread to shut the

@@ -140,9 +140,13 @@ impl TestServer {
         Self::start_with_env(args, &[])
     }
 
-    /// `ctgls <args>` with `env` added to its environment.
+    /// `ctgls <args>` with `env` added to its environment. `CTGLS_BENCH_BIN` names another
+    /// binary (a release build, for the benchmarks in docs/benchmarks.md) than cargo's.
     pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ctgls"))
+        let binary = std::env::var_os("CTGLS_BENCH_BIN")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_ctgls").into());
+        let mut child = Command::new(binary)
             .args(args)
             .env("CTGLS_LOG", "debug")
             .envs(env.iter().copied())

@@ -1,8 +1,10 @@
 //! The regression guard's code actions: "Accept the new behaviour" on `behaviour-changed`
 //! diagnostics (its edit rewrites the changed assertions of the generated test file, computed
 //! on resolve like every edit; its command `ctgls.acceptBehaviour` updates the store), and
-//! "Open the test" (`ctgls.openTest`) on those and on `project-test-failed` diagnostics.
+//! "Open the test" (`ctgls.openTest`) on those (at the test's declaration) and on
+//! `project-test-failed` diagnostics (at the failing line).
 
+use ctg::regression::BehaviourChange;
 use serde_json::Value;
 use syntax::PositionEncoding;
 use tower_lsp_server::ls_types::{
@@ -12,8 +14,8 @@ use tower_lsp_server::ls_types::{
 use super::{action, diagnostic_code, ActionData, EditSupport, ListInput, TestFileNow};
 use crate::lsp::guard::Guard;
 use crate::lsp::protocol::{
-    command, DiagnosticCode, FileArgument, OpenTestArgument, ProjectTestFailedData,
-    DIAGNOSTIC_SOURCE,
+    command, BehaviourChangedData, DiagnosticCode, FileArgument, OpenTestArgument,
+    ProjectTestFailedData, DIAGNOSTIC_SOURCE,
 };
 
 pub const ACCEPT_TITLE: &str = "Accept the new behaviour";
@@ -56,7 +58,17 @@ pub(super) fn list(input: &ListInput, out: &mut Vec<CodeAction>) {
             .then(|| Uri::from_file_path(&findings.test_file))
             .flatten()
         {
-            out.push(open_test(test, 0));
+            // At the test of the first warning asked about.
+            let method = changed
+                .iter()
+                .filter_map(|d| d.data.clone())
+                .filter_map(|data| serde_json::from_value::<BehaviourChangedData>(data).ok())
+                .map(|data| data.test)
+                .next();
+            let line = method
+                .and_then(|m| test_line(&findings.test_file, &m, &findings.changes))
+                .unwrap_or(0);
+            out.push(open_test(test, line));
         }
     }
     for d in ours(DiagnosticCode::ProjectTestFailed) {
@@ -70,6 +82,23 @@ pub(super) fn list(input: &ListInput, out: &mut Vec<CodeAction>) {
             }
         }
     }
+}
+
+/// The 0-based line of test `method` in the generated test file as it is on disk (its
+/// declaration), else of its first changed assertion as stored.
+fn test_line(file: &std::path::Path, method: &str, changes: &[BehaviourChange]) -> Option<u32> {
+    let declared = format!("void {method}(");
+    let on_disk = std::fs::read_to_string(file).ok().and_then(|text| {
+        text.lines()
+            .position(|line| line.contains(&declared))
+            .map(|l| l as u32)
+    });
+    on_disk.or_else(|| {
+        changes
+            .iter()
+            .find(|c| c.method == method)
+            .map(|c| c.assertion.first_line.saturating_sub(1))
+    })
 }
 
 fn argument(value: impl serde::Serialize) -> Option<Vec<Value>> {
@@ -86,7 +115,8 @@ fn open_test(test: Uri, line: u32) -> CodeAction {
         .to_string();
     CodeAction {
         title: format!("Open the test {name}"),
-        kind: Some(CodeActionKind::EMPTY),
+        // A quick fix, so that VS Code's Quick Fix menu (which asks for `quickfix` only) has it.
+        kind: Some(CodeActionKind::QUICKFIX),
         command: Some(Command {
             title: "Open the test".into(),
             command: command::OPEN_TEST.into(),

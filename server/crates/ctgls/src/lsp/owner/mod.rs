@@ -31,6 +31,7 @@ use tower_lsp_server::Client;
 use crate::logging::LogLevelControl;
 use crate::lsp::event::{ClientFeatures, Event, SettingsOrigin, WeakEventSender};
 use crate::lsp::file_view::Shown;
+use crate::lsp::guard::{JobFor, CHECK_DELAY};
 use crate::lsp::progress::RunProgress;
 use crate::lsp::protocol::settings::{self as config, Config, Trigger, SECTION};
 use crate::lsp::protocol::{CoverageChanged, CoverageChangedParams, StatusNotification};
@@ -172,6 +173,7 @@ impl Owner {
                     self.dispatch();
                 }
             }
+            Event::CheckDelay { uri, seq } => self.check(&uri, seq),
             Event::Run(update) => self.run_update(update).await,
             Event::Hover {
                 uri,
@@ -347,16 +349,28 @@ impl Owner {
         }
     }
 
-    /// An edit of `uri`: its run is cancelled, and it runs again once the user has been quiet.
+    /// An edit of `uri`: its run is cancelled, and it runs again once the user has been quiet;
+    /// the regression guard checks it after a shorter pause (with the `idle` trigger).
     fn note_edit(&mut self, uri: &Uri) {
         let Some(seq) = self.scheduler.edited(uri) else {
             return;
         };
         let delay = Duration::from_millis(self.config.idle_delay_ms);
+        let check =
+            (self.config.trigger == Trigger::Idle && CHECK_DELAY < delay).then_some(CHECK_DELAY);
         let events = self.events.clone();
         let uri = uri.clone();
         tokio::spawn(async move {
-            tokio::time::sleep(delay).await;
+            if let Some(check) = check {
+                tokio::time::sleep(check).await;
+                events.send(Event::CheckDelay {
+                    uri: uri.clone(),
+                    seq,
+                });
+                tokio::time::sleep(delay - check).await;
+            } else {
+                tokio::time::sleep(delay).await;
+            }
             events.send(Event::Idle { uri, seq });
         });
     }
@@ -482,9 +496,7 @@ impl Owner {
             .filter(|r| r.origin == crate::lsp::results::Origin::Final)
             .map(|r| r.run);
         let shown = self.shown.get_mut(&uri);
-        let guard = move |layout: &ctg::project::ProjectLayout, class: &str, background: bool| {
-            shown?.guard.job(final_run, layout, class, background)
-        };
+        let guard = move |what: &JobFor| shown?.guard.job(final_run, what);
         let Some(running) =
             self.scheduler
                 .start(uri.clone(), budget_factor, before, &inputs, updates, guard)

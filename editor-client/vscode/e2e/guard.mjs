@@ -1,0 +1,142 @@
+// The regression guard in code-server, driven like a user (keys, Quick Fix menu, Problems view),
+// run by smoke.test.mjs after its own checks on the same window: the project holds the
+// hand-written AccountTest of editor-client/fixtures/bank-guard, and the first run's stored tests
+// (snapshotted by `watchStore` as soon as they are written) become the generated test file. An
+// edit of getOwner() brings `behaviour-changed` and `project-test-failed` rows; "Open the test"
+// (Quick Fix menu) opens the generated test at the test; undo removes the rows.
+
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { clearInterval, setInterval } from 'node:timers';
+
+const GENERATED = 'src/test/java/com/example/bank/AccountGeneratedTest.java';
+
+/**
+ * Polls the project's store for Account's record and keeps the first test class seen: the first
+ * run's, which the guard takes as the reference behaviour (later background runs may store
+ * other tests). Returns a function that gives it (or undefined).
+ */
+export function watchStore(project) {
+  const dir = path.join(project, '.ctgls', 'classes');
+  let source;
+  const timer = setInterval(() => {
+    try {
+      const file = fs.readdirSync(dir).find((name) => name.startsWith('com.example.bank.Account-'));
+      const record = file && JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+      if (record?.junit_class?.source) {
+        source = record.junit_class.source.join('\n');
+        clearInterval(timer);
+      }
+    } catch {
+      // Not there yet, or being written.
+    }
+  }, 100);
+  timer.unref();
+  return () => source;
+}
+
+/** The guard's checks; `helpers` are smoke.test.mjs's (runQuickOpen, waitUntil). */
+export async function guardChecks(page, project, storedSource, { runQuickOpen, waitUntil, timeoutMs }) {
+  const source = storedSource();
+  assert.ok(source, "the first run's tests never reached the store");
+  const generated = path.join(project, GENERATED);
+  fs.mkdirSync(path.dirname(generated), { recursive: true });
+  fs.writeFileSync(generated, source);
+
+  const problems = page.locator('.markers-panel .monaco-list-row');
+  const rows = async (code) =>
+    (await problems.allTextContents()).filter((text) => text.includes(code));
+  const warning = async () => (await rows('behaviour-changed')).find((text) => text.includes('!'));
+
+  // Account.java, at the end of getOwner's `return owner;`, typing as a user does.
+  const text = fs.readFileSync(path.join(project, 'src/main/java/com/example/bank/Account.java'), 'utf8');
+  const lines = text.split('\n');
+  const returnLine = lines.findIndex((line) => line.includes('return owner;')) + 1;
+  // On getOwner's name, where the warning is (Go to Line takes `line:column`, 1-based).
+  const onName = `${returnLine - 1}:${lines[returnLine - 2].indexOf('getOwner') + 3}`;
+  const goTo = async (where) => {
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type(where);
+    await page.keyboard.press('Enter');
+  };
+  const ownerLine = page.locator('.monaco-editor .view-line', { hasText: 'return owner' });
+  const lineText = async () => ((await ownerLine.first().textContent()) ?? '').replace(/\u00a0/g, ' ').trim();
+  const edit = async () => {
+    await runQuickOpen(page, '', 'Account.java', 'Account.java');
+    await goTo(String(returnLine));
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.type(' + "!"');
+    await waitUntil(async () => (await lineText()) === 'return owner + "!";', 10_000).catch(async () =>
+      assert.fail(`typing gave ${await lineText()}`),
+    );
+  };
+  // The Problems view in the panel (the smoke test left the output channel there).
+  await page.keyboard.press('Escape');
+  await runQuickOpen(page, '>', 'Problems: Focus on Problems View', 'Focus on Problems View');
+  await page.locator('.markers-panel').waitFor({ timeout: 10_000 });
+  await edit();
+
+  let row = '';
+  try {
+    await waitUntil(async () => Boolean((row = (await warning()) ?? '')), timeoutMs);
+  } catch {
+    assert.fail(`no behaviour-changed row after the edit; rows: ${(await problems.allTextContents()).join(' | ')}`);
+  }
+  assert.match(row, /now (returns|leaves getOwner\(\) at) "/);
+  try {
+    await waitUntil(async () => (await rows('project-test-failed')).some((r) => r.includes('AccountTest.keepsItsOwner fails')), timeoutMs);
+  } catch {
+    assert.fail(`no project-test-failed row for AccountTest; rows: ${(await problems.allTextContents()).join(' | ')}`);
+  }
+
+  // "Open the test" from the Quick Fix menu on getOwner's name.
+  await goTo(onName);
+  await quickFix(page, 'Open the test AccountGeneratedTest.java');
+  await page.locator('.tab.active', { hasText: 'AccountGeneratedTest.java' }).waitFor({ timeout: 30_000 });
+  const test = (row.match(/; (\w+) expected/) ?? [])[1];
+  const declared = source.split('\n').findIndex((line) => test && line.includes(`void ${test}(`)) + 1;
+  const position = page.locator('.statusbar-item[id="status.editor.selection"]');
+  await waitUntil(async () => ((await position.textContent()) ?? '').includes(`Ln ${declared},`), 10_000).catch(async () => {
+    assert.fail(`the test file is not open at ${test} (line ${declared}): ${await position.textContent()}`);
+  });
+
+  // Undo in Account.java (as many steps as the typing took): the rows go.
+  await runQuickOpen(page, '', 'Account.java', 'Account.java');
+  for (let i = 0; i < 8 && (await lineText()) !== 'return owner;'; i++) {
+    await page.keyboard.press('Control+Z');
+    await page.waitForTimeout(100);
+  }
+  assert.equal(await lineText(), 'return owner;');
+  await waitUntil(async () => (await rows('behaviour-changed')).length === 0 && (await rows('project-test-failed')).length === 0, timeoutMs).catch(
+    async () => assert.fail(`rows left after undo: ${(await problems.allTextContents()).join(' | ')}`),
+  );
+
+  // "Accept the new behaviour" is checked by the Neovim test and lsp_regression.rs: here, after
+  // the undo and the same edit again, VS Code's Quick Fix menu came back empty (not understood
+  // yet), so this test stops at the undo.
+}
+
+/**
+ * Opens the Quick Fix menu at the cursor and picks `title` with the keyboard, as its rows are
+ * under a pointer block for the mouse.
+ */
+async function quickFix(page, title) {
+  await page.keyboard.press('Control+.');
+  const rows = page.locator('.action-widget .monaco-list-row');
+  await rows.filter({ hasText: title }).first().waitFor({ timeout: 30_000 });
+  for (let i = 0; i < 12; i++) {
+    const focused = await page
+      .locator('.action-widget .monaco-list-row.focused')
+      .first()
+      .getAttribute('aria-label', { timeout: 1_000 })
+      .catch(() => null);
+    if (focused === title) {
+      await page.keyboard.press('Enter');
+      return;
+    }
+    await page.keyboard.press('ArrowDown');
+  }
+  assert.fail(`could not reach "${title}" in the Quick Fix menu: ${(await rows.allTextContents()).join(' | ')}`);
+}
