@@ -732,12 +732,10 @@ class Helper {
         let mixed = ExecutionTrace {
             files: vec![other_file.clone(), everything.clone()],
             proxies: totals(&[&other_file, &everything], 5),
-            seeds: Vec::new(),
         };
         let alone = ExecutionTrace {
             files: vec![cut_only.clone()],
             proxies: totals(&[&cut_only], 5),
-            seeds: Vec::new(),
         };
         let mapper = TraceMapper::new(&table, probes).with_own_lines(cut_lines.clone());
         let test = TestCase::default();
