@@ -693,6 +693,7 @@ class Helper {
             methods: (0..probes.methods.len() as u32).map(|id| (id, 1)).collect(),
             loops: (0..probes.loops.len() as u32).map(|id| (id, 3)).collect(),
             escapes: Vec::new(),
+            seeds: Vec::new(),
         };
         let in_cut = |line: u32| cut_lines.contains(&line);
         let cut_only = FileTrace {
