@@ -293,12 +293,13 @@ pub fn observed_values(result: &TestResult) -> Vec<PrimitiveValue> {
     out
 }
 
-/// The values the code under test compared its data with during `test` (the trace's dynamic
-/// seeds), for [`Cluster::add_compared`]; text that is not valid Unicode is left out as above,
+/// The values the code of the file registered as `file` (the class under test's) compared its
+/// data with during `test` (the trace's dynamic seeds), for [`Cluster::add_compared`]: other
+/// instrumented files (a job's `also_instrument`) must not change the search; text that is not valid Unicode is left out as above,
 /// and so is a value the test itself holds as a literal: an input compared with something is
 /// one side of every comparison it reaches, and pooling it would only push the other sides,
 /// the values worth drawing, out of the bounded pool. (EvoSuite pools both sides.)
-pub fn compared_values(test: &TestCase, result: &TestResult) -> Vec<PrimitiveValue> {
+pub fn compared_values(test: &TestCase, result: &TestResult, file: &str) -> Vec<PrimitiveValue> {
     let inputs: Vec<&PrimitiveValue> = test
         .statements()
         .iter()
@@ -317,8 +318,10 @@ pub fn compared_values(test: &TestCase, result: &TestResult) -> Vec<PrimitiveVal
     };
     result
         .trace
-        .seeds
+        .files
         .iter()
+        .filter(|f| f.key == file)
+        .flat_map(|f| &f.seeds)
         .filter_map(|v| observed(v, false))
         .filter(|v| !is_input(v))
         .collect()

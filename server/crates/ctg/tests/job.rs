@@ -10,7 +10,8 @@
 //! implementations are project classes the class under test never names, one of which does
 //! not compile, next to a file nothing reaches that does not compile either; an abstract class
 //! whose only subclass it does not reach), `also` (a class under test whose paths decide which
-//! methods of another class run, a helper class in its file, and a class it never reaches).
+//! methods of another class run, a helper class in its file, and a class it never reaches),
+//! `seeding` (a parameter compared with strings computed at run time, outcome-only).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -576,10 +576,6 @@ pub struct StackFrame {
 pub struct ExecutionTrace {
     pub files: Vec<FileTrace>,
     pub proxies: PerformanceProxies,
-    /// Values the code under test compared its data with (strings given to `equals`,
-    /// `startsWith`, ...; operands of numeric comparisons), distinct, in first-seen order: the
-    /// dynamic seeds the server adds to a value pool (`Probe.seed`, docs/protocol.md).
-    pub seeds: Vec<ObservedValue>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -596,6 +592,10 @@ pub struct FileTrace {
     /// The exceptions that left method and constructor bodies of the file, one per (method id,
     /// type, raising line), sorted so.
     pub escapes: Vec<EscapeTrace>,
+    /// Strings the file's code compared its data with (given to `equals`, `startsWith`, ...),
+    /// distinct, in first-seen order: the dynamic seeds the server adds to a value pool
+    /// (`Probe.seed`, docs/protocol.md).
+    pub seeds: Vec<ObservedValue>,
 }
 
 /// Exceptions of one type that left one method or constructor body from one raising line

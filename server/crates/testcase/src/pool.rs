@@ -195,8 +195,8 @@ pub struct ValuePools {
     /// Values statements and getters returned at run time (bounded, most recent kept).
     pub observed: ConstantPool,
     /// Dynamic seeds: values the instrumented code compared its data with at run time (the
-    /// other side of a `String.equals`, `startsWith`, ..., the operands of a numeric
-    /// comparison), which Rojas, Fraser and Arcuri's "Seeding strategies in search-based unit
+    /// other side of a `String.equals`, `startsWith`, ...; the worker seeds no numbers yet,
+    /// see docs/protocol.md), which Rojas, Fraser and Arcuri's "Seeding strategies in search-based unit
     /// test generation" calls dynamic seeding. Bounded like the observed pool. Kept apart from
     /// it (EvoSuite has one dynamic pool) because the getters of every object would otherwise
     /// push a compared key out of a 50-value pool before a test draws it.

@@ -1,5 +1,6 @@
 package ctgls.rt;
 
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -79,23 +80,22 @@ public final class Probe {
     // ---------------------------------------------------------------- dynamic seeding
 
     /**
-     * Values the code under test compared its data with during the test (dynamic seeding: Rojas,
+     * Strings the code under test compared its data with during the test (dynamic seeding: Rojas,
      * Fraser and Arcuri, "Seeding strategies in search-based unit test generation"; EvoSuite's
      * dynamic constant pool). The server adds them to a value pool, so that a value computed at
-     * run time (a key built from fields, a bound read from another object) can become an input.
-     * Distinct values in first-seen order, at most {@link #MAX_SEEDS} strings and as many numbers
-     * per test.
+     * run time (a key built from fields, a name read from another object) can become an input.
+     * Distinct (slot, value) pairs in first-seen order, at most {@link #MAX_SEEDS} per file and
+     * test; the slot is the instrumented file whose code compared, so that the server can take
+     * the seeds of the class under test's file only. Numbers are not seeded: the operands of the
+     * numeric probes made a job's search depend on its other instrumented classes in a way not
+     * yet understood (`other_instrumented_classes_...` in ctg's job tests), and their branch
+     * distance guides the search to them already.
      */
     private static final LinkedHashSet<Object> seedStrings = new LinkedHashSet<>();
-    private static final LinkedHashSet<Object> seedNumbers = new LinkedHashSet<>();
+    private static final HashMap<Integer, Integer> seedStringCounts = new HashMap<>();
     private static final int MAX_SEEDS = 32;
     /** Longer strings are left out: they are rarely a value an input must equal. */
     private static final int MAX_SEED_LENGTH = 200;
-    /**
-     * A numeric comparison seeds its operands on its first hits of a test only. EvoSuite adds
-     * every compared value; ours would fill the per-test bound with the counters of one loop.
-     */
-    private static final int SEEDING_HITS = 4;
     /** What {@link #escaped} learnt of the last throwable it saw (see {@link Escaping}). */
     private static volatile Escaping lastEscaping;
 
@@ -288,7 +288,6 @@ public final class Probe {
             }
         }
         if (recording()) {
-            seedNumbers(id, a, b);
             outcome(id, r, other);
         }
         return r;
@@ -323,10 +322,6 @@ public final class Probe {
             default: other = exact ? d + K : Math.max(-d, K); break;
         }
         if (recording()) {
-            if (branchHits[id] < SEEDING_HITS) {
-                seedNumber(a);
-                seedNumber(b);
-            }
             outcome(id, exact, other);
         }
         return exact;
@@ -406,8 +401,8 @@ public final class Probe {
             if (r) {
                 other = K;
             } else if (b instanceof String) {
-                seedString(a);
-                seedString((String) b);
+                seedString(id, a);
+                seedString(id, (String) b);
                 other = editDistance(a, (String) b);
             } else {
                 other = FAR;
@@ -474,39 +469,20 @@ public final class Probe {
     }
 
     /**
-     * Returns {@code value} unchanged; a String is recorded as a dynamic seed. The instrumenter
-     * wraps the receiver and argument of String comparisons that are no decision of their own
+     * Returns {@code value} unchanged; a String is recorded as a dynamic seed of the file whose
+     * ids include {@code id} (the instrumenter passes its holder's base). The instrumenter wraps
+     * the receiver and argument of String comparisons that are no decision of their own
      * ({@code equalsIgnoreCase}, {@code startsWith}, {@code endsWith}, {@code contains},
-     * {@code indexOf}, {@code matches}, ...): {@code Probe.seed(s).startsWith(Probe.seed(p))}.
+     * {@code indexOf}, {@code matches}, ...): {@code Probe.seed(B, s).startsWith(Probe.seed(B, p))}.
      */
-    public static <T> T seed(T value) {
+    public static <T> T seed(int id, T value) {
         if (value instanceof String && recording()) {
-            seedString((String) value);
+            seedString(id, (String) value);
         }
         return value;
     }
 
-    private static void seedNumbers(int id, double a, double b) {
-        if (branchHits[id] < SEEDING_HITS) {
-            seedNumber(a);
-            seedNumber(b);
-        }
-    }
-
-    private static void seedNumber(double v) {
-        if (Double.isNaN(v) || Double.isInfinite(v)) {
-            return;
-        }
-        // Integers travel as longs, so that an int compared at run time seeds an int input.
-        Object n = v == Math.rint(v) && Math.abs(v) <= 9.007199254740992E15 ? (Object) (long) v : (Object) v;
-        addSeed(seedNumbers, n);
-    }
-
-    private static void seedNumber(long v) {
-        addSeed(seedNumbers, v);
-    }
-
-    private static void seedString(String s) {
+    private static void seedString(int id, String s) {
         if (s.length() > MAX_SEED_LENGTH) {
             return;
         }
@@ -516,13 +492,18 @@ public final class Probe {
                 return;
             }
         }
-        addSeed(seedStrings, s);
+        addSeed(seedStrings, id, s);
     }
 
-    private static void addSeed(LinkedHashSet<Object> seeds, Object v) {
+    private static void addSeed(LinkedHashSet<Object> seeds, int id, Object v) {
+        int slot = slotOf(id);
         synchronized (seeds) {
-            if (seeds.size() < MAX_SEEDS) {
-                seeds.add(v);
+            // The bound is per file: another instrumented file's comparisons must not crowd out
+            // the seeds of the class under test (a job's other classes leave its search alone).
+            Integer n = seedStringCounts.get(slot);
+            int count = n == null ? 0 : n;
+            if (count < MAX_SEEDS && seeds.add(new AbstractMap.SimpleImmutableEntry<Integer, Object>(slot, v))) {
+                seedStringCounts.put(slot, count + 1);
             }
         }
     }
@@ -854,9 +835,7 @@ public final class Probe {
             escapes.clear();
             synchronized (seedStrings) {
                 seedStrings.clear();
-            }
-            synchronized (seedNumbers) {
-                seedNumbers.clear();
+                seedStringCounts.clear();
             }
             Environment.clear();
             lastEscaping = null;
@@ -1097,6 +1076,14 @@ public final class Probe {
                 row.put("hits", (long) e.hits);
                 list(bySlot, s, "escapes").add(row);
             }
+            List<Object> seeds = new ArrayList<>();
+            synchronized (seedStrings) {
+                seeds.addAll(seedStrings);
+            }
+            for (Object o : seeds) {
+                Map.Entry<?, ?> e = (Map.Entry<?, ?>) o;
+                list(bySlot, (Integer) e.getKey(), "seeds").add(e.getValue());
+            }
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("files", new ArrayList<Object>(bySlot.values()));
             Map<String, Object> proxies = new LinkedHashMap<>();
@@ -1105,14 +1092,6 @@ public final class Probe {
             proxies.put("instantiations", instantiations);
             proxies.put("statements", statements);
             out.put("proxies", proxies);
-            List<Object> seeds = new ArrayList<>();
-            synchronized (seedStrings) {
-                seeds.addAll(seedStrings);
-            }
-            synchronized (seedNumbers) {
-                seeds.addAll(seedNumbers);
-            }
-            out.put("seeds", seeds);
             return out;
         }
     }
@@ -1138,6 +1117,7 @@ public final class Probe {
             m.put("methods", new ArrayList<Object>());
             m.put("loops", new ArrayList<Object>());
             m.put("escapes", new ArrayList<Object>());
+            m.put("seeds", new ArrayList<Object>());
             bySlot.put(slot, m);
         }
         return (List<Object>) m.get(kind);

@@ -264,7 +264,9 @@ impl<'a, 's> JvmExecutor<'a, 's> {
         if let Some(observed) = &self.observed {
             let mut values = observed.borrow_mut();
             values.observed.extend(observed_values(&worker));
-            values.compared.extend(compared_values(test, &worker));
+            values
+                .compared
+                .extend(compared_values(test, &worker, self.mapper.file_key()));
         }
         self.note_environment(&worker, &result);
         self.count(&result);

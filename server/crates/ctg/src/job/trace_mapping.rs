@@ -716,6 +716,7 @@ class Helper {
             methods: (0..probes.methods.len() as u32).map(|id| (id, 1)).collect(),
             loops: (0..probes.loops.len() as u32).map(|id| (id, 3)).collect(),
             escapes: Vec::new(),
+            seeds: Vec::new(),
         };
         let in_cut = |line: u32| cut_lines.contains(&line);
         let cut_only = FileTrace {
@@ -755,12 +756,10 @@ class Helper {
         let mixed = ExecutionTrace {
             files: vec![other_file.clone(), everything.clone()],
             proxies: totals(&[&other_file, &everything], 5),
-            seeds: Vec::new(),
         };
         let alone = ExecutionTrace {
             files: vec![cut_only.clone()],
             proxies: totals(&[&cut_only], 5),
-            seeds: Vec::new(),
         };
         let mapper = TraceMapper::new(&table, probes).with_own_lines(cut_lines.clone());
         let test = TestCase::default();

@@ -1,9 +1,9 @@
 //! Dynamic seeding (Rojas, Fraser and Arcuri, "Seeding strategies in search-based unit test
 //! generation"): the receiver and argument of a `String` comparison that is not a decision of
-//! its own (`s.startsWith(p)`, `s.indexOf(t)`, ...) are wrapped in `Probe.seed(...)`, which
+//! its own (`s.startsWith(p)`, `s.indexOf(t)`, ...) are wrapped in `Probe.seed(B, ...)`, which
 //! returns its argument unchanged and records a string as a value the test's inputs were
-//! compared with. `String.equals` needs no wrap: its decision probe (`strEquals`) records both
-//! sides, and so do the numeric comparison probes.
+//! compared with, for the file whose holder base `B` is. `String.equals` needs no wrap: its
+//! decision probe (`strEquals`) records both sides.
 //!
 //! EvoSuite replaces these calls in bytecode by helpers that also give a distance; here they
 //! only seed: a `startsWith` in a condition is still an outcome-only decision, but the prefix it
@@ -83,7 +83,7 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
                 operand.start_byte(),
                 len,
                 Layer::Seed,
-                format!("{PROBE}.seed("),
+                format!("{PROBE}.seed({}.B, ", self.holder),
                 Some(site),
             );
             self.edits

@@ -294,8 +294,6 @@ struct TraceEntry<'a> {
     #[serde(borrow)]
     files: Option<Vec<FileEntry<'a>>>,
     proxies: Option<ProxiesEntry>,
-    #[serde(borrow)]
-    seeds: Option<Vec<Scalar<'a>>>,
 }
 
 impl TraceEntry<'_> {
@@ -329,6 +327,13 @@ impl TraceEntry<'_> {
                     .into_iter()
                     .filter_map(EscapeEntry::into_escape)
                     .collect(),
+                seeds: f
+                    .seeds
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter_map(Scalar::into_observed)
+                    .filter(|v| !matches!(v, ObservedValue::Bool(_)))
+                    .collect(),
             })
             .collect();
         let proxies = self
@@ -340,18 +345,7 @@ impl TraceEntry<'_> {
                 statements: p.statements.unwrap_or(0),
             })
             .unwrap_or_default();
-        let seeds = self
-            .seeds
-            .unwrap_or_default()
-            .into_iter()
-            .filter_map(Scalar::into_observed)
-            .filter(|v| !matches!(v, ObservedValue::Bool(_)))
-            .collect();
-        ExecutionTrace {
-            files,
-            proxies,
-            seeds,
-        }
+        ExecutionTrace { files, proxies }
     }
 }
 
@@ -367,6 +361,8 @@ struct FileEntry<'a> {
     #[serde(borrow)]
     loops: Option<Vec<Row<'a>>>,
     escapes: Option<Vec<EscapeEntry>>,
+    #[serde(borrow)]
+    seeds: Option<Vec<Scalar<'a>>>,
 }
 
 /// `{"method", "type", "supertypes", "line", "hits"}`, a later addition to the trace's files.
@@ -723,9 +719,9 @@ mod tests {
                                            "supertypes":["java.lang.RuntimeException","java.lang.Exception",
                                                          "java.lang.Throwable"],"line":7,"hits":2},
                                           {"method":1,"type":"p.Odd","supertypes":["java.lang.Throwable"],
-                                           "line":null,"hits":1}]}],
-                     "proxies":{"loopIterations":3,"methodCalls":1,"instantiations":1,"statements":9},
-                     "seeds":["EUR",[55357],1970,-1,2.5]},
+                                           "line":null,"hits":1}],
+                               "seeds":["EUR",[55357],1970,-1,2.5]}],
+                     "proxies":{"loopIterations":3,"methodCalls":1,"instantiations":1,"statements":9}},
             "stdout":"out\n","stderr":"err","outputTruncated":true,"durationMicros":830,"leakedThreads":1,
             "processesKilled":2,"freshLoader":false,"loaderDropped":"the test ended with exception",
             "environment":[{"kind":"file","action":"writes","target":"/home/x/out.txt","refused":true,
@@ -820,6 +816,13 @@ mod tests {
                             hits: 1,
                         },
                     ],
+                    seeds: vec![
+                        ObservedValue::Text("EUR".into()),
+                        ObservedValue::Text(JavaText::from_utf16(vec![55357])),
+                        ObservedValue::Integer(1970),
+                        ObservedValue::Integer(-1),
+                        ObservedValue::Float(2.5),
+                    ],
                 }],
                 proxies: PerformanceProxies {
                     loop_iterations: 3,
@@ -827,13 +830,6 @@ mod tests {
                     instantiations: 1,
                     statements: 9,
                 },
-                seeds: vec![
-                    ObservedValue::Text("EUR".into()),
-                    ObservedValue::Text(JavaText::from_utf16(vec![55357])),
-                    ObservedValue::Integer(1970),
-                    ObservedValue::Integer(-1),
-                    ObservedValue::Float(2.5),
-                ],
             },
             stdout: "out\n".into(),
             stderr: "err".into(),
