@@ -192,12 +192,21 @@ fn driver(report: &Report) -> Value {
         "semanticVersion": version,
         "rules": rules,
     });
-    // Cargo gives "" when the workspace names no repository.
-    let repository = env!("CARGO_PKG_REPOSITORY");
-    if !repository.is_empty() {
-        driver["informationUri"] = json!(repository);
+    if let Some(uri) = information_uri() {
+        driver["informationUri"] = json!(uri);
     }
     driver
+}
+
+/// Where to learn about ctgls: the `repository` the build's Cargo manifest names, else its
+/// `homepage`. SARIF 2.1.0 makes `toolComponent.informationUri` optional (section 3.19.17, "MAY
+/// contain"; the schema requires only `name`) and GitHub code scanning reads only `name` and
+/// the rules, so without either key the property is left out rather than filled with a guess.
+fn information_uri() -> Option<&'static str> {
+    // Cargo gives "" for a key the manifest does not set.
+    [env!("CARGO_PKG_REPOSITORY"), env!("CARGO_PKG_HOMEPAGE")]
+        .into_iter()
+        .find(|uri| !uri.is_empty())
 }
 
 /// The rules' texts are written wrapped in the source; one space between words.
