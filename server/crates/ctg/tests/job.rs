@@ -538,7 +538,6 @@ fn same_seed_same_tests() {
         request.budget = Duration::from_secs(120);
         request.max_executions = Some(1000);
         request.stop_when_covered = false;
-        request.budget = Duration::from_secs(60);
         generate(&request, sup, &mut ()).unwrap()
     };
     let a = run(&mut sup);
@@ -679,7 +678,6 @@ fn other_instrumented_classes_report_what_the_tests_exercise_and_leave_the_searc
             request.budget = Duration::from_secs(120);
             request.max_executions = Some(1000);
             request.stop_when_covered = false;
-            request.budget = Duration::from_secs(60);
             request.also_instrument = also.iter().map(|c| c.to_string()).collect();
             generate(&request, sup, &mut ()).unwrap()
         };

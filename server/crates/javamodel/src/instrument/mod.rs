@@ -20,8 +20,8 @@
 
 mod decisions;
 mod edits;
-mod seeds;
 mod mutants;
+mod seeds;
 mod statements;
 mod switches;
 mod table;
