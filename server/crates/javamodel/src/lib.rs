@@ -18,6 +18,7 @@ pub mod control_dependence;
 pub mod coupling;
 mod dump;
 pub mod instrument;
+pub mod literals;
 mod lower;
 mod model;
 mod naming;

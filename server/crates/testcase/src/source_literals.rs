@@ -3,6 +3,8 @@
 
 use std::ops::Range;
 
+use javamodel::literals::{integer_literal, IntegerLiteral};
+
 use syntax::tree_sitter::{Node, Tree};
 
 use crate::pool::ConstantPool;
@@ -87,57 +89,10 @@ fn negated(source: &str, node: Node<'_>) -> bool {
 }
 
 fn parse_integer(text: &str, negative: bool) -> Option<PrimitiveValue> {
-    let t: String = text.chars().filter(|c| *c != '_').collect();
-    let (t, long) = match t.strip_suffix(['l', 'L']) {
-        Some(rest) => (rest.to_string(), true),
-        None => (t, false),
-    };
-    let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or(t.strip_prefix("0X")) {
-        (h, 16)
-    } else if let Some(b) = t.strip_prefix("0b").or(t.strip_prefix("0B")) {
-        (b, 2)
-    } else if t.len() > 1 && t.starts_with('0') {
-        (&t[1..], 8)
-    } else {
-        (t.as_str(), 10)
-    };
-    let magnitude = u64::from_str_radix(digits, radix).ok()?;
-    if long {
-        let v = if radix == 10 {
-            let signed = if negative {
-                -i128::from(magnitude)
-            } else {
-                i128::from(magnitude)
-            };
-            i64::try_from(signed).ok()?
-        } else {
-            // Non-decimal literals are two's complement bit patterns.
-            let bits = magnitude as i64;
-            if negative {
-                bits.wrapping_neg()
-            } else {
-                bits
-            }
-        };
-        Some(PrimitiveValue::Long(v))
-    } else {
-        let v = if radix == 10 {
-            let signed = if negative {
-                -i64::try_from(magnitude).ok()?
-            } else {
-                i64::try_from(magnitude).ok()?
-            };
-            i32::try_from(signed).ok()?
-        } else {
-            let bits = u32::try_from(magnitude).ok()? as i32;
-            if negative {
-                bits.wrapping_neg()
-            } else {
-                bits
-            }
-        };
-        Some(PrimitiveValue::Int(v))
-    }
+    Some(match integer_literal(text, negative)? {
+        IntegerLiteral::Int(v) => PrimitiveValue::Int(v),
+        IntegerLiteral::Long(v) => PrimitiveValue::Long(v),
+    })
 }
 
 fn parse_float(text: &str, negative: bool) -> Option<PrimitiveValue> {

@@ -111,21 +111,10 @@ const ARITHMETIC: [(&str, &str); 5] = [
     ("%", "REM"),
 ];
 
-/// An integer literal's value, for the description of its constant mutants; `None` for what
-/// this does not decode (octal, binary, underscores are decoded; a char literal is not).
+/// An integer literal's value as javac reads it (`0xFFFFFFFF` is the `int` -1), for the
+/// description of its constant mutants.
 fn integer_value(literal: &str) -> Option<i128> {
-    let t = literal.replace('_', "");
-    let t = t.trim_end_matches(['l', 'L']);
-    let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or(t.strip_prefix("0X")) {
-        (h, 16)
-    } else if let Some(b) = t.strip_prefix("0b").or(t.strip_prefix("0B")) {
-        (b, 2)
-    } else if t.len() > 1 && t.starts_with('0') {
-        (&t[1..], 8)
-    } else {
-        (t, 10)
-    };
-    i128::from_str_radix(digits, radix).ok()
+    crate::literals::integer_literal(literal, false).map(|l| i128::from(l.value()))
 }
 
 impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
