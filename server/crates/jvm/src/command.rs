@@ -14,9 +14,9 @@ use crate::environment::ProcessEnvironment;
 use crate::error::JvmError;
 #[cfg(unix)]
 use crate::process::pipe;
-use crate::sandbox::{refuse_where_impossible, SandboxPaths, SandboxPolicy, SandboxReport};
+use crate::sandbox::{refuse_where_impossible, SandboxPolicy, SandboxReport};
 #[cfg(unix)]
-use crate::sandbox::{report, PreparedSandbox, SandboxLevel, STATUS_LEN};
+use crate::sandbox::{report, PreparedSandbox, SandboxLevel, SandboxPaths, STATUS_LEN};
 
 /// How code under test may run in a process other than the worker: the part of
 /// [`WorkerConfig`] that applies to any JVM that loads the project's classes. Taken from the

@@ -39,7 +39,10 @@ pub fn kernel_landlock_abi() -> Option<u32> {
     None
 }
 
-/// Where a sandboxed process may write and read, and the host name it sees.
+/// Where a sandboxed process may write and read, and the host name it sees. Only Linux's
+/// sandbox reads it (macOS and other Unix systems take it and apply nothing; Windows has no
+/// sandbox to give it to).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub(crate) struct SandboxPaths<'a> {
     /// Directories beneath which it may create, change, delete and read files.
     pub writable: &'a [&'a Path],
