@@ -106,8 +106,9 @@ impl Default for EmissionCosts {
     /// Reference costs on our 2-core machine under a load of about 2 (`docs/benchmarks.md`,
     /// "The budget", 2026-11-22: javac 0.8–1.0 s and a JUnit JVM 0.6–0.8 s for 38–123 tests,
     /// the worker's part 0.4–0.6 s), with about 20 % margin; two JUnit JVMs at once take about
-    /// 1.3 times one ("Start-up archives", session 5). They serve the first run of a session;
-    /// later runs scale them by what they measured.
+    /// 1.3 times one ("Start-up archives", session 5). They serve a project's first run on a
+    /// machine; later runs, in the same session or (through the saved ledger, `saved.rs`) a
+    /// later one, scale them by what they measured.
     fn default() -> Self {
         EmissionCosts {
             worker: PartCost::reference(500, 3),
