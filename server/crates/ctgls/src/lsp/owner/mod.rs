@@ -32,6 +32,7 @@ use crate::logging::LogLevelControl;
 use crate::lsp::event::{ClientFeatures, Event, SettingsOrigin, WeakEventSender};
 use crate::lsp::file_view::Shown;
 use crate::lsp::guard::{JobFor, CHECK_DELAY};
+use crate::lsp::integration::Integration;
 use crate::lsp::progress::RunProgress;
 use crate::lsp::protocol::settings::{self as config, Config, Trigger, SECTION};
 use crate::lsp::protocol::{CoverageChanged, CoverageChangedParams, StatusNotification};
@@ -46,6 +47,7 @@ use crate::open_file::OpenFile;
 
 mod commands;
 mod guard;
+mod integration;
 
 pub struct Owner {
     client: Client,
@@ -72,6 +74,8 @@ pub struct Owner {
     shown_messages: HashSet<String>,
     /// Per project root, where its classpath came from (the build tool, its cache, a guess).
     classpaths: BTreeMap<PathBuf, ClasspathStatus>,
+    /// The couplings with other classes and what this session's integration runs covered.
+    integration: Integration,
 }
 
 impl Owner {
@@ -93,6 +97,7 @@ impl Owner {
             global_problem: None,
             shown_messages: HashSet::new(),
             classpaths: BTreeMap::new(),
+            integration: Integration::default(),
         }
     }
 
@@ -135,6 +140,7 @@ impl Owner {
             unavailable: self.unavailable_reason(),
             workspace: &self.workspace,
             classpaths: &self.classpaths,
+            integration: &self.integration,
         }
     }
 
@@ -480,6 +486,15 @@ impl Owner {
         {
             return;
         }
+        // Integration runs were asked for by the user: before the others.
+        if self.scheduler.integration_due() && self.start_integration() {
+            return;
+        }
+        let inputs = Inputs {
+            files: &self.files,
+            config: &self.config,
+            workspace: &self.workspace,
+        };
         let Some((uri, budget_factor)) = self.scheduler.next(&inputs, false) else {
             return;
         };
@@ -575,6 +590,18 @@ impl Owner {
                     return;
                 };
                 self.finish_run(running, outcome, wall).await;
+                self.dispatch();
+            }
+            RunUpdate::IntegrationFinished { run, outcome, wall } => {
+                let end = match &outcome {
+                    Ok(_) => RunEnd::Results,
+                    Err(failure) if failure.kind == FailureKind::Cancelled => RunEnd::Cancelled,
+                    Err(_) => RunEnd::Failed,
+                };
+                let Some(running) = self.scheduler.finish(run, end) else {
+                    return;
+                };
+                self.finish_integration(running, outcome, wall).await;
                 self.dispatch();
             }
         }

@@ -1,0 +1,89 @@
+//! The code action *Generate integration tests through R*: on the declaration of a class E
+//! that R calls, one per caller R; on a call of E's method inside R, for that pair. Its
+//! command, `ctgls.generateIntegration`, runs the integration job in the background like a
+//! unit run (the CLI's `ctgls generate --class R --callee E`).
+
+use tower_lsp_server::ls_types::{CodeAction, CodeActionKind, Command, Uri};
+
+use super::Coupled;
+use crate::lsp::protocol::{command, IntegrationArgument, GENERATE_INTEGRATION_TESTS_KIND};
+use crate::lsp::results::words::simple_name;
+
+/// What the actions are computed from: the file's path and text position, and its couplings.
+pub struct IntegrationActionInput<'a> {
+    /// The byte range of the request in the file's text.
+    pub start: usize,
+    pub end: usize,
+    /// The file's primary type is a callee of these (its callers).
+    pub callers: &'a [Coupled],
+    /// The file's primary type calls these (its callees).
+    pub callees: &'a [Coupled],
+    pub only: Option<&'a [CodeActionKind]>,
+}
+
+/// The actions at the request's range: on the class declaration (its name's line), one per
+/// caller; on a call site of a callee, one for the pair.
+pub fn list(input: &IntegrationActionInput) -> Vec<CodeAction> {
+    let wanted = input.only.is_none_or(|only| {
+        only.iter()
+            .any(|kind| GENERATE_INTEGRATION_TESTS_KIND.starts_with(kind.as_str()))
+    });
+    if !wanted {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for coupled in input.callers {
+        let model = &coupled.callee.model;
+        let declaration = model
+            .type_by_binary_name(&coupled.callee.class)
+            .and_then(|ty| ty.name_span.as_ref());
+        // The whole line of the class's name, as an editor's cursor on `public class X {`.
+        let on_declaration = declaration.is_some_and(|name| {
+            let text = model.text();
+            let line_start = text[..name.start_byte].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = text[name.end_byte..]
+                .find('\n')
+                .map_or(text.len(), |i| name.end_byte + i);
+            input.start <= line_end && input.end >= line_start
+        });
+        if on_declaration {
+            out.extend(action(coupled, String::new()));
+        }
+    }
+    for coupled in input.callees {
+        let at_call = coupled
+            .coupling
+            .sites
+            .iter()
+            .any(|site| input.start <= site.span.end_byte && input.end >= site.span.start_byte);
+        if at_call {
+            let suffix = format!(" (its calls of {})", simple_name(&coupled.callee.class));
+            out.extend(action(coupled, suffix));
+        }
+    }
+    out
+}
+
+fn action(coupled: &Coupled, suffix: String) -> Option<CodeAction> {
+    let argument = IntegrationArgument {
+        caller: coupled.caller.class.clone(),
+        callee: coupled.callee.class.clone(),
+        caller_uri: Uri::from_file_path(&coupled.caller.path)?,
+        callee_uri: Uri::from_file_path(&coupled.callee.path)?,
+    };
+    let pairs = coupled.coupling.pairs().len();
+    let title = format!(
+        "Generate integration tests through {}{suffix}",
+        simple_name(&coupled.caller.class)
+    );
+    Some(CodeAction {
+        title: title.clone(),
+        kind: Some(CodeActionKind::new(GENERATE_INTEGRATION_TESTS_KIND)),
+        command: Some(Command {
+            title: format!("{title} ({pairs} coupled branches)"),
+            command: command::GENERATE_INTEGRATION.to_string(),
+            arguments: serde_json::to_value(argument).ok().map(|a| vec![a]),
+        }),
+        ..CodeAction::default()
+    })
+}
