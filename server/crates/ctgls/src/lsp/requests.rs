@@ -164,7 +164,13 @@ impl Snapshot<'_> {
             return Vec::new();
         };
         let sources = self.project_sources(&path);
-        let callers = self.integration.index.callers(&sources, &path);
+        // Callers matter on the class's declaration only: not looked for elsewhere.
+        let callers = if integration::actions::on_declaration(view.file.model(), &path, start, end)
+        {
+            self.integration.index.callers(&sources, &path)
+        } else {
+            Vec::new()
+        };
         let callees = self.integration.index.callees(&sources, &path);
         integration::actions::list(&integration::actions::IntegrationActionInput {
             start,
@@ -172,6 +178,8 @@ impl Snapshot<'_> {
             callers: &callers,
             callees: &callees,
             only,
+            unavailable: self.unavailable.as_deref(),
+            disabled_support: self.features.disabled_actions,
         })
     }
 

@@ -5,9 +5,15 @@
 
 use tower_lsp_server::ls_types::{CodeAction, CodeActionKind, Command, Uri};
 
+use std::path::Path;
+
+use javamodel::JavaModel;
+
 use super::Coupled;
+use crate::lsp::actions::cannot_act_yet;
 use crate::lsp::protocol::{command, IntegrationArgument, GENERATE_INTEGRATION_TESTS_KIND};
 use crate::lsp::results::words::simple_name;
+use crate::lsp::workspace::primary_type;
 
 /// What the actions are computed from: the file's path and text position, and its couplings.
 pub struct IntegrationActionInput<'a> {
@@ -19,6 +25,10 @@ pub struct IntegrationActionInput<'a> {
     /// The file's primary type calls these (its callees).
     pub callees: &'a [Coupled],
     pub only: Option<&'a [CodeActionKind]>,
+    /// Why no run can happen at all (execution off, no JDK): the actions say it instead.
+    pub unavailable: Option<&'a str>,
+    /// The client shows disabled actions (else `ctgls.explain` says why).
+    pub disabled_support: bool,
 }
 
 /// The actions at the request's range: on the class declaration (its name's line), one per
@@ -33,21 +43,13 @@ pub fn list(input: &IntegrationActionInput) -> Vec<CodeAction> {
     }
     let mut out = Vec::new();
     for coupled in input.callers {
-        let model = &coupled.callee.model;
-        let declaration = model
-            .type_by_binary_name(&coupled.callee.class)
-            .and_then(|ty| ty.name_span.as_ref());
-        // The whole line of the class's name, as an editor's cursor on `public class X {`.
-        let on_declaration = declaration.is_some_and(|name| {
-            let text = model.text();
-            let line_start = text[..name.start_byte].rfind('\n').map_or(0, |i| i + 1);
-            let line_end = text[name.end_byte..]
-                .find('\n')
-                .map_or(text.len(), |i| name.end_byte + i);
-            input.start <= line_end && input.end >= line_start
-        });
-        if on_declaration {
-            out.extend(action(coupled, String::new()));
+        if on_declaration(
+            &coupled.callee.model,
+            &coupled.callee.path,
+            input.start,
+            input.end,
+        ) {
+            out.extend(action(input, coupled, String::new()));
         }
     }
     for coupled in input.callees {
@@ -58,13 +60,27 @@ pub fn list(input: &IntegrationActionInput) -> Vec<CodeAction> {
             .any(|site| input.start <= site.span.end_byte && input.end >= site.span.start_byte);
         if at_call {
             let suffix = format!(" (its calls of {})", simple_name(&coupled.callee.class));
-            out.extend(action(coupled, suffix));
+            out.extend(action(input, coupled, suffix));
         }
     }
     out
 }
 
-fn action(coupled: &Coupled, suffix: String) -> Option<CodeAction> {
+/// Whether the byte range touches the line of the name of the file's primary type (where an
+/// editor's cursor sits on `public class X {`).
+pub fn on_declaration(model: &JavaModel, path: &Path, start: usize, end: usize) -> bool {
+    let Some(name) = primary_type(model, Some(path)).and_then(|ty| ty.name_span.as_ref()) else {
+        return false;
+    };
+    let text = model.text();
+    let line_start = text[..name.start_byte].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[name.end_byte..]
+        .find('\n')
+        .map_or(text.len(), |i| name.end_byte + i);
+    start <= line_end && end >= line_start
+}
+
+fn action(input: &IntegrationActionInput, coupled: &Coupled, suffix: String) -> Option<CodeAction> {
     let argument = IntegrationArgument {
         caller: coupled.caller.class.clone(),
         callee: coupled.callee.class.clone(),
@@ -76,9 +92,18 @@ fn action(coupled: &Coupled, suffix: String) -> Option<CodeAction> {
         "Generate integration tests through {}{suffix}",
         simple_name(&coupled.caller.class)
     );
+    let kind = CodeActionKind::new(GENERATE_INTEGRATION_TESTS_KIND);
+    if let Some(reason) = input.unavailable {
+        return Some(cannot_act_yet(
+            title,
+            kind,
+            reason.to_string(),
+            input.disabled_support,
+        ));
+    }
     Some(CodeAction {
         title: title.clone(),
-        kind: Some(CodeActionKind::new(GENERATE_INTEGRATION_TESTS_KIND)),
+        kind: Some(kind),
         command: Some(Command {
             title: format!("{title} ({pairs} coupled branches)"),
             command: command::GENERATE_INTEGRATION.to_string(),
