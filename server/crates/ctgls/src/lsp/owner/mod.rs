@@ -218,17 +218,19 @@ impl Owner {
                 let _ = reply.send(answer);
             }
             Event::CancelProgress { token } => {
-                let uri = self
-                    .scheduler
-                    .running()
-                    .filter(|r| {
-                        self.progress
-                            .as_ref()
-                            .is_some_and(|p| p.run == r.run && p.token == token)
-                    })
-                    .map(|r| r.uri.clone());
-                if let Some(uri) = uri {
-                    self.cancel(Some(&uri));
+                let running = self.scheduler.running().filter(|r| {
+                    self.progress
+                        .as_ref()
+                        .is_some_and(|p| p.run == r.run && p.token == token)
+                });
+                match running {
+                    // An integration run: its caller's own runs are not paused.
+                    Some(running) if running.callee.is_some() => running.cancel.cancel(),
+                    Some(running) => {
+                        let uri = running.uri.clone();
+                        self.cancel(Some(&uri));
+                    }
+                    None => {}
                 }
             }
             Event::DidChange {
