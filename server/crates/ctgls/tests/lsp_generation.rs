@@ -29,13 +29,7 @@ fn start(project: &Project, settings: Value) -> TestServer {
 }
 
 fn open(server: &mut TestServer, project: &Project, class: &str) -> String {
-    let uri = project.uri(class);
-    let text = std::fs::read_to_string(project.file(class)).unwrap();
-    server.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri, "languageId": "java", "version": 1, "text": text } }),
-    );
-    uri
+    server.open_class(project, class)
 }
 
 /// A content change replacing lines `from` (line, character) to `to` with `text`.

@@ -30,7 +30,7 @@ use search::{Algorithm, CancelToken, Progress};
 use tower_lsp_server::ls_types::Uri;
 
 use crate::lsp::guard::{check_before_run, CheckInput, GuardJob, GuardUpdate};
-use crate::lsp::integration::IntegrationRecord;
+use crate::lsp::results::integration::IntegrationRecord;
 use crate::lsp::results::ClassResults;
 
 /// How long a build tool's failure stands before the tool is asked again (with the same build
@@ -465,12 +465,7 @@ fn run_one(
     // The regression guard: the stored tests and the project's tests, before the search.
     check(job, supervisor, updates);
 
-    let mut request = GenerationRequest::new(job.layout.clone(), job.class.clone());
-    request.overlays = job.overlays.clone();
-    request.budget = job.budget;
-    request.algorithm = job.algorithm;
-    request.cancel = job.cancel.clone();
-    request.seed = job.run;
+    let request = generation_request(job);
     let options = pipeline_options(job, supervisor, costs);
     let model = &*job.model;
     let mut observer = Observer {
@@ -511,6 +506,17 @@ fn run_one(
     )))
 }
 
+/// The pipeline's request for `job` (an integration run adds its callee).
+fn generation_request(job: &RunJob) -> GenerationRequest {
+    let mut request = GenerationRequest::new(job.layout.clone(), job.class.clone());
+    request.overlays = job.overlays.clone();
+    request.budget = job.budget;
+    request.algorithm = job.algorithm;
+    request.cancel = job.cancel.clone();
+    request.seed = job.run;
+    request
+}
+
 /// A class-integration run (the CLI's `ctgls generate --class R --callee E`): no regression
 /// check, no store, the tests written to `<R>_<E>IntegrationGeneratedTest.java`.
 fn run_integration(
@@ -520,12 +526,7 @@ fn run_integration(
     updates: &UpdateSink,
 ) -> Result<Arc<IntegrationRecord>, RunFailure> {
     let (supervisor, costs) = worker(job, workers)?;
-    let mut request = GenerationRequest::new(job.layout.clone(), job.class.clone());
-    request.overlays = job.overlays.clone();
-    request.budget = job.budget;
-    request.algorithm = job.algorithm;
-    request.cancel = job.cancel.clone();
-    request.seed = job.run;
+    let mut request = generation_request(job);
     request.callee = Some(integration.callee.clone());
     let mut options = pipeline_options(job, supervisor, costs);
     options.write = true;

@@ -459,28 +459,36 @@ impl Scheduler {
                 _ => "",
             }
         );
-        let (run, class, cancel, hash) = (
-            job.run,
-            job.class.clone(),
-            job.cancel.clone(),
-            ctg::pipeline::source_hash(job.model.text()),
-        );
+        self.launch(job, uri, budget_factor < 1.0, before, updates)
+    }
+
+    /// Hands `job` to the generation thread (started with the first run) as the run in
+    /// progress.
+    fn launch(
+        &mut self,
+        job: RunJob,
+        uri: Uri,
+        background: bool,
+        before: Option<Arc<ClassResults>>,
+        updates: impl FnOnce() -> UpdateSink,
+    ) -> Option<&Running> {
+        let running = Running {
+            run: job.run,
+            uri,
+            class: job.class.clone(),
+            cancel: job.cancel.clone(),
+            phase: "starting",
+            branches: None,
+            hash: ctg::pipeline::source_hash(job.model.text()),
+            started: Instant::now(),
+            background,
+            before,
+            callee: job.integration.as_ref().map(|i| i.callee.clone()),
+        };
         self.runner
             .get_or_insert_with(|| Runner::spawn(updates()))
             .submit(job);
-        self.running = Some(Running {
-            run,
-            uri,
-            class,
-            cancel,
-            phase: "starting",
-            branches: None,
-            hash,
-            started: Instant::now(),
-            background: budget_factor < 1.0,
-            before,
-            callee: None,
-        });
+        self.running = Some(running);
         self.running.as_ref()
     }
 
@@ -535,28 +543,7 @@ impl Scheduler {
             ask.callee,
             job.budget.as_secs_f64()
         );
-        let (run, cancel, hash) = (
-            job.run,
-            job.cancel.clone(),
-            ctg::pipeline::source_hash(job.model.text()),
-        );
-        self.runner
-            .get_or_insert_with(|| Runner::spawn(updates()))
-            .submit(job);
-        self.running = Some(Running {
-            run,
-            uri: ask.caller_uri,
-            class: ask.caller,
-            cancel,
-            phase: "starting",
-            branches: None,
-            hash,
-            started: Instant::now(),
-            background: false,
-            before: None,
-            callee: Some(ask.callee),
-        });
-        self.running.as_ref()
+        self.launch(job, ask.caller_uri, false, None, updates)
     }
 
     /// The integration run to start next, without starting it.

@@ -199,6 +199,18 @@ impl TestServer {
         result
     }
 
+    /// Opens `project`'s class `class` (a simple name under `com/example/bank`, as
+    /// `Project::file` has it) with its text on disk, version 1; its URI.
+    pub fn open_class(&mut self, project: &Project, class: &str) -> String {
+        let uri = project.uri(class);
+        let text = std::fs::read_to_string(project.file(class)).unwrap();
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": "java", "version": 1, "text": text } }),
+        );
+        uri
+    }
+
     /// Sends a request and waits for its response, answering server requests and collecting
     /// notifications meanwhile. `Err` holds a JSON-RPC error object.
     pub fn request(&mut self, method: &str, params: Value) -> Result<Value, Value> {

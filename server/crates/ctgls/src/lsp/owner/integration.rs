@@ -10,12 +10,11 @@ use serde_json::Value;
 use tower_lsp_server::ls_types::MessageType;
 
 use super::Owner;
-use crate::lsp::event::Event;
 use crate::lsp::integration::IntegrationRecord;
 use crate::lsp::progress::RunProgress;
 use crate::lsp::protocol::{IntegrationArgument, Scheduled};
 use crate::lsp::results::words::simple_name;
-use crate::lsp::runner::{FailureKind, RunFailure, UpdateSink};
+use crate::lsp::runner::{FailureKind, RunFailure};
 use crate::lsp::scheduler::{Inputs, IntegrationAsk, Running};
 use crate::lsp::workspace::uri_path;
 
@@ -73,9 +72,7 @@ impl Owner {
             config: &self.config,
             workspace: &self.workspace,
         };
-        let events = self.events.clone();
-        let updates =
-            move || -> UpdateSink { Arc::new(move |update| events.send(Event::Run(update))) };
+        let updates = self.update_sink();
         let Some(running) = self.scheduler.start_integration(model, &inputs, updates) else {
             return false;
         };

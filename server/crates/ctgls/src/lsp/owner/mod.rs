@@ -505,9 +505,7 @@ impl Owner {
             .get(&uri)
             .and_then(|s| s.results.clone())
             .filter(|r| r.origin != crate::lsp::results::Origin::Interim);
-        let events = self.events.clone();
-        let updates =
-            move || -> UpdateSink { Arc::new(move |update| events.send(Event::Run(update))) };
+        let updates = self.update_sink();
         let final_run = before
             .as_ref()
             .filter(|r| r.origin == crate::lsp::results::Origin::Final)
@@ -528,6 +526,12 @@ impl Owner {
             )
         });
         self.send_status();
+    }
+
+    /// How the generation thread reports to the owner (its events).
+    fn update_sink(&self) -> impl FnOnce() -> UpdateSink + 'static {
+        let events = self.events.clone();
+        move || -> UpdateSink { Arc::new(move |update| events.send(Event::Run(update))) }
     }
 
     /// A message from the generation thread.
