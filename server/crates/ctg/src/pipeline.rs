@@ -317,13 +317,34 @@ pub fn generate_tests(
 
     // The store keeps a class's unit tests (the editor's, the regression guard's, the next
     // run's warm start); integration tests are not kept there (a later run would take them for
-    // the class's suite).
-    if let Some(store) = options.store.as_ref().filter(|_| request.callee.is_none()) {
-        let source_hash = source_hash(&sources[cut.index].file.text);
-        let mut run = finished_run(&generation, &request, options.timestamp_ms, source_hash);
-        run.suite = stored_suite(&generation, &emission);
-        if let Err(error) = store.save_run(&run) {
-            store_warnings.push(format!("history not saved: {error}"));
+    // the class's suite), only which coupled branches they cover (`store::integration`).
+    if let Some(store) = options.store.as_ref() {
+        let class_hash = source_hash(&sources[cut.index].file.text);
+        match &request.callee {
+            None => {
+                let mut run = finished_run(&generation, &request, options.timestamp_ms, class_hash);
+                run.suite = stored_suite(&generation, &emission);
+                if let Err(error) = store.save_run(&run) {
+                    store_warnings.push(format!("history not saved: {error}"));
+                }
+            }
+            Some(callee) => {
+                let callee_file = request.layout.source_file_of(callee);
+                let callee_text = sources
+                    .iter()
+                    .find(|s| Some(&s.disk) == callee_file.as_ref())
+                    .map(|s| s.file.text.as_str());
+                let record = integration_record(
+                    &generation,
+                    &emission,
+                    options.timestamp_ms,
+                    class_hash,
+                    callee_text.map(source_hash).unwrap_or_default(),
+                );
+                if let Some(Err(error)) = record.map(|r| store.save_integration(&r)) {
+                    store_warnings.push(format!("integration record not saved: {error}"));
+                }
+            }
         }
     }
 
@@ -810,6 +831,43 @@ fn describe_not_printable(index: usize, reason: &NotPrintable) -> String {
 
 /// The store's record of a run: the archive's tests with the goals each covers, and every
 /// goal of the class by its stable key.
+/// The store's record of an integration run: every coupled pair with the name of the written
+/// test that covers it; `None` for a run without coupled branches.
+pub fn integration_record(
+    generation: &GenerationResult,
+    emission: &Emission,
+    timestamp_ms: u64,
+    caller_hash: String,
+    callee_hash: String,
+) -> Option<crate::store::IntegrationRunRecord> {
+    let coupled = generation.coupled.as_ref()?;
+    let suite = &emission.suite;
+    let name_of = |test: usize| {
+        let at = suite.kept_tests.iter().position(|&kept| kept == test)?;
+        suite.kept.get(at).cloned()
+    };
+    let mut pairs: Vec<crate::store::StoredCoupledPair> = coupled
+        .pairs
+        .iter()
+        .map(|pair| crate::store::StoredCoupledPair {
+            caller_branch: pair.caller_branch.clone(),
+            callee_branch: pair.callee_branch.clone(),
+            test: pair.covered_by.and_then(name_of),
+        })
+        .collect();
+    pairs.sort_by(|a, b| {
+        (&a.caller_branch, &a.callee_branch).cmp(&(&b.caller_branch, &b.callee_branch))
+    });
+    Some(crate::store::IntegrationRunRecord {
+        caller: generation.class.clone(),
+        callee: coupled.callee.clone(),
+        caller_hash,
+        callee_hash,
+        timestamp_ms,
+        pairs,
+    })
+}
+
 fn finished_run(
     generation: &GenerationResult,
     request: &GenerationRequest,

@@ -5,7 +5,7 @@
 //! `Account`'s declaration and on a call of it in `Bank`, not elsewhere. With `CTGLS_E2E=1`
 //! the action's command runs the integration job with the real worker (a budget of 5 s),
 //! writes `Bank_AccountIntegrationGeneratedTest.java`, and the hover then says which pairs the
-//! run covered.
+//! run covered, also in a new session (from the `.ctgls/` store).
 
 mod support;
 
@@ -182,5 +182,34 @@ fn callee_hover_lists_caller_paths_and_the_action_runs_the_integration_job() {
         .filter(|text| text.contains("✓ covered by `"))
         .count();
     assert!(covered >= 2, "{hovers:#?}");
-    server.shutdown_and_exit();
+    assert_eq!(server.shutdown_and_exit().code(), Some(0));
+
+    // The store recorded the pairs (not as Bank's suite): a new session's hover shows them
+    // before any run.
+    assert!(project.0.join(".ctgls/integration").is_dir());
+    assert!(
+        !project.0.join(".ctgls/classes").exists(),
+        "no class record"
+    );
+    let mut server = start(
+        &project,
+        json!({ "trigger": "manual", "buildToolEnabled": false }),
+    );
+    let account = open(&mut server, &project, "Account");
+    let restarted: Vec<String> = ACCOUNT_DECISIONS
+        .iter()
+        .map(|&line| {
+            hover(
+                &mut server,
+                &account,
+                line,
+                if line == 39 { 14 } else { 13 },
+            )
+        })
+        .collect();
+    assert_eq!(
+        restarted, hovers,
+        "the store's record shows as the run's did"
+    );
+    assert_eq!(server.shutdown_and_exit().code(), Some(0));
 }

@@ -13,7 +13,7 @@ use tower_lsp_server::ls_types::{
 use crate::lsp::actions::{self, ActionData, TestFileNow};
 use crate::lsp::event::ClientFeatures;
 use crate::lsp::file_view::{FileView, Shown};
-use crate::lsp::integration::{self, Integration, ProjectSources};
+use crate::lsp::integration::{self, Integration, IntegrationRecord, ProjectSources};
 use crate::lsp::protocol::settings::Config;
 use crate::lsp::protocol::CoverageResult;
 use crate::lsp::runner::ClasspathStatus;
@@ -79,8 +79,33 @@ impl Snapshot<'_> {
                 let sources = self.project_sources(&path);
                 self.integration.index.callers(&sources, &path)
             },
-            &self.integration.records,
+            |caller, callee| self.integration_record(&path, caller, callee),
         )
+    }
+
+    /// The last integration run of `caller` through `callee`: this session's, else the one the
+    /// project's `.ctgls/` store recorded (an earlier session's, the CLI's).
+    fn integration_record(
+        &self,
+        path: &Path,
+        caller: &str,
+        callee: &str,
+    ) -> Option<std::sync::Arc<IntegrationRecord>> {
+        let key = (caller.to_string(), callee.to_string());
+        if let Some(record) = self.integration.records.get(&key) {
+            return Some(record.clone());
+        }
+        let layout = self
+            .workspace
+            .layout_for(path, &self.config.layout_overrides());
+        match ctg::store::Store::open(&layout.root).load_integration(caller, callee) {
+            Ok(stored) => stored
+                .map(|stored| std::sync::Arc::new(IntegrationRecord::from_stored(stored, None))),
+            Err(error) => {
+                tracing::warn!("{error}");
+                None
+            }
+        }
     }
 
     /// The source files of `path`'s project, with the open documents' texts.

@@ -518,7 +518,8 @@ fn generation_request(job: &RunJob) -> GenerationRequest {
 }
 
 /// A class-integration run (the CLI's `ctgls generate --class R --callee E`): no regression
-/// check, no store, the tests written to `<R>_<E>IntegrationGeneratedTest.java`.
+/// check, the tests written to `<R>_<E>IntegrationGeneratedTest.java`, the pairs they cover
+/// recorded in the store (`ctg::store::IntegrationRunRecord`; not the class's suite).
 fn run_integration(
     job: &RunJob,
     integration: &IntegrationJob,
@@ -530,7 +531,6 @@ fn run_integration(
     request.callee = Some(integration.callee.clone());
     let mut options = pipeline_options(job, supervisor, costs);
     options.write = true;
-    options.store = None;
     let mut observer = Observer {
         job,
         model: &job.model,

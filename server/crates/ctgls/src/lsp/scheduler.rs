@@ -531,7 +531,7 @@ impl Scheduler {
         if let (Some(forced), Some(schedule)) = (forced, self.files.get_mut(&ask.caller_uri)) {
             schedule.forced = forced;
         }
-        job.store = None;
+        // The pipeline records what the run covered in the store (not as the class's suite).
         job.integration = Some(crate::lsp::runner::IntegrationJob {
             callee: ask.callee.clone(),
             callee_hash: ask.callee_hash,

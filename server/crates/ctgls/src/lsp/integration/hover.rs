@@ -2,7 +2,6 @@
 //! call-site line, the caller branch of each coupled pair) and whether an integration test of
 //! this session covers each pair (Markdown, appended to the coverage hover).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use javamodel::coupling::{CallerBranch, CoupledSite};
@@ -21,7 +20,7 @@ pub fn section(
     model: &JavaModel,
     offset: usize,
     callers: impl FnOnce() -> Vec<Coupled>,
-    records: &HashMap<(String, String), Arc<IntegrationRecord>>,
+    records: impl Fn(&str, &str) -> Option<Arc<IntegrationRecord>>,
 ) -> Option<String> {
     let (member_key, decision) = decision_at(model, offset)?;
     let callers = callers();
@@ -51,8 +50,9 @@ pub fn section(
     );
     for (coupled, site) in reaching.iter().take(MAX_SITES) {
         let caller = &coupled.caller;
-        let record = records.get(&(caller.class.clone(), coupled.callee.class.clone()));
+        let record = records(&caller.class, &coupled.callee.class);
         let stale = record
+            .as_ref()
             .is_some_and(|r| r.caller_hash != caller.hash || r.callee_hash != coupled.callee.hash);
         out.push_str(&format!(
             "- `{}.{}` line {}: `{}`{}\n",
@@ -73,7 +73,7 @@ pub fn section(
                 .map(|goal| {
                     let label = decision.outcome_label(goal.outcome);
                     let key = (caller_branch.to_string(), goal.to_string());
-                    let state = match record.map(|r| r.pairs.get(&key)) {
+                    let state = match record.as_ref().map(|r| r.pairs.get(&key)) {
                         Some(Some(Some(test))) => format!("✓ covered by `{test}`"),
                         Some(Some(None)) => "✗ not covered by the integration run".to_string(),
                         _ => "not yet tested".to_string(),
@@ -202,7 +202,7 @@ mod tests {
         let model = coupled.callee.model.clone();
         let offset = ACCOUNT.find("amount > balance").unwrap() + 2;
         let callers = vec![coupled.clone()];
-        let before = section(&model, offset, || callers.clone(), &HashMap::new()).unwrap();
+        let before = section(&model, offset, || callers.clone(), |_, _| None).unwrap();
         assert!(
             before.contains("reached from 1 call site of other classes"),
             "{before}"
@@ -244,11 +244,11 @@ mod tests {
             callee_hash: coupled.callee.hash.clone(),
             written: None,
         };
-        let records = HashMap::from([(
-            ("p.Bank".to_string(), "p.Account".to_string()),
-            Arc::new(record),
-        )]);
-        let after = section(&model, offset, || callers.clone(), &records).unwrap();
+        let record = Arc::new(record);
+        let records = |caller: &str, callee: &str| {
+            ((caller, callee) == ("p.Bank", "p.Account")).then(|| record.clone())
+        };
+        let after = section(&model, offset, || callers.clone(), records).unwrap();
         assert!(
             after.contains(
                 "**true** ✓ covered by `payReturnsFalse` · **false** ✗ not covered by the integration run"
@@ -259,6 +259,6 @@ mod tests {
 
         // Outside any branch a caller reaches: nothing.
         let field = ACCOUNT.find("balance;").unwrap();
-        assert!(section(&model, field, || callers.clone(), &records).is_none());
+        assert!(section(&model, field, || callers.clone(), records).is_none());
     }
 }

@@ -1,13 +1,14 @@
 //! What a class-integration run found (`ctgls.generateIntegration`; `lsp/integration/`): the
 //! coupled pairs of caller R and callee E it covered, by the written tests' names.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use ctg::pipeline::ClassOutcome;
+use ctg::store::IntegrationRunRecord;
 
-/// What one integration run of caller R through callee E covered, kept for the session (the
-/// `.ctgls/` store keeps unit tests only, `ctg::pipeline`).
+/// What the last integration run of caller R through callee E covered: this session's run, or
+/// the `.ctgls/` store's record (`ctg::store::IntegrationRunRecord`, which the pipeline saves).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IntegrationRecord {
     pub caller: String,
@@ -30,39 +31,39 @@ impl IntegrationRecord {
         caller_hash: String,
         callee_hash: String,
     ) -> Option<IntegrationRecord> {
-        let coupled = outcome.generation.coupled.as_ref()?;
-        let suite = &outcome.emission.suite;
-        let names: HashMap<usize, &String> = suite
-            .kept_tests
-            .iter()
-            .copied()
-            .zip(suite.kept.iter())
-            .collect();
-        let pairs = coupled
-            .pairs
-            .iter()
-            .map(|pair| {
-                let test = pair
-                    .covered_by
-                    .and_then(|index| names.get(&index).map(|name| name.to_string()));
-                (
-                    (pair.caller_branch.clone(), pair.callee_branch.clone()),
-                    test,
-                )
-            })
-            .collect();
-        Some(IntegrationRecord {
-            caller: outcome.generation.class.clone(),
-            callee: coupled.callee.clone(),
-            pairs,
+        let stored = ctg::pipeline::integration_record(
+            &outcome.generation,
+            &outcome.emission,
+            0,
             caller_hash,
             callee_hash,
-            written: outcome
-                .emission
-                .written
-                .as_ref()
-                .map(|_| outcome.emission.path.clone()),
-        })
+        )?;
+        let written = outcome
+            .emission
+            .written
+            .as_ref()
+            .map(|_| outcome.emission.path.clone());
+        Some(IntegrationRecord::from_stored(stored, written))
+    }
+
+    /// The `.ctgls/` store's record of a run (of this session or an earlier one, or of the
+    /// CLI's `ctgls generate --callee`).
+    pub fn from_stored(
+        stored: IntegrationRunRecord,
+        written: Option<PathBuf>,
+    ) -> IntegrationRecord {
+        IntegrationRecord {
+            pairs: stored
+                .pairs
+                .into_iter()
+                .map(|p| ((p.caller_branch, p.callee_branch), p.test))
+                .collect(),
+            caller: stored.caller,
+            callee: stored.callee,
+            caller_hash: stored.caller_hash,
+            callee_hash: stored.callee_hash,
+            written,
+        }
     }
 
     /// Covered pairs (by a written test) out of all.
