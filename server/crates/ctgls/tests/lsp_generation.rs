@@ -13,18 +13,13 @@ const RUN_TIMEOUT: Duration = Duration::from_secs(120);
 
 fn start(project: &Project, settings: Value) -> TestServer {
     let mut server = TestServer::start();
-    server.initialize(json!({
-        "processId": null,
-        "rootUri": format!("file://{}", project.0.display()),
-        "workspaceFolders": [{ "uri": format!("file://{}", project.0.display()), "name": "bank" }],
-        "initializationOptions": settings,
-        "capabilities": {
-            "window": { "workDoneProgress": true },
-            "workspace": { "workspaceEdit": { "documentChanges": true, "resourceOperations": ["create"] },
-                           "codeLens": { "refreshSupport": true } },
-            "textDocument": { "codeAction": { "resolveSupport": { "properties": ["edit"] } } }
-        }
-    }));
+    let capabilities = json!({
+        "window": { "workDoneProgress": true },
+        "workspace": { "workspaceEdit": { "documentChanges": true, "resourceOperations": ["create"] },
+                       "codeLens": { "refreshSupport": true } },
+        "textDocument": { "codeAction": { "resolveSupport": { "properties": ["edit"] } } }
+    });
+    server.initialize_project(project, settings, capabilities);
     server
 }
 

@@ -22,13 +22,8 @@ const ACCOUNT_DECISIONS: &[u32] = &[9, 12, 28, 36, 39];
 
 fn start(project: &Project, settings: Value) -> TestServer {
     let mut server = TestServer::start();
-    server.initialize(json!({
-        "processId": null,
-        "rootUri": format!("file://{}", project.0.display()),
-        "workspaceFolders": [{ "uri": format!("file://{}", project.0.display()), "name": "bank" }],
-        "initializationOptions": settings,
-        "capabilities": { "window": { "workDoneProgress": true } }
-    }));
+    let capabilities = json!({ "window": { "workDoneProgress": true } });
+    server.initialize_project(project, settings, capabilities);
     server
 }
 

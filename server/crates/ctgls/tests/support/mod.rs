@@ -199,6 +199,19 @@ impl TestServer {
         result
     }
 
+    /// `initialize` for `project` as the root and only workspace folder (named `bank`), with
+    /// `settings` as `initializationOptions`, then `initialized`.
+    pub fn initialize_project(&mut self, project: &Project, settings: Value, capabilities: Value) {
+        let root = format!("file://{}", project.0.display());
+        self.initialize(json!({
+            "processId": null,
+            "rootUri": root,
+            "workspaceFolders": [{ "uri": root, "name": "bank" }],
+            "initializationOptions": settings,
+            "capabilities": capabilities,
+        }));
+    }
+
     /// Opens `project`'s class `class` (a simple name under `com/example/bank`, as
     /// `Project::file` has it) with its text on disk, version 1; its URI.
     pub fn open_class(&mut self, project: &Project, class: &str) -> String {
