@@ -112,3 +112,112 @@ fn action(input: &IntegrationActionInput, coupled: &Coupled, suffix: String) -> 
         ..CodeAction::default()
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use javamodel::JavaModel;
+
+    use super::*;
+    use crate::lsp::integration::index::Side;
+
+    const ACCOUNT: &str = "package p;\n\npublic class Account {\n    public boolean withdraw(long amount) {\n        return amount > 0;\n    }\n}\n";
+    const BANK: &str = "package p;\n\npublic class Bank {\n    public boolean pay(Account account, long amount) {\n        if (amount <= 0) {\n            return false;\n        }\n        return account.withdraw(amount);\n    }\n}\n";
+
+    fn side(text: &str, class: &str) -> Side {
+        Side {
+            path: format!("/p/{}.java", simple_name(class)).into(),
+            class: class.to_string(),
+            model: Arc::new(JavaModel::build(text, &syntax::parse_java(text, None))),
+            hash: ctg::pipeline::source_hash(text),
+        }
+    }
+
+    fn coupled() -> Coupled {
+        let (caller, callee) = (side(BANK, "p.Bank"), side(ACCOUNT, "p.Account"));
+        let coupling =
+            javamodel::coupling::couple(&caller.model, "p.Bank", &callee.model, "p.Account")
+                .unwrap();
+        Coupled {
+            caller,
+            callee,
+            coupling: Arc::new(coupling),
+        }
+    }
+
+    fn titles(
+        at: usize,
+        callers: &[Coupled],
+        callees: &[Coupled],
+        only: Option<&[CodeActionKind]>,
+    ) -> Vec<String> {
+        list(&IntegrationActionInput {
+            start: at,
+            end: at,
+            callers,
+            callees,
+            only,
+            unavailable: None,
+            disabled_support: true,
+        })
+        .into_iter()
+        .map(|a| a.title)
+        .collect()
+    }
+
+    #[test]
+    fn on_the_callee_declaration_and_on_a_call_site_only() {
+        let coupled = vec![coupled()];
+        // In Account's file: its declaration line, anywhere on it; not its body.
+        let line = ACCOUNT.find("public class").unwrap();
+        assert_eq!(
+            titles(line, &coupled, &[], None),
+            ["Generate integration tests through Bank"]
+        );
+        let body = ACCOUNT.find("amount > 0").unwrap();
+        assert!(titles(body, &coupled, &[], None).is_empty());
+        // In Bank's file: on the call, not on the condition before it.
+        let call = BANK.find("withdraw(amount)").unwrap();
+        assert_eq!(
+            titles(call, &[], &coupled, None),
+            ["Generate integration tests through Bank (its calls of Account)"]
+        );
+        let condition = BANK.find("amount <= 0").unwrap();
+        assert!(titles(condition, &[], &coupled, None).is_empty());
+        // Asked for quick fixes only: none; for source actions: offered.
+        let quickfix = [CodeActionKind::QUICKFIX];
+        assert!(titles(call, &[], &coupled, Some(&quickfix)).is_empty());
+        let source = [CodeActionKind::SOURCE];
+        assert_eq!(titles(call, &[], &coupled, Some(&source)).len(), 1);
+    }
+
+    #[test]
+    fn the_command_names_both_classes_and_no_run_says_why() {
+        let coupled = vec![coupled()];
+        let call = BANK.find("withdraw(amount)").unwrap();
+        let input = |unavailable| IntegrationActionInput {
+            start: call,
+            end: call,
+            callers: &[],
+            callees: &coupled,
+            only: None,
+            unavailable,
+            disabled_support: true,
+        };
+        let action = list(&input(None)).remove(0);
+        let command = action.command.unwrap();
+        assert_eq!(command.command, "ctgls.generateIntegration");
+        let argument: IntegrationArgument =
+            serde_json::from_value(command.arguments.unwrap()[0].clone()).unwrap();
+        assert_eq!(
+            (argument.caller.as_str(), argument.callee.as_str()),
+            ("p.Bank", "p.Account")
+        );
+        assert_eq!(argument.caller_uri.as_str(), "file:///p/Bank.java");
+
+        let off = list(&input(Some("test generation is off"))).remove(0);
+        assert_eq!(off.disabled.unwrap().reason, "test generation is off");
+        assert!(off.command.is_none());
+    }
+}
