@@ -175,9 +175,11 @@ impl Scheduler {
         }
     }
 
-    /// Stops scheduling a closed file (cancelling its run); whether it was tracked.
+    /// Stops scheduling a closed file (cancelling its run, not an integration run through
+    /// it, which needs no open file); whether it was tracked.
     pub fn untrack(&mut self, uri: &Uri) -> bool {
-        if let Some(running) = self.running.as_ref().filter(|r| &r.uri == uri) {
+        let its_run = |r: &&Running| &r.uri == uri && r.callee.is_none();
+        if let Some(running) = self.running.as_ref().filter(its_run) {
             running.cancel.cancel();
         }
         self.files.remove(uri).is_some()
