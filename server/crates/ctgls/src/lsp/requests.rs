@@ -113,11 +113,13 @@ impl Snapshot<'_> {
         let layout = self
             .workspace
             .layout_for(path, &self.config.layout_overrides());
-        let files = layout
-            .source_files()
-            .into_iter()
-            .filter(|file| is_source_file(&layout, file))
-            .collect();
+        let files = self.integration.index.source_files(&layout.root, || {
+            layout
+                .source_files()
+                .into_iter()
+                .filter(|file| is_source_file(&layout, file))
+                .collect()
+        });
         let open = self
             .files
             .iter()

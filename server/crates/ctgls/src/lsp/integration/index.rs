@@ -17,13 +17,17 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 use javamodel::coupling::{couple, Coupling};
 use javamodel::JavaModel;
 
 use crate::lsp::results::words::simple_name;
 use crate::lsp::workspace::primary_type;
+
+/// How long a listing of a project's source files is used before the directories are walked
+/// again: code actions are asked for on every cursor move, files come and go rarely.
+const LISTING_TTL: Duration = Duration::from_secs(2);
 
 /// Couplings kept at most; the cache is emptied beyond (edits make new texts, hence new keys).
 const MAX_COUPLINGS: usize = 512;
@@ -50,7 +54,7 @@ pub struct Coupled {
 /// The project's sources as a request sees them: the source files under its roots, with the
 /// open documents' texts instead of the files'.
 pub struct ProjectSources {
-    pub files: Vec<PathBuf>,
+    pub files: Arc<Vec<PathBuf>>,
     /// Open documents of the project by path.
     pub open: HashMap<PathBuf, Arc<JavaModel>>,
 }
@@ -66,6 +70,8 @@ struct DiskFile {
 
 #[derive(Default)]
 struct Cache {
+    /// The source files of a project (by root) as last listed, and when.
+    listings: HashMap<PathBuf, (Instant, Arc<Vec<PathBuf>>)>,
     files: HashMap<PathBuf, DiskFile>,
     /// By (caller class, caller hash, callee class, callee hash); `None`: no call site (or a
     /// class missing from its text).
@@ -135,6 +141,25 @@ impl CouplingIndex {
         }
         out.sort_by(|a, b| a.callee.class.cmp(&b.callee.class));
         out
+    }
+
+    /// The project's source files: `list`'s answer, reused for `LISTING_TTL` per `root`.
+    pub fn source_files(
+        &self,
+        root: &Path,
+        list: impl FnOnce() -> Vec<PathBuf>,
+    ) -> Arc<Vec<PathBuf>> {
+        let mut cache = self.lock();
+        if let Some((when, files)) = cache.listings.get(root) {
+            if when.elapsed() < LISTING_TTL {
+                return files.clone();
+            }
+        }
+        let files = Arc::new(list());
+        cache
+            .listings
+            .insert(root.to_path_buf(), (Instant::now(), files.clone()));
+        files
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Cache> {
@@ -270,7 +295,7 @@ mod tests {
         let files = vec![account.clone(), bank.clone(), dir.join("p/Other.java")];
         let index = CouplingIndex::default();
         let sources = ProjectSources {
-            files: files.clone(),
+            files: Arc::new(files.clone()),
             open: HashMap::from([(account.clone(), model(ACCOUNT))]),
         };
 
@@ -290,7 +315,7 @@ mod tests {
 
         // The open document replaces the file: a Bank that no longer calls Account.
         let sources = ProjectSources {
-            files,
+            files: Arc::new(files),
             open: HashMap::from([(bank.clone(), model(OTHER.replace("Other", "Bank").as_str()))]),
         };
         assert!(index.callers(&sources, &account).is_empty());
