@@ -4,6 +4,8 @@
 //! publishes nothing and holds no results: the owner shows what runs report.
 //!
 //! Scheduling, in order of preference, one run at a time:
+//! 0. class-integration runs the user asked for (`ctgls.generateIntegration`), first asked
+//!    first, with the full budget (the owner starts them: `start_integration`);
 //! 1. classes the user asked for (`ctgls.generate`), with the full budget;
 //! 2. classes whose text changed since their last run (or that never ran this session) and
 //!    that have been quiet for the idle delay (or were just opened or saved), most recently
