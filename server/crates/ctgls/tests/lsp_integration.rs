@@ -114,6 +114,11 @@ fn callee_hover_lists_caller_paths_and_the_action_runs_the_integration_job() {
         "com.example.bank.Account"
     );
     assert!(integration_actions(&mut server, &account, 36, 14).is_empty());
+    // Clients that resolve every action before applying it (Neovim) get it back unchanged.
+    let resolved = server
+        .request("codeAction/resolve", on_class[0].clone())
+        .unwrap();
+    assert_eq!(resolved, on_class[0]);
 
     // And on a call of Account inside Bank, not on a call of something else.
     let bank = open(&mut server, &project, "Bank");

@@ -211,6 +211,11 @@ impl Snapshot<'_> {
     }
 
     pub fn resolve_action(&self, mut action: CodeAction) -> Result<CodeAction, String> {
+        // An action that runs a command or is disabled has nothing to resolve; clients that
+        // resolve every action before applying it (Neovim) get it back as it is.
+        if action.data.is_none() && (action.command.is_some() || action.disabled.is_some()) {
+            return Ok(action);
+        }
         let data: ActionData = action
             .data
             .clone()
