@@ -15,6 +15,10 @@ use jvm::{
 use testcase::junit::{print_class, select_assertions, JUnit, Suppressions, TestClassSpec};
 use testcase::EnvironmentInputs;
 
+mod integration;
+
+pub use integration::integration_record;
+
 use crate::budget::{CostLedger, EmissionReserve};
 use crate::cluster::DEFAULT_DESCRIBE_DEPTH;
 use crate::emit::{self, EmitError, NotPrintable, Written};
@@ -329,19 +333,17 @@ pub fn generate_tests(
                 }
             }
             Some(callee) => {
-                let callee_file = request.layout.source_file_of(callee);
-                let callee_text = sources
-                    .iter()
-                    .find(|s| Some(&s.disk) == callee_file.as_ref())
-                    .map(|s| s.file.text.as_str());
-                let record = integration_record(
+                let saved = integration::save(
+                    store,
+                    callee,
+                    &request.layout,
+                    &sources,
                     &generation,
                     &emission,
                     options.timestamp_ms,
                     class_hash,
-                    callee_text.map(source_hash).unwrap_or_default(),
                 );
-                if let Some(Err(error)) = record.map(|r| store.save_integration(&r)) {
+                if let Err(error) = saved {
                     store_warnings.push(format!("integration record not saved: {error}"));
                 }
             }
@@ -831,43 +833,6 @@ fn describe_not_printable(index: usize, reason: &NotPrintable) -> String {
 
 /// The store's record of a run: the archive's tests with the goals each covers, and every
 /// goal of the class by its stable key.
-/// The store's record of an integration run: every coupled pair with the name of the written
-/// test that covers it; `None` for a run without coupled branches.
-pub fn integration_record(
-    generation: &GenerationResult,
-    emission: &Emission,
-    timestamp_ms: u64,
-    caller_hash: String,
-    callee_hash: String,
-) -> Option<crate::store::IntegrationRunRecord> {
-    let coupled = generation.coupled.as_ref()?;
-    let suite = &emission.suite;
-    let name_of = |test: usize| {
-        let at = suite.kept_tests.iter().position(|&kept| kept == test)?;
-        suite.kept.get(at).cloned()
-    };
-    let mut pairs: Vec<crate::store::StoredCoupledPair> = coupled
-        .pairs
-        .iter()
-        .map(|pair| crate::store::StoredCoupledPair {
-            caller_branch: pair.caller_branch.clone(),
-            callee_branch: pair.callee_branch.clone(),
-            test: pair.covered_by.and_then(name_of),
-        })
-        .collect();
-    pairs.sort_by(|a, b| {
-        (&a.caller_branch, &a.callee_branch).cmp(&(&b.caller_branch, &b.callee_branch))
-    });
-    Some(crate::store::IntegrationRunRecord {
-        caller: generation.class.clone(),
-        callee: coupled.callee.clone(),
-        caller_hash,
-        callee_hash,
-        timestamp_ms,
-        pairs,
-    })
-}
-
 fn finished_run(
     generation: &GenerationResult,
     request: &GenerationRequest,

@@ -115,36 +115,8 @@ fn action(input: &IntegrationActionInput, coupled: &Coupled, suffix: String) -> 
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
-    use javamodel::JavaModel;
-
     use super::*;
-    use crate::lsp::integration::index::Side;
-
-    const ACCOUNT: &str = "package p;\n\npublic class Account {\n    public boolean withdraw(long amount) {\n        return amount > 0;\n    }\n}\n";
-    const BANK: &str = "package p;\n\npublic class Bank {\n    public boolean pay(Account account, long amount) {\n        if (amount <= 0) {\n            return false;\n        }\n        return account.withdraw(amount);\n    }\n}\n";
-
-    fn side(text: &str, class: &str) -> Side {
-        Side {
-            path: format!("/p/{}.java", simple_name(class)).into(),
-            class: class.to_string(),
-            model: Arc::new(JavaModel::build(text, &syntax::parse_java(text, None))),
-            hash: ctg::pipeline::source_hash(text),
-        }
-    }
-
-    fn coupled() -> Coupled {
-        let (caller, callee) = (side(BANK, "p.Bank"), side(ACCOUNT, "p.Account"));
-        let coupling =
-            javamodel::coupling::couple(&caller.model, "p.Bank", &callee.model, "p.Account")
-                .unwrap();
-        Coupled {
-            caller,
-            callee,
-            coupling: Arc::new(coupling),
-        }
-    }
+    use crate::lsp::integration::fixture::{coupled, ACCOUNT, BANK};
 
     fn titles(
         at: usize,
@@ -175,7 +147,7 @@ mod tests {
             titles(line, &coupled, &[], None),
             ["Generate integration tests through Bank"]
         );
-        let body = ACCOUNT.find("amount > 0").unwrap();
+        let body = ACCOUNT.find("amount > balance").unwrap();
         assert!(titles(body, &coupled, &[], None).is_empty());
         // In Bank's file: on the call, not on the condition before it.
         let call = BANK.find("withdraw(amount)").unwrap();

@@ -170,31 +170,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::lsp::integration::index::Side;
-
-    const ACCOUNT: &str = "package p;\n\npublic class Account {\n    private long balance;\n\n    public boolean withdraw(long amount) {\n        if (amount > balance) {\n            return false;\n        }\n        balance -= amount;\n        return true;\n    }\n}\n";
-    const BANK: &str = "package p;\n\npublic class Bank {\n    private final Account account = new Account();\n\n    public boolean pay(long amount) {\n        if (amount <= 0) {\n            return false;\n        }\n        return account.withdraw(amount);\n    }\n}\n";
-
-    fn side(text: &str, class: &str) -> Side {
-        Side {
-            path: format!("/p/{}.java", simple_name(class)).into(),
-            class: class.to_string(),
-            model: Arc::new(JavaModel::build(text, &syntax::parse_java(text, None))),
-            hash: ctg::pipeline::source_hash(text),
-        }
-    }
-
-    fn coupled() -> Coupled {
-        let (caller, callee) = (side(BANK, "p.Bank"), side(ACCOUNT, "p.Account"));
-        let coupling =
-            javamodel::coupling::couple(&caller.model, "p.Bank", &callee.model, "p.Account")
-                .unwrap();
-        Coupled {
-            caller,
-            callee,
-            coupling: Arc::new(coupling),
-        }
-    }
+    use crate::lsp::integration::fixture::{coupled, ACCOUNT};
 
     #[test]
     fn a_callee_branch_lists_its_caller_path_then_what_a_run_covered() {

@@ -272,9 +272,8 @@ fn type_like_names(text: &str) -> HashSet<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lsp::integration::fixture::{ACCOUNT, BANK};
 
-    const ACCOUNT: &str = "package p;\n\npublic class Account {\n    private long balance;\n\n    public boolean withdraw(long amount) {\n        if (amount > balance) {\n            return false;\n        }\n        balance -= amount;\n        return true;\n    }\n}\n";
-    const BANK: &str = "package p;\n\npublic class Bank {\n    private final Account account = new Account();\n\n    public boolean pay(long amount) {\n        if (amount <= 0) {\n            return false;\n        }\n        return account.withdraw(amount);\n    }\n}\n";
     const OTHER: &str =
         "package p;\n\npublic class Other {\n    public int one() {\n        return 1;\n    }\n}\n";
 

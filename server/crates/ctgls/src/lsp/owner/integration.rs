@@ -15,7 +15,7 @@ use crate::lsp::progress::RunProgress;
 use crate::lsp::protocol::{IntegrationArgument, Scheduled};
 use crate::lsp::results::words::simple_name;
 use crate::lsp::runner::{FailureKind, RunFailure};
-use crate::lsp::scheduler::{Inputs, IntegrationAsk, Running};
+use crate::lsp::scheduler::{Inputs, IntegrationAsk, RunEnd};
 use crate::lsp::workspace::uri_path;
 
 impl Owner {
@@ -93,10 +93,18 @@ impl Owner {
     /// what it covered and where the tests went.
     pub(super) async fn finish_integration(
         &mut self,
-        running: Running,
+        run: u64,
         outcome: Result<Arc<IntegrationRecord>, RunFailure>,
         wall: Duration,
     ) {
+        let end = match &outcome {
+            Ok(_) => RunEnd::Results,
+            Err(failure) if failure.kind == FailureKind::Cancelled => RunEnd::Cancelled,
+            Err(_) => RunEnd::Failed,
+        };
+        let Some(running) = self.scheduler.finish(run, end) else {
+            return;
+        };
         let end_message = match &outcome {
             Ok(record) => format!(
                 "{}/{} coupled branches{} ({:.1} s)",

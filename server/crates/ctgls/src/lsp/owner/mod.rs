@@ -599,15 +599,7 @@ impl Owner {
                 self.dispatch();
             }
             RunUpdate::IntegrationFinished { run, outcome, wall } => {
-                let end = match &outcome {
-                    Ok(_) => RunEnd::Results,
-                    Err(failure) if failure.kind == FailureKind::Cancelled => RunEnd::Cancelled,
-                    Err(_) => RunEnd::Failed,
-                };
-                let Some(running) = self.scheduler.finish(run, end) else {
-                    return;
-                };
-                self.finish_integration(running, outcome, wall).await;
+                self.finish_integration(run, outcome, wall).await;
                 self.dispatch();
             }
         }
