@@ -293,6 +293,9 @@ impl Scheduler {
     /// started again until their text changes or the user asks. How many runs were cancelled.
     pub fn cancel(&mut self, uri: Option<&Uri>, files: &HashMap<Uri, OpenFile>) -> usize {
         let mut cancelled = 0;
+        // Integration runs through the file's class (all of them without a file).
+        self.integration
+            .retain(|ask| uri.is_some_and(|u| *u != ask.caller_uri));
         if let Some(running) = &self.running {
             if uri.is_none_or(|u| *u == running.uri) && !running.cancel.is_cancelled() {
                 running.cancel.cancel();
@@ -496,8 +499,8 @@ impl Scheduler {
         self.running.as_ref()
     }
 
-    /// Queues a class-integration run (once: asking again for a queued pair changes nothing);
-    /// how many are queued.
+    /// Queues a class-integration run (a pair asked for again is queued once, last); how
+    /// many are queued.
     pub fn ask_integration(&mut self, ask: IntegrationAsk) -> usize {
         self.integration
             .retain(|a| (&a.caller, &a.callee) != (&ask.caller, &ask.callee));
