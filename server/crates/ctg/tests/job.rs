@@ -246,6 +246,26 @@ fn minimised_tests_end_as_they_did() {
 }
 
 #[test]
+fn minimisation_has_its_floor_when_the_emission_reserve_leaves_no_time() {
+    // An emission reserve larger than the budget leaves no time after the search (as a slow
+    // set-up on a loaded machine does): minimisation still gets its tenth of the budget
+    // rather than writing the search's tests as they were.
+    let root = fixture("subjects");
+    let mut sup = supervisor();
+    let mut request = request(&root, "job.Divider");
+    let mut costs = ctg::budget::EmissionCosts::default();
+    costs.worker.fixed = Duration::from_secs(600);
+    request.emission_reserve = ctg::budget::EmissionReserve::Estimated(costs);
+    request.max_executions = Some(200);
+    let result = generate(&request, &mut sup, &mut ()).unwrap();
+    let m = &result.minimisation;
+    assert!(
+        m.executions > 0 && m.statements_after < m.statements_before,
+        "{m:#?}"
+    );
+}
+
+#[test]
 fn undeclared_exceptions_name_member_line_and_test() {
     let root = fixture("subjects");
     let mut sup = supervisor();

@@ -11,7 +11,7 @@ use ctgproject::allocation::{self, BudgetSettings, Candidate, Share, Strategy};
 use ctgproject::changed;
 use ctgproject::discover::{self, ClassFilter};
 use ctgproject::order;
-use ctgproject::run::{self, Planned};
+use ctgproject::run::{self, Limits, Planned};
 use ctgproject::shard;
 
 use crate::cli::generate_args::GenerateArgs;
@@ -20,10 +20,9 @@ use crate::cli::report_json::ProjectFacts;
 /// What project mode runs, and the facts for the report.
 pub struct ProjectPlan {
     pub plan: Vec<Planned>,
-    /// Time no class was given, handed on at run time.
-    pub unallocated: Duration,
-    /// No class gets more (the paper's `b`).
-    pub maximum: Duration,
+    /// Time no class was given (handed on at run time), the most a class gets (the paper's
+    /// `b`) and the least it keeps when overruns are taken back (its `z`).
+    pub limits: Limits,
     /// The project classes each class takes as input: their stored tests seed its search.
     pub uses: BTreeMap<String, BTreeSet<String>>,
     pub facts: ProjectFacts,
@@ -194,8 +193,11 @@ pub fn plan(
             wall: Duration::ZERO,
         },
         plan,
-        unallocated,
-        maximum,
+        limits: Limits {
+            unallocated,
+            maximum,
+            minimum,
+        },
         uses: uses
             .iter()
             .map(|(class, used)| {
