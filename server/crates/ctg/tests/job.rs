@@ -52,6 +52,16 @@ fn request(root: &Path, class: &str) -> GenerationRequest {
     request
 }
 
+/// A request that executions, not time, end (so that the load of the machine does not decide),
+/// without the exception criterion, whose open-ended goals would use every execution.
+fn bounded_request(root: &Path, class: &str, executions: u64) -> GenerationRequest {
+    let mut request = request(root, class);
+    request.criteria.exception = false;
+    request.budget = Duration::from_secs(120);
+    request.max_executions = Some(executions);
+    request
+}
+
 /// Records phases and progress samples.
 #[derive(Default)]
 struct Recorder {
@@ -819,11 +829,7 @@ fn values_compared_at_run_time_become_inputs() {
     let root = fixture("seeding");
     let mut sup = supervisor();
     let run = |sup: &mut Supervisor, compared_share: f64| {
-        let mut request = request(&root, "seeding.Vault");
-        request.criteria.exception = false;
-        // Executions, not time, end the run, so that the load of the machine does not decide.
-        request.budget = Duration::from_secs(120);
-        request.max_executions = Some(1000);
+        let mut request = bounded_request(&root, "seeding.Vault", 1000);
         request.variation.compared_share = compared_share;
         generate(&request, sup, &mut Recorder::default()).expect("generates")
     };
@@ -855,11 +861,8 @@ fn weak_mutation_goals_are_searched_for_and_covered() {
     let root = fixture("subjects");
     let mut sup = supervisor();
     let run = |sup: &mut Supervisor, weak_mutation: bool| {
-        let mut request = request(&root, "job.Triangle");
-        request.criteria.exception = false;
+        let mut request = bounded_request(&root, "job.Triangle", 800);
         request.criteria.weak_mutation = weak_mutation;
-        request.budget = Duration::from_secs(120);
-        request.max_executions = Some(800);
         generate(&request, sup, &mut Recorder::default()).expect("generates")
     };
     let weak = run(&mut sup, true);

@@ -49,6 +49,14 @@ pub fn goal_fitness(table: &GoalTable, result: &ExecutionResult) -> Vec<f64> {
         }
         Dependency::Goal(goal) => branch_fitness(table, result, &reach, goal),
     };
+    // A goal not reached yet: one level below its cheapest control-dependence parent.
+    let unreached = |goal: &crate::goal_table::StaticGoal| {
+        1.0 + goal
+            .dependencies
+            .iter()
+            .map(dependency_cost)
+            .fold(f64::INFINITY, f64::min)
+    };
     table
         .goals()
         .iter()
@@ -61,11 +69,7 @@ pub fn goal_fitness(table: &GoalTable, result: &ExecutionResult) -> Vec<f64> {
                 if result.line_covered(line) {
                     0.0
                 } else {
-                    1.0 + goal
-                        .dependencies
-                        .iter()
-                        .map(dependency_cost)
-                        .fold(f64::INFINITY, f64::min)
+                    unreached(goal)
                 }
             }
             StaticGoalKind::Method { member } => {
@@ -80,11 +84,7 @@ pub fn goal_fitness(table: &GoalTable, result: &ExecutionResult) -> Vec<f64> {
                 if infection.is_finite() {
                     normalise(infection)
                 } else {
-                    1.0 + goal
-                        .dependencies
-                        .iter()
-                        .map(dependency_cost)
-                        .fold(f64::INFINITY, f64::min)
+                    unreached(goal)
                 }
             }
             StaticGoalKind::Coupled { pair } => match table.coupled().get(pair as usize) {
