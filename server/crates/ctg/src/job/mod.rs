@@ -320,11 +320,12 @@ fn run_compiled(
             &coupling.pairs(),
             request.criteria,
         ),
-        _ => GoalTable::for_class_with_lines(
+        _ => GoalTable::for_class_with_probes(
             &context.cut.model,
             class,
             request.criteria,
             &context.probes.lines,
+            &context.probes.mutants,
         ),
     }
     .ok_or_else(|| GenerationError::ClassNotFound {
