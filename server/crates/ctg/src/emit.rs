@@ -10,6 +10,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use jvm::{ExecuteOptions, ExecutionOutcome, JvmError, Supervisor, TestResult, TestStatus, UnitId};
+use search::CancelToken;
 use testcase::junit::{
     is_generated_by_ctgls, mark_unstable, with_state_probes, ExecutedTest, Execution, Getter,
     GetterOutcome, JUnit, Observed, StateProbes, Thrown, TypeFacts, Value,
@@ -196,12 +197,16 @@ pub enum NotPrintable {
 /// environment variable), so a value computed from what the code read of the machine differs
 /// too and is never asserted; the supervisor is back to the primary identity afterwards (its
 /// next request starts a worker again).
+///
+/// `None` when `cancel` was cancelled during the first run: the second is not started, so the
+/// primary worker stays warm for whatever the canceller runs next.
 pub fn observe(
     supervisor: &mut Supervisor,
     unit: UnitId,
     tests: &[TestCase],
     options: &ExecuteOptions,
-) -> Result<Vec<Result<ExecutedTest, NotPrintable>>, JvmError> {
+    cancel: &CancelToken,
+) -> Result<Option<Vec<Result<ExecutedTest, NotPrintable>>>, JvmError> {
     let options = ExecuteOptions {
         observe_getters: true,
         ..options.clone()
@@ -210,6 +215,9 @@ pub fn observe(
     let worker_tests: Vec<jvm::TestCase> =
         probed.iter().map(|p| to_worker_test(p.test())).collect();
     let first = run_batch(supervisor, unit, &worker_tests, &options)?;
+    if cancel.is_cancelled() {
+        return Ok(None);
+    }
     let alternate_started = std::time::Instant::now();
     supervisor.set_identity(jvm::Identity::Alternate);
     let second = run_batch(supervisor, unit, &worker_tests, &options);
@@ -236,7 +244,7 @@ pub fn observe(
         });
         out.push(executed);
     }
-    Ok(out)
+    Ok(Some(out))
 }
 
 /// The results of one batch and, when it stopped early, why.
