@@ -76,6 +76,7 @@ test('code-server shows ctgls status, diagnostics, coverage and the regression g
       ...Object.fromEntries(Object.entries(SETTINGS).map(([key, value]) => [`ctgls.${key}`, value])),
       'workbench.startupEditor': 'none',
       'telemetry.telemetryLevel': 'off',
+      ...(process.env.CTGLS_E2E_TRACE === '1' ? { 'ctgls.trace.server': 'verbose' } : {}),
     }),
   );
   // A config file of its own, so that code-server writes none into the home directory.

@@ -154,4 +154,36 @@ mod tests {
         assert_eq!(finished.tail(), "err");
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    #[test]
+    fn a_cancelled_process_is_killed_at_once() {
+        let dir = std::env::temp_dir().join(format!("ctgls-process-cancel-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let limits = ExecutionLimits::default();
+        let cancel = CancelToken::new();
+        let confinement = Confinement {
+            limits: &limits,
+            writable: &[&dir],
+            readable: &[],
+            cancel: Some(&cancel),
+        };
+        let canceller = cancel.clone();
+        let cancelled_at = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            canceller.cancel();
+            Instant::now()
+        });
+        let mut sleep = Command::new("sh");
+        sleep.args(["-c", "sleep 30 & sleep 30"]);
+        let result = run_bounded(sleep, Duration::from_secs(60), &dir, "sleep", &confinement);
+        let returned = Instant::now();
+        assert!(
+            matches!(result, Err(VerifyError::Cancelled { .. })),
+            "{result:?}"
+        );
+        let after = returned - cancelled_at.join().unwrap();
+        // One poll (50 ms) and a kill; generous for a loaded machine, far below the 30 s.
+        assert!(after < Duration::from_secs(2), "{after:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
