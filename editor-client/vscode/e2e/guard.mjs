@@ -62,8 +62,28 @@ export async function guardChecks(page, project, storedSource, { runQuickOpen, w
   };
   const ownerLine = page.locator('.monaco-editor .view-line', { hasText: 'return owner' });
   const lineText = async () => ((await ownerLine.first().textContent()) ?? '').replace(/\u00a0/g, ' ').trim();
+  // Back to Account.java by its tab (Quick Open's row was once clicked while its list was being
+  // redrawn, and the picker stayed open), making sure it is the active editor.
+  const showAccount = async () => {
+    const active = page.locator('.tab.active', { hasText: /^Account\.java/ });
+    for (let attempt = 1; ; attempt++) {
+      const tab = page.locator('.tabs-container .tab', { hasText: /^Account\.java/ });
+      if ((await tab.count()) > 0) {
+        await tab.first().click();
+      } else {
+        await runQuickOpen(page, '', 'Account.java', 'Account.java');
+      }
+      try {
+        await active.waitFor({ timeout: 5_000 });
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await page.keyboard.press('Escape');
+      }
+    }
+  };
   const edit = async () => {
-    await runQuickOpen(page, '', 'Account.java', 'Account.java');
+    await showAccount();
     await goTo(String(returnLine));
     await page.keyboard.press('End');
     await page.keyboard.press('ArrowLeft');
@@ -115,7 +135,7 @@ export async function guardChecks(page, project, storedSource, { runQuickOpen, w
   });
 
   // Undo in Account.java (as many steps as the typing took): the rows go.
-  await runQuickOpen(page, '', 'Account.java', 'Account.java');
+  await showAccount();
   for (let i = 0; i < 8 && (await lineText()) !== 'return owner;'; i++) {
     await page.keyboard.press('Control+Z');
     await page.waitForTimeout(100);
