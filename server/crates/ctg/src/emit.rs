@@ -197,10 +197,20 @@ pub enum NotPrintable {
 /// environment variable), so a value computed from what the code read of the machine differs
 /// too and is never asserted; the supervisor is back to the primary identity afterwards (its
 /// next request starts a worker again).
-///
-/// `None` when `cancel` was cancelled during the first run: the second is not started, so the
-/// primary worker stays warm for whatever the canceller runs next.
 pub fn observe(
+    supervisor: &mut Supervisor,
+    unit: UnitId,
+    tests: &[TestCase],
+    options: &ExecuteOptions,
+) -> Result<Vec<Result<ExecutedTest, NotPrintable>>, JvmError> {
+    let never = CancelToken::new();
+    observe_unless_cancelled(supervisor, unit, tests, options, &never)
+        .map(|observed| observed.unwrap_or_default())
+}
+
+/// [`observe`], or `None` when `cancel` was cancelled during the first run: the second is not
+/// started, so the primary worker stays warm for whatever the canceller runs next.
+pub fn observe_unless_cancelled(
     supervisor: &mut Supervisor,
     unit: UnitId,
     tests: &[TestCase],

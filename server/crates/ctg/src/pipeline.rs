@@ -662,7 +662,8 @@ fn emit_verified(
         ..ExecuteOptions::default()
     };
     let Some(observed) =
-        emit::observe(supervisor, unit, &tests, &execute, &verify.cancel).map_err(jvm_error)?
+        emit::observe_unless_cancelled(supervisor, unit, &tests, &execute, &verify.cancel)
+            .map_err(jvm_error)?
     else {
         return Err(PipelineError::Generation(GenerationError::Cancelled {
             class: class.clone(),
