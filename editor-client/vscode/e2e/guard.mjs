@@ -62,8 +62,28 @@ export async function guardChecks(page, project, storedSource, { runQuickOpen, w
   };
   const ownerLine = page.locator('.monaco-editor .view-line', { hasText: 'return owner' });
   const lineText = async () => ((await ownerLine.first().textContent()) ?? '').replace(/\u00a0/g, ' ').trim();
+  // Back to Account.java by its tab (Quick Open's row was once clicked while its list was being
+  // redrawn, and the picker stayed open), making sure it is the active editor.
+  const showAccount = async () => {
+    const active = page.locator('.tab.active', { hasText: /^Account\.java/ });
+    for (let attempt = 1; ; attempt++) {
+      const tab = page.locator('.tabs-container .tab', { hasText: /^Account\.java/ });
+      if ((await tab.count()) > 0) {
+        await tab.first().click();
+      } else {
+        await runQuickOpen(page, '', 'Account.java', 'Account.java');
+      }
+      try {
+        await active.waitFor({ timeout: 5_000 });
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await page.keyboard.press('Escape');
+      }
+    }
+  };
   const edit = async () => {
-    await runQuickOpen(page, '', 'Account.java', 'Account.java');
+    await showAccount();
     await goTo(String(returnLine));
     await page.keyboard.press('End');
     await page.keyboard.press('ArrowLeft');
@@ -91,19 +111,31 @@ export async function guardChecks(page, project, storedSource, { runQuickOpen, w
     assert.fail(`no project-test-failed row for AccountTest; rows: ${(await problems.allTextContents()).join(' | ')}`);
   }
 
-  // "Open the test" from the Quick Fix menu on getOwner's name.
+  // "Open the test" from the Quick Fix menu on getOwner's name. Several stored tests assert what
+  // getOwner() returns, each with its warning there; the action opens the test of the first
+  // warning VS Code sends with the request, in an order neither the Problems view (which draws
+  // only the rows in sight) nor the test knows: any test that calls getOwner() will do.
+  const sourceLines = source.split('\n');
+  const declared = sourceLines
+    .map((line, index) => {
+      if (!/\bvoid \w+\(/.test(line)) return 0;
+      const end = sourceLines.findIndex((next, i) => i > index && /\bvoid \w+\(/.test(next));
+      const body = sourceLines.slice(index, end < 0 ? undefined : end).join('\n');
+      return body.includes('getOwner()') ? index + 1 : 0;
+    })
+    .filter((line) => line > 0);
+  assert.ok(declared.length > 0, 'no stored test calls getOwner()');
   await goTo(onName);
   await quickFix(page, 'Open the test AccountGeneratedTest.java');
   await page.locator('.tab.active', { hasText: 'AccountGeneratedTest.java' }).waitFor({ timeout: 30_000 });
-  const test = (row.match(/; (\w+) expected/) ?? [])[1];
-  const declared = source.split('\n').findIndex((line) => test && line.includes(`void ${test}(`)) + 1;
   const position = page.locator('.statusbar-item[id="status.editor.selection"]');
-  await waitUntil(async () => ((await position.textContent()) ?? '').includes(`Ln ${declared},`), 10_000).catch(async () => {
-    assert.fail(`the test file is not open at ${test} (line ${declared}): ${await position.textContent()}`);
+  const at = async () => Number((((await position.textContent()) ?? '').match(/Ln (\d+),/) ?? [])[1]);
+  await waitUntil(async () => declared.includes(await at()), 10_000).catch(async () => {
+    assert.fail(`the test file is not open at a test of getOwner() (lines ${declared.join(', ')}): ${await position.textContent()}`);
   });
 
   // Undo in Account.java (as many steps as the typing took): the rows go.
-  await runQuickOpen(page, '', 'Account.java', 'Account.java');
+  await showAccount();
   for (let i = 0; i < 8 && (await lineText()) !== 'return owner;'; i++) {
     await page.keyboard.press('Control+Z');
     await page.waitForTimeout(100);
@@ -113,19 +145,38 @@ export async function guardChecks(page, project, storedSource, { runQuickOpen, w
     async () => assert.fail(`rows left after undo: ${(await problems.allTextContents()).join(' | ')}`),
   );
 
-  // "Accept the new behaviour" is checked by the Neovim test and lsp_regression.rs: here, after
-  // the undo and the same edit again, VS Code's Quick Fix menu came back empty (not understood
-  // yet), so this test stops at the undo.
+  // "Accept the new behaviour" is checked by the Neovim test and lsp_regression.rs.
 }
 
 /**
  * Opens the Quick Fix menu at the cursor and picks `title` with the keyboard, as its rows are
  * under a pointer block for the mouse.
+ *
+ * VS Code asks for the code actions at a new cursor position by itself (the light bulb's
+ * automatic request) a moment after the cursor moves; when that request starts after Ctrl+.'s,
+ * it supersedes it and the menu says "No code actions available", though the server answered
+ * both with the same actions (seen in the LSP trace of a failed run: the invoked request, then
+ * the automatic one, 1 ms apart). So the menu is opened once the light bulb has shown (the
+ * automatic request answered), and opened again when it still came back empty.
  */
 async function quickFix(page, title) {
-  await page.keyboard.press('Control+.');
+  await page
+    .locator('.lightBulbWidget')
+    .first()
+    .waitFor({ timeout: 10_000 })
+    .catch(() => undefined);
   const rows = page.locator('.action-widget .monaco-list-row');
-  await rows.filter({ hasText: title }).first().waitFor({ timeout: 30_000 });
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Control+.');
+    try {
+      await rows.filter({ hasText: title }).first().waitFor({ timeout: 10_000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+    }
+  }
   for (let i = 0; i < 12; i++) {
     const focused = await page
       .locator('.action-widget .monaco-list-row.focused')

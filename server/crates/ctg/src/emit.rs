@@ -10,6 +10,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use jvm::{ExecuteOptions, ExecutionOutcome, JvmError, Supervisor, TestResult, TestStatus, UnitId};
+use search::CancelToken;
 use testcase::junit::{
     is_generated_by_ctgls, mark_unstable, with_state_probes, ExecutedTest, Execution, Getter,
     GetterOutcome, JUnit, Observed, StateProbes, Thrown, TypeFacts, Value,
@@ -202,6 +203,20 @@ pub fn observe(
     tests: &[TestCase],
     options: &ExecuteOptions,
 ) -> Result<Vec<Result<ExecutedTest, NotPrintable>>, JvmError> {
+    let never = CancelToken::new();
+    observe_unless_cancelled(supervisor, unit, tests, options, &never)
+        .map(|observed| observed.unwrap_or_default())
+}
+
+/// [`observe`], or `None` when `cancel` was cancelled during the first run: the second is not
+/// started, so the primary worker stays warm for whatever the canceller runs next.
+pub fn observe_unless_cancelled(
+    supervisor: &mut Supervisor,
+    unit: UnitId,
+    tests: &[TestCase],
+    options: &ExecuteOptions,
+    cancel: &CancelToken,
+) -> Result<Option<Vec<Result<ExecutedTest, NotPrintable>>>, JvmError> {
     let options = ExecuteOptions {
         observe_getters: true,
         ..options.clone()
@@ -210,6 +225,9 @@ pub fn observe(
     let worker_tests: Vec<jvm::TestCase> =
         probed.iter().map(|p| to_worker_test(p.test())).collect();
     let first = run_batch(supervisor, unit, &worker_tests, &options)?;
+    if cancel.is_cancelled() {
+        return Ok(None);
+    }
     let alternate_started = std::time::Instant::now();
     supervisor.set_identity(jvm::Identity::Alternate);
     let second = run_batch(supervisor, unit, &worker_tests, &options);
@@ -236,7 +254,7 @@ pub fn observe(
         });
         out.push(executed);
     }
-    Ok(out)
+    Ok(Some(out))
 }
 
 /// The results of one batch and, when it stopped early, why.

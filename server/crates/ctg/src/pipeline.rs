@@ -24,6 +24,7 @@ use crate::cluster::DEFAULT_DESCRIBE_DEPTH;
 use crate::emit::{self, EmitError, NotPrintable, Written};
 use crate::job::{
     self, GenerationError, GenerationObserver, GenerationRequest, GenerationResult, JobSources,
+    Phase,
 };
 use crate::levels::CompileLevels;
 use crate::mutation::{MutationOptions, MutationScore};
@@ -48,7 +49,11 @@ pub struct PipelineOptions {
     pub timestamp_ms: u64,
     /// A cancelled job ends the pipeline with [`GenerationError::Cancelled`] instead of
     /// emitting what it found (the editor cancels a run because the text changed, so its
-    /// results are not wanted; the CLI keeps them).
+    /// results are not wanted; the CLI keeps them). The cancellation is then also heeded in
+    /// every later phase: the job skips its final run, emission stops between its steps in
+    /// the worker, and verification kills its javac or JUnit process, so that a cancelled run
+    /// frees the worker within a fraction of a second (the regression guard's check waits for
+    /// it, issue #17). Nothing is written or stored for a cancelled run.
     pub abandon_when_cancelled: bool,
     /// What emission and verification cost on earlier runs of the session: the job reserves
     /// time from it, and every run adds what it measured. Keep one per project and session.
@@ -165,6 +170,7 @@ pub fn generate_tests(
     let mut store_warnings = Vec::new();
 
     let mut request = request.clone();
+    request.abandon_when_cancelled |= options.abandon_when_cancelled;
     let junit = options
         .junit
         .unwrap_or_else(|| request.layout.junit_version());
@@ -218,6 +224,12 @@ pub fn generate_tests(
     if verify.deadline.is_none() {
         verify.deadline = Some(started + request.budget);
     }
+    if options.abandon_when_cancelled {
+        // Emission checks this token between its steps in the worker, and verification kills
+        // its processes on it.
+        verify.cancel = request.cancel.clone();
+    }
+    observer.on_phase(Phase::Emitting, started.elapsed());
     let emitted = compile_and_emit(
         &request,
         &verify,
@@ -233,7 +245,14 @@ pub fn generate_tests(
         roots,
         &cut.model,
         &generation,
+        &mut |phase| observer.on_phase(phase, started.elapsed()),
     );
+    // Cancelled during emission or verification: no partial suite is written or stored.
+    if options.abandon_when_cancelled && request.cancel.is_cancelled() {
+        return Err(PipelineError::Generation(GenerationError::Cancelled {
+            class,
+        }));
+    }
     // A failure here is not the class's: the search's results stand, marked unverified with
     // the reason, and no test is offered or written from them (issue #15: a run that reached
     // 90 of 93 branches must not end in "could not generate tests").
@@ -499,6 +518,7 @@ fn compile_and_emit(
     roots: Vec<String>,
     model: &javamodel::JavaModel,
     generation: &GenerationResult,
+    on_phase: &mut dyn FnMut(Phase),
 ) -> Result<Emitted, PipelineError> {
     let class = &request.class;
     // The sources the job read and compiled: emission compiles them again, uninstrumented, from
@@ -510,6 +530,7 @@ fn compile_and_emit(
         options: request.javac_options.clone(),
         roots: Some(roots),
     };
+    emission_cancelled(verify, class)?;
     let compiled = supervisor
         .compile(&compile_request)
         .map_err(|error| PipelineError::Jvm {
@@ -524,13 +545,17 @@ fn compile_and_emit(
             diagnostics: Vec::new(),
         }));
     };
+    if let Err(cancelled) = emission_cancelled(verify, class) {
+        supervisor.release(unit);
+        return Err(cancelled);
+    }
     let mutants = MutantsFrom {
         request: &compile_request,
         options: mutation,
         budget: request.budget,
     };
     let emitted = emit_verified(
-        request, verify, shape, supervisor, unit, model, generation, mutants,
+        request, verify, shape, supervisor, unit, model, generation, mutants, on_phase,
     );
     supervisor.release(unit);
     emitted
@@ -551,6 +576,18 @@ struct MutantsFrom<'a> {
     options: &'a MutationOptions,
     /// The class's budget, which bounds the analysis.
     budget: Duration,
+}
+
+/// Emission's cancellation point between its steps in the worker (each a request it cannot
+/// interrupt: compile, describe, one observed batch): `verify.cancel` is the run's token when
+/// the caller abandons cancelled runs ([`PipelineOptions::abandon_when_cancelled`]).
+fn emission_cancelled(verify: &VerifyOptions, class: &str) -> Result<(), PipelineError> {
+    if verify.cancel.is_cancelled() {
+        return Err(PipelineError::Generation(GenerationError::Cancelled {
+            class: class.to_string(),
+        }));
+    }
+    Ok(())
 }
 
 /// An empty suite: what a run whose emission or verification failed offers.
@@ -597,6 +634,7 @@ fn failure_reason(error: &PipelineError) -> String {
             VerifyError::Jdk(_) | VerifyError::Execution(_) | VerifyError::Io { .. } => {
                 "check the JDK and the temporary directory, then run again"
             }
+            VerifyError::Cancelled { .. } => "run again",
         },
         PipelineError::Emit { .. } => "check that the test directory is writable",
         PipelineError::Jvm { .. } | PipelineError::Generation(_) => {
@@ -620,6 +658,7 @@ fn emit_verified(
     model: &javamodel::JavaModel,
     generation: &GenerationResult,
     mutants: MutantsFrom,
+    on_phase: &mut dyn FnMut(Phase),
 ) -> Result<Emitted, PipelineError> {
     let class = &request.class;
     let jvm_error = |error| PipelineError::Jvm {
@@ -634,6 +673,7 @@ fn emit_verified(
             verify.release,
         )
         .map_err(jvm_error)?;
+    emission_cancelled(verify, class)?;
     let mut facts = emit::type_facts(&described, class);
     facts.add_parameter_names(model);
 
@@ -644,7 +684,15 @@ fn emit_verified(
         release: verify.release,
         ..ExecuteOptions::default()
     };
-    let observed = emit::observe(supervisor, unit, &tests, &execute).map_err(jvm_error)?;
+    let Some(observed) =
+        emit::observe_unless_cancelled(supervisor, unit, &tests, &execute, &verify.cancel)
+            .map_err(jvm_error)?
+    else {
+        return Err(PipelineError::Generation(GenerationError::Cancelled {
+            class: class.clone(),
+        }));
+    };
+    emission_cancelled(verify, class)?;
     let mut executed = Vec::new();
     // `executed[i]` is `generation.tests[executed_from[i]]`.
     let mut executed_from = Vec::new();
@@ -670,6 +718,7 @@ fn emit_verified(
     spec.level = level;
     spec.reads_console = reads_console;
     let analysis = mutation_analysis(supervisor, &spec, &execute, &mutants);
+    emission_cancelled(verify, class)?;
     let initial = match &analysis {
         Some(analysis) if mutants.options.select_assertions => {
             select_assertions(&spec, &analysis.kills, mutants.options.max_selected)
@@ -757,6 +806,7 @@ fn emit_verified(
         },
         None => ProjectClasses::from_layout(&request.layout).with_overlays(&request.overlays),
     };
+    on_phase(Phase::Verifying);
     let suite = verify::verify_and_stabilise_from(&spec, initial, &project, &setup, verify);
     if let Some(dir) = &worker_classes {
         let _ = std::fs::remove_dir_all(dir);

@@ -34,6 +34,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use jvm::{ExecutionLimits, Jdk, JdkError, JvmError, SharedArchives};
+use search::CancelToken;
 pub use testcase::junit::Instability;
 use testcase::junit::{
     print_class, AssertionKind, JUnit, PrintedClass, Suppressions, TestClassSpec,
@@ -135,6 +136,10 @@ pub struct VerifyOptions {
     /// `perturb.rs` (shifted clock, time zone, locale, charset, working directory, shuffled
     /// orders) before the suite is accepted.
     pub perturb: bool,
+    /// Stops verification between rounds and kills its javac or JUnit process at once
+    /// ([`VerifyError::Cancelled`]): the editor cancels a run whose text changed, and nothing
+    /// of a cancelled verification is kept. Never cancelled by default.
+    pub cancel: CancelToken,
 }
 
 impl Default for VerifyOptions {
@@ -154,6 +159,7 @@ impl Default for VerifyOptions {
             deadline: None,
             archives: SharedArchives::default(),
             perturb: true,
+            cancel: CancelToken::new(),
         }
     }
 }
@@ -191,6 +197,9 @@ pub enum VerifyError {
         #[source]
         source: std::io::Error,
     },
+    /// [`VerifyOptions::cancel`] was cancelled; its process, if one ran, was killed.
+    #[error("{what} was cancelled")]
+    Cancelled { what: String },
 }
 
 fn junit_name(j: JUnit) -> &'static str {
@@ -343,6 +352,7 @@ pub(crate) fn project_classpath(
     release: Option<u32>,
     timeout: Duration,
     limits: &ExecutionLimits,
+    cancel: Option<&CancelToken>,
 ) -> Result<Vec<PathBuf>, VerifyError> {
     let mut classpath = Vec::new();
     if !project.sources.is_empty() {
@@ -376,6 +386,7 @@ pub(crate) fn project_classpath(
             label: "javac-project",
             limits,
             jvm_options: &[],
+            cancel,
         }
         .compile(&sources)?;
         if !errors.is_empty() {
@@ -434,6 +445,7 @@ pub(crate) fn compile_tests(
         label: "javac-tests",
         limits: &options.limits,
         jvm_options: &options.archives.jvm_args(archives::JAVAC),
+        cancel: Some(&options.cancel),
     }
     .compile(&sources)?;
     Ok((out, errors))
@@ -490,6 +502,7 @@ pub fn verify_and_stabilise_from(
         options.main_release.or(options.release),
         options.process_timeout,
         &options.limits,
+        Some(&options.cancel),
     )?;
     let test_class = spec.test_class_binary_name();
     let mut suppressions = initial;
@@ -509,6 +522,11 @@ pub fn verify_and_stabilise_from(
         .map_or(0, |since| i64::try_from(since.as_secs()).unwrap_or(0));
     let perturbations = Perturbation::combined(clock_library.as_ref(), now);
     for round in 1..=options.max_rounds.max(1) {
+        if options.cancel.is_cancelled() {
+            return Err(VerifyError::Cancelled {
+                what: format!("verification of {test_class}"),
+            });
+        }
         let round_started = Instant::now();
         let printed = print_class(spec, &suppressions);
         if printed.tests.is_empty() {
@@ -572,6 +590,7 @@ pub fn verify_and_stabilise_from(
                 round,
                 perturbation: None,
                 only: &[],
+                cancel: Some(&options.cancel),
             })
         })?;
         let drops = if round >= WHOLE_TESTS_FROM_ROUND {
@@ -619,6 +638,7 @@ pub fn verify_and_stabilise_from(
                     round,
                     perturbation: Some(perturbation),
                     only,
+                    cancel: Some(&options.cancel),
                 })
             };
             // Near the budget's end the failing tests go whole and unattributed: attribution
@@ -720,6 +740,7 @@ pub fn run_test_class(
         options.main_release.or(options.release),
         options.process_timeout,
         &options.limits,
+        Some(&options.cancel),
     )?;
     let source_path = write_test_source(dir, test_class, test_source)?;
     let (test_classes, errors) = compile_tests(
@@ -756,6 +777,7 @@ pub fn run_test_class(
             round: 1,
             perturbation: None,
             only: &[],
+            cancel: Some(&options.cancel),
         })
     })
 }

@@ -355,6 +355,17 @@ fn bench_rounds(
         }
     }
     let log = server.stderr();
+    // `CTGLS_BENCH_LOG=DIR`: the server's log of each benchmark, to see where the time went.
+    if let Some(dir) = std::env::var_os("CTGLS_BENCH_LOG") {
+        let file: String = name
+            .chars()
+            .map(|c| if c.is_alphanumeric() { c } else { '-' })
+            .collect();
+        let path = std::path::Path::new(&dir).join(format!("{file}.log"));
+        if let Err(error) = std::fs::write(&path, &log) {
+            eprintln!("cannot write {}: {error}", path.display());
+        }
+    }
     let mut totals: Vec<Duration> = Vec::new();
     let mut tests = 0;
     for line in log.lines().filter(|l| l.contains("the stored tests of")) {

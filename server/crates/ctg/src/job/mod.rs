@@ -477,6 +477,11 @@ fn run_compiled(
         .unwrap_or(budget_end);
 
     let cancelled = request.cancel.is_cancelled();
+    if cancelled && request.abandon_when_cancelled {
+        return Err(GenerationError::Cancelled {
+            class: class.to_string(),
+        });
+    }
     let mut minimisation = MinimisationSummary {
         statements_before: kept.iter().map(|(t, _, _)| t.len()).sum(),
         ..MinimisationSummary::default()
@@ -514,6 +519,11 @@ fn run_compiled(
     clock.timings.minimise = clock.lap();
     if let Some(error) = executor.take_fatal() {
         return Err(error.into());
+    }
+    if request.abandon_when_cancelled && request.cancel.is_cancelled() {
+        return Err(GenerationError::Cancelled {
+            class: class.to_string(),
+        });
     }
     // Minimised tests can coincide; one test per behaviour.
     let mut unique: Vec<(TestCase, Vec<String>)> = Vec::with_capacity(tests.len());

@@ -24,6 +24,12 @@ pub enum Phase {
     Minimising,
     /// Running the final tests with getter observation.
     Observing,
+    /// After the job (`ctg::pipeline`): compiling the classes again uninstrumented and
+    /// running the tests in the worker to turn what they observe into assertions.
+    Emitting,
+    /// After the job (`ctg::pipeline`): compiling the test class with javac and running it
+    /// with JUnit in fresh JVMs.
+    Verifying,
 }
 
 impl Phase {
@@ -38,6 +44,8 @@ impl Phase {
             Phase::Searching => "searching",
             Phase::Minimising => "minimising",
             Phase::Observing => "observing results",
+            Phase::Emitting => "printing the tests",
+            Phase::Verifying => "verifying the tests with JUnit",
         }
     }
 }

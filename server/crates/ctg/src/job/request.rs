@@ -54,6 +54,10 @@ pub struct GenerationRequest {
     /// Test-case operators' settings.
     pub variation: testcase::Config,
     pub cancel: CancelToken,
+    /// A cancelled job returns [`crate::job::GenerationError::Cancelled`] as soon as its search
+    /// or minimisation stops, without the final run of its tests (the editor does not want the
+    /// results of a text it no longer holds); otherwise it returns what it found.
+    pub abandon_when_cancelled: bool,
     /// Tests of an earlier run (Campos et al., "Continuous Test Generation" section 4.2); those that no longer type-check against
     /// the class as it is now are dropped.
     pub warm_start: Vec<TestCase>,
@@ -96,6 +100,7 @@ impl GenerationRequest {
             search: SearchConfig::default(),
             variation: testcase::Config::default(),
             cancel: CancelToken::new(),
+            abandon_when_cancelled: false,
             warm_start: Vec::new(),
             warm_start_from: None,
             seeded_objects_from: None,

@@ -46,6 +46,9 @@ pub struct ProjectTestRun {
     pub ran: Vec<String>,
     /// Test classes that could not run, with why (they need other test sources, say).
     pub not_run: Vec<(String, String)>,
+    /// `options.cancel` stopped the run (its javac or JUnit process killed): the failures
+    /// are not all there, so report none of them.
+    pub cancelled: bool,
 }
 
 /// The test files of `layout`'s test root that test `class` (a binary name).
@@ -100,6 +103,10 @@ pub fn run_project_tests(
     let mut run = ProjectTestRun::default();
     let project = ProjectClasses::from_layout(layout).with_overlays(overlays);
     for file in &tests.files {
+        if options.cancel.is_cancelled() {
+            run.cancelled = true;
+            break;
+        }
         let Some(text) = text_of(file, overlays) else {
             continue;
         };
@@ -147,6 +154,10 @@ pub fn run_project_tests(
             Err(error @ VerifyError::TestClassDoesNotCompile { .. }) => {
                 run.not_run
                     .push((test_class, first_line(&error.to_string())));
+            }
+            Err(VerifyError::Cancelled { .. }) => {
+                run.cancelled = true;
+                break;
             }
             Err(error) => run.not_run.push((test_class, error.to_string())),
         }

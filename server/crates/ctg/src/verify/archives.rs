@@ -153,6 +153,7 @@ pub fn train_archives(
             label: "javac-training",
             limits: &limits,
             jvm_options,
+            cancel: None,
         }
         .compile(&sources)
         .map_err(|e| e.to_string())?;
@@ -239,6 +240,7 @@ fn run_launcher(
             limits,
             writable: &[dir],
             readable: &readable,
+            cancel: None,
         },
     )
     .map_err(|e| e.to_string())?;

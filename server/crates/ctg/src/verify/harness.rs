@@ -150,6 +150,7 @@ fn compile(
         label: "javac-harness",
         limits,
         jvm_options: &[],
+        cancel: None,
     }
     .compile(&written)?;
     if let Some(error) = errors.first() {

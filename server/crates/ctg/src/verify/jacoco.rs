@@ -167,6 +167,7 @@ pub fn measure(
         options.main_release.or(release),
         options.process_timeout,
         &options.limits,
+        Some(&options.cancel),
     )?;
     let source_path = write_test_source(dir, test_class, test_source)?;
     let (test_classes, errors) =
@@ -220,6 +221,7 @@ pub fn measure(
         round: 0,
         perturbation: None,
         only: &[],
+        cancel: Some(&options.cancel),
     })?;
     let classes_dir = dir.join("classes");
     let report = run_helper(
@@ -264,6 +266,7 @@ fn compile_helper(
         label: "javac-jacoco-helper",
         limits: &options.limits,
         jvm_options: &[],
+        cancel: Some(&options.cancel),
     }
     .compile(&[file])?;
     if !errors.is_empty() {
@@ -305,6 +308,7 @@ fn run_helper(
         limits: &options.limits,
         writable: &[dir],
         readable: &readable,
+        cancel: Some(&options.cancel),
     };
     let finished = run_bounded(command, options.process_timeout, dir, &label, &confinement)?;
     if finished.timed_out() {

@@ -10,6 +10,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use jvm::{ExecutionLimits, Jdk};
+use search::CancelToken;
 
 use super::process::{run_bounded, Confinement};
 use super::VerifyError;
@@ -49,6 +50,8 @@ pub(crate) struct Javac<'a> {
     /// Options for javac's own JVM (each passed as `-J<option>`): a class data sharing
     /// archive to map, or to make.
     pub jvm_options: &'a [String],
+    /// Kills javac when cancelled (`process::Confinement::cancel`).
+    pub cancel: Option<&'a CancelToken>,
 }
 
 impl Javac<'_> {
@@ -109,6 +112,7 @@ impl Javac<'_> {
             limits: self.limits,
             writable: &[self.out_dir],
             readable: &readable,
+            cancel: self.cancel,
         };
         let finished = run_bounded(
             command,

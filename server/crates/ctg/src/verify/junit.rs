@@ -16,6 +16,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use jvm::{ExecutionLimits, Jdk, SandboxReport, SharedArchives};
+use search::CancelToken;
 use testcase::junit::JUnit;
 
 use super::harness::runner_class;
@@ -268,6 +269,8 @@ pub(crate) struct Launch<'a> {
     pub round: u32,
     /// Run under another clock, time zone, locale, charset or working directory.
     pub perturbation: Option<&'a Perturbation>,
+    /// Kills the JVM when cancelled (`process::Confinement::cancel`).
+    pub cancel: Option<&'a CancelToken>,
     /// Run only these test methods (all when empty).
     pub only: &'a [String],
 }
@@ -347,6 +350,7 @@ pub(crate) fn run_junit(launch: &Launch) -> Result<RunReport, VerifyError> {
         limits: &limits,
         writable: &[launch.dir],
         readable: &readable,
+        cancel: launch.cancel,
     };
     let events = launch.dir.join("events.tsv");
     command.args(runner_args(

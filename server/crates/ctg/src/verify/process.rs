@@ -8,6 +8,7 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use jvm::{ExecutionLimits, SandboxReport};
+use search::CancelToken;
 
 use super::VerifyError;
 
@@ -52,10 +53,14 @@ pub(crate) struct Confinement<'a> {
     /// What it may read besides them, the JDK and the system's libraries (where Landlock
     /// confines reads): its class path, sources, archives.
     pub readable: &'a [&'a Path],
+    /// Kills the process (and its group) as soon as this is cancelled:
+    /// [`VerifyError::Cancelled`]. `None` for work no run waits on (training archives).
+    pub cancel: Option<&'a CancelToken>,
 }
 
 /// Runs `command` to completion or until `timeout`, sandboxed by `confinement`, with stdin
-/// closed and stdout/stderr captured in `<dir>/<label>.out` and `.err`.
+/// closed and stdout/stderr captured in `<dir>/<label>.out` and `.err`. A cancellation
+/// (`confinement.cancel`) kills it within one poll (at most 50 ms) and is an error.
 pub(crate) fn run_bounded(
     mut command: Command,
     timeout: Duration,
@@ -83,6 +88,12 @@ pub(crate) fn run_bounded(
     let status = loop {
         if let Some(status) = child.try_wait().map_err(io)? {
             break Some(status);
+        }
+        if confinement.cancel.is_some_and(CancelToken::is_cancelled) {
+            child.kill_group();
+            return Err(VerifyError::Cancelled {
+                what: label.to_string(),
+            });
         }
         if start.elapsed() >= timeout {
             child.kill_group();
@@ -119,6 +130,7 @@ mod tests {
             limits: &limits,
             writable: &[&dir],
             readable: &[],
+            cancel: None,
         };
         let mut sleep = Command::new("sh");
         // Killed with its background sleep: the whole group goes.
@@ -140,6 +152,38 @@ mod tests {
         assert_eq!(finished.status.and_then(|s| s.code()), Some(3));
         assert_eq!(finished.stdout, "out\n");
         assert_eq!(finished.tail(), "err");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_cancelled_process_is_killed_at_once() {
+        let dir = std::env::temp_dir().join(format!("ctgls-process-cancel-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let limits = ExecutionLimits::default();
+        let cancel = CancelToken::new();
+        let confinement = Confinement {
+            limits: &limits,
+            writable: &[&dir],
+            readable: &[],
+            cancel: Some(&cancel),
+        };
+        let canceller = cancel.clone();
+        let cancelled_at = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            canceller.cancel();
+            Instant::now()
+        });
+        let mut sleep = Command::new("sh");
+        sleep.args(["-c", "sleep 30 & sleep 30"]);
+        let result = run_bounded(sleep, Duration::from_secs(60), &dir, "sleep", &confinement);
+        let returned = Instant::now();
+        assert!(
+            matches!(result, Err(VerifyError::Cancelled { .. })),
+            "{result:?}"
+        );
+        let after = returned - cancelled_at.join().unwrap();
+        // One poll (50 ms) and a kill; generous for a loaded machine, far below the 30 s.
+        assert!(after < Duration::from_secs(2), "{after:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

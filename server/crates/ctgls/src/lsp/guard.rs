@@ -265,9 +265,16 @@ fn run_project_tests(
         limits: supervisor.config().execution_limits(),
         archives: supervisor.shared_archives().clone(),
         harness_cache: supervisor.config().cache_dir.clone(),
+        // The next edit kills the project's tests' javac or JUnit JVM: the check of the new
+        // text waits for this one on the generation thread.
+        cancel: input.cancel.clone(),
         ..VerifyOptions::default()
     };
     let run = regression::run_project_tests(input.layout, input.overlays, tests, &options);
+    if run.cancelled {
+        tracing::debug!("run {}: the project's tests were cancelled", input.run);
+        return;
+    }
     for (class, why) in &run.not_run {
         tracing::info!("the project's test {class} did not run: {why}");
     }

@@ -244,6 +244,19 @@ fn run_loop(jobs: mpsc::Receiver<RunJob>, updates: UpdateSink) {
         }
         let started = Instant::now();
         let run = job.run;
+        if job.cancel.is_cancelled() {
+            // Edited again while it waited: nothing of it is wanted, and a check may be
+            // queued behind it.
+            let update = RunUpdate::Finished {
+                run,
+                outcome: Err(cancelled(&job.class)),
+                wall: started.elapsed(),
+            };
+            if !updates(update) {
+                break;
+            }
+            continue;
+        }
         let resolution = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             resolve_classpath(&mut job, &mut failures, &updates)
         }))
@@ -277,7 +290,11 @@ fn run_loop(jobs: mpsc::Receiver<RunJob>, updates: UpdateSink) {
         if !updates(update) {
             break;
         }
-        prepare_faster_starts(&job, &mut workers);
+        // After a cancelled run the next job (the check of the edit that cancelled it) is
+        // waiting: the archives can wait for a run that finishes.
+        if !job.cancel.is_cancelled() {
+            prepare_faster_starts(&job, &mut workers);
+        }
     }
     for (_, (mut worker, _)) in workers {
         worker.shutdown();
@@ -678,6 +695,15 @@ fn jvm_failure(class: &str, error: JvmError) -> RunFailure {
     }
 }
 
+fn cancelled(class: &str) -> RunFailure {
+    let simple = crate::lsp::results::words::simple_name(class);
+    RunFailure {
+        kind: FailureKind::Cancelled,
+        message: format!("generation for {simple} was cancelled"),
+        diagnostics: Vec::new(),
+    }
+}
+
 fn pipeline_failure(class: &str, error: PipelineError) -> RunFailure {
     let simple = crate::lsp::results::words::simple_name(class).to_string();
     match error {
@@ -713,11 +739,7 @@ fn pipeline_failure(class: &str, error: PipelineError) -> RunFailure {
             ),
             diagnostics: Vec::new(),
         },
-        PipelineError::Generation(GenerationError::Cancelled { .. }) => RunFailure {
-            kind: FailureKind::Cancelled,
-            message: format!("generation for {simple} was cancelled"),
-            diagnostics: Vec::new(),
-        },
+        PipelineError::Generation(GenerationError::Cancelled { .. }) => cancelled(class),
         other => RunFailure {
             kind: FailureKind::Other,
             message: format!("ctgls could not generate tests for {simple}: {other}"),
