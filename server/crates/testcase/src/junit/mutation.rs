@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::names::focal_statement;
+use super::names::named_statement;
 use super::observation::Execution;
 use super::plan::{plan, Assertion, Check, Expected, Item, Plan, Subject, Wrap};
 use super::printer::{AssertionId, AssertionKind, Suppressions};
@@ -88,7 +88,7 @@ fn always_kept(plan: &Plan, class_under_test: &str) -> BTreeSet<AssertionId> {
         out.insert(throw.id);
     }
     let executed = plan.executed;
-    if let Some(focal) = focal_statement(&executed.test, &executed.execution, class_under_test) {
+    if let Some(focal) = named_statement(&executed.test, &executed.execution, class_under_test) {
         for item in plan.after.get(focal).into_iter().flatten() {
             if let Item::Assert(a) = item {
                 if matches!(a.subject, Subject::Value(v) | Subject::Length(v) if v == focal) {
