@@ -112,7 +112,18 @@ pub fn slim_suite(
             confirm_within,
         };
         match runs.slim(supervisor, candidates) {
-            Ok(slimmed) => slimmed,
+            Ok(slimmed) => {
+                if let Some(slimmed) = &slimmed {
+                    let removed: usize =
+                        slimmed.tests.values().map(|t| t.removal.removed.len()).sum();
+                    tracing::debug!(
+                        "{class}: {} of {} tests lose {removed} statements",
+                        slimmed.tests.len(),
+                        spec.tests.len()
+                    );
+                }
+                slimmed
+            }
             Err(error) => {
                 tracing::warn!("{class}: the tests keep every statement: {error}");
                 None
