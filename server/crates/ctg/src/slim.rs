@@ -114,8 +114,11 @@ pub fn slim_suite(
         match runs.slim(supervisor, candidates) {
             Ok(slimmed) => {
                 if let Some(slimmed) = &slimmed {
-                    let removed: usize =
-                        slimmed.tests.values().map(|t| t.removal.removed.len()).sum();
+                    let removed: usize = slimmed
+                        .tests
+                        .values()
+                        .map(|t| t.removal.removed.len())
+                        .sum();
                     tracing::debug!(
                         "{class}: {} of {} tests lose {removed} statements",
                         slimmed.tests.len(),

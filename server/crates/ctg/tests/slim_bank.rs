@@ -6,7 +6,6 @@
 
 mod verify_support;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use ctg::emit::{observe, test_class_name};
@@ -15,18 +14,10 @@ use ctg::verify::{verify_and_stabilise_from, JUnitSetup, VerifyOptions};
 use expect_test::expect;
 use jvm::CompileRequest;
 use testcase::junit::{print_class, JUnit, Suppressions, TestClassSpec};
-use testcase::{Callable, Cluster, JavaType, PrimitiveValue, Statement, TestCase, VarRef};
+use testcase::{Cluster, JavaType, PrimitiveValue, Statement, TestCase, VarRef};
 use verify_support::*;
 
 const ACCOUNT: &str = "com.example.bank.Account";
-
-fn target(cluster: &Cluster, display: &str) -> Arc<Callable> {
-    cluster
-        .targets()
-        .find(|c| c.to_string() == display)
-        .unwrap_or_else(|| panic!("no target {display}"))
-        .clone()
-}
 
 /// `new Account(owner, 0)`, then `calls` on it, appended to `statements`; the account's index.
 fn account(
