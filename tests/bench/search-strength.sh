@@ -48,6 +48,69 @@ for pc in $classes; do
 done
 
 source tests/bench/project-lib.sh
+
+# Per class and arm, means over the seeds: JaCoCo branch coverage (a class without verified
+# tests counts 0), mutation score, tests, lines and assertions per test; then the means over the
+# classes both arms ran. Lines and assertions per test are the totals over the seeds' written
+# tests.
+print_table() {
+{
+  echo "Arms: A = \`$bin_a ${args_a[*]:-}\`, B = \`$bin_b ${args_b[*]:-}\`; budget $budget s per class," \
+    "seeds $seeds${max_executions:+, --max-executions $max_executions}; load $(awk -F'\t' 'NR > 1 { print $5; print $6 }' "$results/classes.tsv" | sort -n | sed -n '1p;$p' | paste -sd- -)."
+  echo
+  echo "| class | A: JaCoCo | B: JaCoCo | A: mutation (all assertions) | B: mutation (all assertions) | A: tests | B: tests | A: lines/test | B: lines/test | A: assertions/test | B: assertions/test |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  awk -F'\t' '
+    NR == 1 { next }
+    {
+      k = $4 SUBSEP $1
+      if (!($4 in seen)) { seen[$4] = 1; order[++n] = $4 }
+      runs[k]++
+      if ($10 > 0) cov[k] += $9 / $10
+      tests[k] += $8; lines[k] += $14; asserts[k] += $15
+      if ($12 != "-") { ms[k] += $12; mn[k]++ }
+      if ($13 != "-") { ma[k] += $13; man[k]++ }
+    }
+    function pct(k) { return runs[k] ? sprintf("%.1f %%", 100 * cov[k] / runs[k]) : "-" }
+    function mut(k) { return mn[k] ? sprintf("%.2f (%.2f)", ms[k] / mn[k], ma[k] / man[k]) : "-" }
+    function per(a, k) { return tests[k] ? sprintf("%.1f", a[k] / tests[k]) : "-" }
+    END {
+      for (i = 1; i <= n; i++) {
+        c = order[i]; a = c SUBSEP "A"; b = c SUBSEP "B"
+        short = c; sub(/.*\./, "", short)
+        printf "| `%s` | %s | %s | %s | %s | %.1f | %.1f | %s | %s | %s | %s |\n", short, pct(a), pct(b), mut(a), mut(b),
+          runs[a] ? tests[a] / runs[a] : 0, runs[b] ? tests[b] / runs[b] : 0,
+          per(lines, a), per(lines, b), per(asserts, a), per(asserts, b)
+        # The means are over the classes both arms ran (an interrupted run has some in one arm only).
+        if (!(runs[a] && runs[b])) continue
+        both++
+        for (arm = 0; arm < 2; arm++) {
+          k = c SUBSEP (arm ? "B" : "A")
+          if (runs[k]) { mc[arm] += cov[k] / runs[k]; cn[arm]++ }
+          if (mn[k]) { mm[arm] += ms[k] / mn[k]; mma[arm] += ma[k] / man[k]; mmn[arm]++ }
+          if (tests[k]) { ml[arm] += lines[k] / tests[k]; mas[arm] += asserts[k] / tests[k]; mt[arm]++ }
+          tt[arm] += runs[k] ? tests[k] / runs[k] : 0
+        }
+      }
+      f = "| **mean** | %s | %s | %s | %s | %.1f | %.1f | %s | %s | %s | %s |\n"
+      printf f, (cn[0] ? sprintf("%.1f %%", 100 * mc[0] / cn[0]) : "-"), (cn[1] ? sprintf("%.1f %%", 100 * mc[1] / cn[1]) : "-"),
+        (mmn[0] ? sprintf("%.2f (%.2f)", mm[0] / mmn[0], mma[0] / mmn[0]) : "-"),
+        (mmn[1] ? sprintf("%.2f (%.2f)", mm[1] / mmn[1], mma[1] / mmn[1]) : "-"),
+        (both ? tt[0] / both : 0), (both ? tt[1] / both : 0),
+        (mt[0] ? sprintf("%.1f", ml[0] / mt[0]) : "-"), (mt[1] ? sprintf("%.1f", ml[1] / mt[1]) : "-"),
+        (mt[0] ? sprintf("%.1f", mas[0] / mt[0]) : "-"), (mt[1] ? sprintf("%.1f", mas[1] / mt[1]) : "-")
+    }' "$results/classes.tsv"
+} >"$results/table.md"
+}
+
+# CTGLS_BENCH_TABLE_ONLY=1 with CTGLS_BENCH_RESULTS: the table of an earlier (or interrupted)
+# run's classes.tsv, nothing run.
+if [ -n "${CTGLS_BENCH_TABLE_ONLY:-}" ]; then
+  print_table
+  cat "$results/table.md"
+  exit 0
+fi
+
 CTGLS_BIN="${CTGLS_BIN_A:-}" bench_setup "${projects[@]}"
 [ -x "$bin_b" ] || { echo "search-strength: no ctgls at $bin_b (CTGLS_BIN_B)" >&2; exit 2; }
 
@@ -154,52 +217,6 @@ for seed in $seeds; do
   done
 done
 
-# Per class and arm, means over the seeds: JaCoCo branch coverage (a class without verified
-# tests counts 0), mutation score, tests, lines and assertions per test; then the means over the
-# classes. Lines and assertions per test are the totals over the seeds' written tests.
-{
-  echo "Arms: A = \`$bin_a ${args_a[*]:-}\`, B = \`$bin_b ${args_b[*]:-}\`; budget $budget s per class," \
-    "seeds $seeds${max_executions:+, --max-executions $max_executions}; load $(awk -F'\t' 'NR > 1 { print $5; print $6 }' "$results/classes.tsv" | sort -n | sed -n '1p;$p' | paste -sd- -)."
-  echo
-  echo "| class | A: JaCoCo | B: JaCoCo | A: mutation (all assertions) | B: mutation (all assertions) | A: tests | B: tests | A: lines/test | B: lines/test | A: assertions/test | B: assertions/test |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  awk -F'\t' '
-    NR == 1 { next }
-    {
-      k = $4 SUBSEP $1
-      if (!($4 in seen)) { seen[$4] = 1; order[++n] = $4 }
-      runs[k]++
-      if ($10 > 0) cov[k] += $9 / $10
-      tests[k] += $8; lines[k] += $14; asserts[k] += $15
-      if ($12 != "-") { ms[k] += $12; mn[k]++ }
-      if ($13 != "-") { ma[k] += $13; man[k]++ }
-    }
-    function pct(k) { return runs[k] ? sprintf("%.1f %%", 100 * cov[k] / runs[k]) : "-" }
-    function mut(k) { return mn[k] ? sprintf("%.2f (%.2f)", ms[k] / mn[k], ma[k] / man[k]) : "-" }
-    function per(a, k) { return tests[k] ? sprintf("%.1f", a[k] / tests[k]) : "-" }
-    END {
-      for (i = 1; i <= n; i++) {
-        c = order[i]; a = c SUBSEP "A"; b = c SUBSEP "B"
-        short = c; sub(/.*\./, "", short)
-        printf "| `%s` | %s | %s | %s | %s | %.1f | %.1f | %s | %s | %s | %s |\n", short, pct(a), pct(b), mut(a), mut(b),
-          runs[a] ? tests[a] / runs[a] : 0, runs[b] ? tests[b] / runs[b] : 0,
-          per(lines, a), per(lines, b), per(asserts, a), per(asserts, b)
-        for (arm = 0; arm < 2; arm++) {
-          k = c SUBSEP (arm ? "B" : "A")
-          if (runs[k]) { mc[arm] += cov[k] / runs[k]; cn[arm]++ }
-          if (mn[k]) { mm[arm] += ms[k] / mn[k]; mma[arm] += ma[k] / man[k]; mmn[arm]++ }
-          if (tests[k]) { ml[arm] += lines[k] / tests[k]; mas[arm] += asserts[k] / tests[k]; mt[arm]++ }
-          tt[arm] += runs[k] ? tests[k] / runs[k] : 0
-        }
-      }
-      f = "| **mean** | %s | %s | %s | %s | %.1f | %.1f | %s | %s | %s | %s |\n"
-      printf f, (cn[0] ? sprintf("%.1f %%", 100 * mc[0] / cn[0]) : "-"), (cn[1] ? sprintf("%.1f %%", 100 * mc[1] / cn[1]) : "-"),
-        (mmn[0] ? sprintf("%.2f (%.2f)", mm[0] / mmn[0], mma[0] / mmn[0]) : "-"),
-        (mmn[1] ? sprintf("%.2f (%.2f)", mm[1] / mmn[1], mma[1] / mmn[1]) : "-"),
-        (n ? tt[0] / n : 0), (n ? tt[1] / n : 0),
-        (mt[0] ? sprintf("%.1f", ml[0] / mt[0]) : "-"), (mt[1] ? sprintf("%.1f", ml[1] / mt[1]) : "-"),
-        (mt[0] ? sprintf("%.1f", mas[0] / mt[0]) : "-"), (mt[1] ? sprintf("%.1f", mas[1] / mt[1]) : "-")
-    }' "$results/classes.tsv"
-} >"$results/table.md"
+print_table
 cat "$results/table.md"
 echo "search-strength: results in $results" >&2
