@@ -26,6 +26,15 @@ fn check(tests: Vec<ExecutedTest>, expect: Expect) {
     expect.assert_eq(&methods);
 }
 
+/// `new URL(String)`, which declares `MalformedURLException`.
+fn new_url() -> std::sync::Arc<testcase::Callable> {
+    constructor(
+        "java.net.URL",
+        &["java.lang.String"],
+        &["java.net.MalformedURLException"],
+    )
+}
+
 fn malformed() -> Option<testcase::junit::Thrown> {
     thrown(
         "java.net.MalformedURLException",
@@ -43,11 +52,6 @@ fn a_jdk_call_that_throws_on_the_value_of_the_class_names_the_class_call() {
         &["java.lang.String", "java.lang.String"],
         "java.lang.String",
     );
-    let new_url = constructor(
-        "java.net.URL",
-        &["java.lang.String"],
-        &["java.net.MalformedURLException"],
-    );
     let length = static_method(UTIL, "length", &["java.lang.String"], "int");
     check(
         vec![throwing(
@@ -56,7 +60,7 @@ fn a_jdk_call_that_throws_on_the_value_of_the_class_names_the_class_call() {
                 lit(PrimitiveValue::String("/a".into())),
                 call(&resolve, None, &[0, 1]),
                 call(&length, None, &[1]),
-                new(&new_url, &[2], JavaType::class("java.net.URL")),
+                new(&new_url(), &[2], JavaType::class("java.net.URL")),
             ],
             vec![
                 value("java.lang.String", text("x")),
@@ -85,17 +89,12 @@ fn a_jdk_call_that_throws_on_the_value_of_the_class_names_the_class_call() {
 #[test]
 fn without_such_a_value_the_last_call_of_the_class_names_the_test() {
     let length = static_method(UTIL, "length", &["java.lang.String"], "int");
-    let new_url = constructor(
-        "java.net.URL",
-        &["java.lang.String"],
-        &["java.net.MalformedURLException"],
-    );
     check(
         vec![throwing(
             vec![
                 lit(PrimitiveValue::String("/a".into())),
                 call(&length, None, &[0]),
-                new(&new_url, &[0], JavaType::class("java.net.URL")),
+                new(&new_url(), &[0], JavaType::class("java.net.URL")),
             ],
             vec![
                 value("java.lang.String", text("/a")),
@@ -118,16 +117,11 @@ fn without_such_a_value_the_last_call_of_the_class_names_the_test() {
 
 #[test]
 fn a_test_without_a_call_of_the_class_keeps_the_jdk_call_name() {
-    let new_url = constructor(
-        "java.net.URL",
-        &["java.lang.String"],
-        &["java.net.MalformedURLException"],
-    );
     check(
         vec![throwing(
             vec![
                 lit(PrimitiveValue::String("/a".into())),
-                new(&new_url, &[0], JavaType::class("java.net.URL")),
+                new(&new_url(), &[0], JavaType::class("java.net.URL")),
             ],
             vec![value("java.lang.String", text("/a"))],
             malformed(),
