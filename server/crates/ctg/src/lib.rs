@@ -14,6 +14,7 @@ pub mod nondeterminism;
 pub mod pipeline;
 pub mod project;
 pub mod regression;
+pub mod slim;
 pub mod store;
 pub mod subtypes;
 pub mod verify;

@@ -229,16 +229,7 @@ fn run_mutants(
     execute: &ExecuteOptions,
     (max_mutants, time_limit): (usize, Duration),
 ) -> Result<MutationAnalysis, jvm::JvmError> {
-    let top = spec
-        .class_under_test
-        .split('$')
-        .next()
-        .unwrap_or(&spec.class_under_test);
-    let Some(file) = compiled
-        .files
-        .iter()
-        .find(|f| f.classes.iter().any(|c| c == top))
-    else {
+    let Some(file) = class_file(compiled, &spec.class_under_test) else {
         return Ok(MutationAnalysis::default());
     };
     let key = file.probes.key.clone();
@@ -323,70 +314,25 @@ fn run_mutants(
     let mut not_analysed = reached.len() - chosen.len();
     // The bound is on the mutated runs: the compile and the unmutated run are paid once.
     let runs_started = Instant::now();
+    let durations: Vec<Duration> = baseline.iter().map(|r| r.duration).collect();
+    let batch = MutantBatch {
+        unit,
+        key: &key,
+        spec,
+        worker_tests: &worker_tests,
+        probed: &probed,
+        durations: &durations,
+        observe: &observe,
+        timeout: execute.timeout_per_test,
+    };
     for (done, &m) in chosen.iter().enumerate() {
         if runs_started.elapsed() >= time_limit {
             not_analysed += chosen.len() - done;
             break;
         }
         let tests = mutants[m].reached_by.clone();
-        let longest = tests
-            .iter()
-            .filter_map(|&t| baseline.get(t).map(|r| r.duration))
-            .max()
-            .unwrap_or_default();
-        let mutated_options = ExecuteOptions {
-            timeout_per_test: (longest * 10).clamp(
-                MIN_TEST_TIMEOUT,
-                execute.timeout_per_test.max(MIN_TEST_TIMEOUT),
-            ),
-            mutant: Some(ActiveMutant {
-                key: key.clone(),
-                id: mutants[m].id,
-            }),
-            ..observe.clone()
-        };
-        let batch: Vec<jvm::TestCase> = tests.iter().map(|&t| worker_tests[t].clone()).collect();
-        let (results, hung) = match supervisor.execute(unit, &batch, &mutated_options)? {
-            ExecutionOutcome::Finished(r) => (r, false),
-            ExecutionOutcome::Timeout { completed } => (completed, true),
-            ExecutionOutcome::Crashed { completed, .. } => (completed, false),
-        };
+        mutants[m].timed_out |= batch.run(supervisor, m as MutantId, &tests, &mut kills)?;
         mutants[m].analysed = true;
-        let mutant_id = m as MutantId;
-        for (k, &t) in tests.iter().enumerate() {
-            kills[t].reached.insert(mutant_id);
-            let Some(result) = results.get(k) else {
-                // The batch stopped at this test: it hung or crashed the worker under the
-                // mutant, which fails it; the tests after it are not known.
-                if k == results.len() {
-                    kills[t].by_outcome.insert(mutant_id);
-                    mutants[m].timed_out |= hung;
-                }
-                continue;
-            };
-            let original = &spec.tests[t];
-            match execution_from(result, &probed[t]) {
-                Ok(execution) => {
-                    if original.execution.thrown.is_none() && execution.thrown.is_some() {
-                        kills[t].by_outcome.insert(mutant_id);
-                        continue;
-                    }
-                    for id in assertion_kills(t, original, &execution, &spec.facts) {
-                        kills[t]
-                            .by_assertion
-                            .entry(id)
-                            .or_default()
-                            .insert(mutant_id);
-                    }
-                }
-                Err(NotPrintable::Ended(status)) => {
-                    kills[t].by_outcome.insert(mutant_id);
-                    mutants[m].timed_out |= status == TestStatus::Timeout;
-                }
-                // An invalid statement is the test's, not the mutant's: no kill.
-                Err(_) => {}
-            }
-        }
     }
     Ok(MutationAnalysis {
         mutants,
@@ -394,6 +340,109 @@ fn run_mutants(
         not_analysed,
         time: Duration::ZERO,
     })
+}
+
+/// The instrumented file of `class` (a binary name) in `compiled`.
+pub(crate) fn class_file<'a>(
+    compiled: &'a crate::compile::CompiledUnit,
+    class: &str,
+) -> Option<&'a crate::compile::InstrumentedFile> {
+    let top = class.split('$').next().unwrap_or(class);
+    compiled
+        .files
+        .iter()
+        .find(|f| f.classes.iter().any(|c| c == top))
+}
+
+/// The tests of a spec, ready to run against the mutants of one compiled unit.
+pub(crate) struct MutantBatch<'a> {
+    pub unit: jvm::UnitId,
+    /// The key of the class's file in the traces and the mutant requests.
+    pub key: &'a str,
+    pub spec: &'a TestClassSpec,
+    /// The spec's tests with state probes, as the worker runs them.
+    pub worker_tests: &'a [jvm::TestCase],
+    pub probed: &'a [StateProbes],
+    /// Each test's unmutated run time.
+    pub durations: &'a [Duration],
+    /// Execute options with getters observed and no mutant.
+    pub observe: &'a ExecuteOptions,
+    /// The request's per-test deadline.
+    pub timeout: Duration,
+}
+
+impl MutantBatch<'_> {
+    /// Runs `tests` (spec indexes) with mutant `id` switched on and adds what each kills to
+    /// `kills` (indexed like the spec's tests); returns whether a mutated run timed out. The
+    /// deadline of each run is ten times the longest unmutated one, within [`MIN_TEST_TIMEOUT`]
+    /// and the request's.
+    pub fn run(
+        &self,
+        supervisor: &mut Supervisor,
+        id: MutantId,
+        tests: &[usize],
+        kills: &mut [TestKills],
+    ) -> Result<bool, jvm::JvmError> {
+        let longest = tests
+            .iter()
+            .filter_map(|&t| self.durations.get(t).copied())
+            .max()
+            .unwrap_or_default();
+        let mutated_options = ExecuteOptions {
+            timeout_per_test: (longest * 10)
+                .clamp(MIN_TEST_TIMEOUT, self.timeout.max(MIN_TEST_TIMEOUT)),
+            mutant: Some(ActiveMutant {
+                key: self.key.to_string(),
+                id,
+            }),
+            ..self.observe.clone()
+        };
+        let batch: Vec<jvm::TestCase> = tests
+            .iter()
+            .map(|&t| self.worker_tests[t].clone())
+            .collect();
+        let (results, hung) = match supervisor.execute(self.unit, &batch, &mutated_options)? {
+            ExecutionOutcome::Finished(r) => (r, false),
+            ExecutionOutcome::Timeout { completed } => (completed, true),
+            ExecutionOutcome::Crashed { completed, .. } => (completed, false),
+        };
+        let mut timed_out = false;
+        for (k, &t) in tests.iter().enumerate() {
+            kills[t].reached.insert(id);
+            let Some(result) = results.get(k) else {
+                // The batch stopped at this test: it hung or crashed the worker under the
+                // mutant, which fails it; the tests after it are not known.
+                if k == results.len() {
+                    kills[t].by_outcome.insert(id);
+                    timed_out |= hung;
+                }
+                continue;
+            };
+            let original = &self.spec.tests[t];
+            match execution_from(result, &self.probed[t]) {
+                Ok(execution) => {
+                    if original.execution.thrown.is_none() && execution.thrown.is_some() {
+                        kills[t].by_outcome.insert(id);
+                        continue;
+                    }
+                    for assertion in assertion_kills(t, original, &execution, &self.spec.facts) {
+                        kills[t]
+                            .by_assertion
+                            .entry(assertion)
+                            .or_default()
+                            .insert(id);
+                    }
+                }
+                Err(NotPrintable::Ended(status)) => {
+                    kills[t].by_outcome.insert(id);
+                    timed_out |= status == TestStatus::Timeout;
+                }
+                // An invalid statement is the test's, not the mutant's: no kill.
+                Err(_) => {}
+            }
+        }
+        Ok(timed_out)
+    }
 }
 
 /// The score of the written suite: the tests `printed` (spec indexes) with the assertions each

@@ -256,7 +256,7 @@ pub fn generate_tests(
     // A failure here is not the class's: the search's results stand, marked unverified with
     // the reason, and no test is offered or written from them (issue #15: a run that reached
     // 90 of 93 branches must not end in "could not generate tests").
-    let (suite, verification, not_printable, mutation) = match emitted {
+    let (suite, verification, not_printable, mutation, slimmed) = match emitted {
         Ok(emitted) => emitted,
         Err(error) => {
             tracing::warn!("{class}: {error}");
@@ -267,9 +267,18 @@ pub fn generate_tests(
                 },
                 Vec::new(),
                 None,
+                BTreeMap::new(),
             )
         }
     };
+    // The written tests are the slimmed ones: the store (warm starts, the regression guard,
+    // which prints its tests again) keeps what was written. Their coverage stays the final
+    // run's: the suite covers what it covered (`crate::slim`), a test perhaps a little less.
+    for (index, test) in slimmed {
+        if let Some(generated) = generation.tests.get_mut(index) {
+            generated.test = test;
+        }
+    }
     let took = emission_started.elapsed();
     tracing::debug!(
         "{class}: emission of {} tests took {took:?} (reserved {:?}; javac {:?}, JUnit {:?}, \
@@ -562,12 +571,14 @@ fn compile_and_emit(
 }
 
 /// What emission hands back: the verified suite, how it was verified, the tests that could not
-/// be printed, and the mutation score when the analysis ran.
+/// be printed, the mutation score when the analysis ran, and the tests that lost statements
+/// (`crate::slim`), by index in the generation's tests.
 type Emitted = (
     VerifiedSuite,
     Verification,
     Vec<String>,
     Option<MutationScore>,
+    BTreeMap<usize, testcase::TestCase>,
 );
 
 /// How emission compiles the class's mutants, and how much it analyses.
@@ -725,11 +736,41 @@ fn emit_verified(
         }
         _ => Suppressions::default(),
     };
-    let scored = |printed: &[testcase::junit::PrintedTest]| {
-        analysis
-            .as_ref()
-            .map(|analysis| crate::mutation::score(analysis, &spec, &kept_assertions(printed)))
+    // Then the statements that neither a kept assertion nor a covered goal needs go.
+    let analysed_spec = spec.clone();
+    let (spec, initial, slimmed) = match crate::slim::slim_suite(
+        supervisor,
+        mutants.request,
+        &spec,
+        &initial,
+        analysis.as_ref(),
+        &execute,
+        mutants.options.bounds(mutants.budget).1,
+    ) {
+        Some(slimmed) => (slimmed.spec, slimmed.suppressions, slimmed.tests),
+        None => (spec, initial, BTreeMap::new()),
     };
+    // The score counts the analysis's kills, keyed by the assertions of the tests it ran: a
+    // slimmed test's printed assertions are carried back to their counterparts (its kills
+    // with them were confirmed against the slimmed test, `crate::slim`).
+    let scored = |printed: &[testcase::junit::PrintedTest]| {
+        analysis.as_ref().map(|analysis| {
+            let mut kept = kept_assertions(printed);
+            for (test, ids) in kept.iter_mut() {
+                if let Some(slim) = slimmed.get(test) {
+                    *ids = ids
+                        .iter()
+                        .filter_map(|id| slim.from.get(id).copied())
+                        .collect();
+                }
+            }
+            crate::mutation::score(analysis, &analysed_spec, &kept)
+        })
+    };
+    let slimmed_tests: BTreeMap<usize, testcase::TestCase> = slimmed
+        .iter()
+        .map(|(&test, slim)| (executed_from[test], slim.removal.test.clone()))
+        .collect();
     let verify_error = |error| PipelineError::Verify {
         class: class.clone(),
         error,
@@ -770,6 +811,7 @@ fn emit_verified(
                 Verification::WorkerOnly { reason },
                 not_printable,
                 mutation,
+                slimmed_tests,
             ));
         }
         Err(error) => return Err(verify_error(error)),
@@ -827,7 +869,13 @@ fn emit_verified(
         kept_tests: suite.kept_tests.iter().map(|&i| executed_from[i]).collect(),
         ..suite
     };
-    Ok((suite, Verification::JUnit, not_printable, mutation))
+    Ok((
+        suite,
+        Verification::JUnit,
+        not_printable,
+        mutation,
+        slimmed_tests,
+    ))
 }
 
 /// The mutation analysis of the spec's tests, when asked for; a failure is logged and leaves

@@ -7,28 +7,18 @@
 
 mod verify_support;
 
-use std::sync::Arc;
-
 use ctg::emit::{observe, test_class_name, write_for_class, Written};
 use ctg::verify::jacoco::{measure, LineStatus};
 use ctg::verify::{verify_and_stabilise, JUnitSetup, RunOrder, VerifiedSuite, VerifyOptions};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use testcase::junit::{ExecutedTest, JUnit, TestClassSpec};
-use testcase::{Callable, Cluster, PrimitiveValue, Statement, TestCase, VarRef, Variation};
+use testcase::{Cluster, PrimitiveValue, Statement, TestCase, VarRef, Variation};
 use verify_support::*;
 
 const ACCOUNT: &str = "com.example.bank.Account";
 const BANK: &str = "com.example.bank.Bank";
 const PARSER: &str = "com.example.bank.AmountParser";
-
-fn target(cluster: &Cluster, display: &str) -> Arc<Callable> {
-    cluster
-        .targets()
-        .find(|c| c.to_string() == display)
-        .unwrap_or_else(|| panic!("no target {display}"))
-        .clone()
-}
 
 /// Builds a test case statement by statement.
 #[derive(Default)]

@@ -146,6 +146,16 @@ impl Subject {
     }
 }
 
+/// The member of `cluster` displayed as `display`, e.g.
+/// `com.example.bank.Account.deposit(long)`.
+pub fn target(cluster: &Cluster, display: &str) -> std::sync::Arc<testcase::Callable> {
+    cluster
+        .targets()
+        .find(|c| c.to_string() == display)
+        .unwrap_or_else(|| panic!("no target {display}"))
+        .clone()
+}
+
 /// A project directory under the system temp directory, removed on drop.
 pub struct TempProject {
     pub root: PathBuf,

@@ -71,9 +71,12 @@ pub struct GenerateCli {
     #[arg(long, value_name = "5|4", value_parser = junit)]
     junit: Option<JUnitVersion>,
     /// Run the written tests against mutants of the class: keep per test the assertions that
-    /// kill them, and report the mutation score (bounded by the budget)
-    #[arg(long)]
+    /// kill them, and report the mutation score (bounded by the budget). The default
+    #[arg(long, overrides_with = "no_mutation")]
     mutation: bool,
+    /// No mutation analysis: keep every planned assertion, report no mutation score
+    #[arg(long = "no-mutation", overrides_with = "mutation")]
+    no_mutation: bool,
     /// Where test files go (default: the project's test root)
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -221,7 +224,8 @@ pub struct GenerateArgs {
     pub algorithm: Algorithm,
     pub criteria: Criteria,
     pub junit: Option<JUnitVersion>,
-    /// `--mutation`: mutation analysis and assertion selection by it.
+    /// Mutation analysis and assertion selection by it: on unless `--no-mutation`
+    /// (docs/benchmarks.md, "Mutation analysis on by default").
     pub mutation: bool,
     pub out: Option<PathBuf>,
     pub report: Option<PathBuf>,
@@ -267,7 +271,7 @@ impl Default for GenerateArgs {
             algorithm: Algorithm::DynaMosa,
             criteria: Criteria::default(),
             junit: None,
-            mutation: false,
+            mutation: true,
             out: None,
             report: None,
             sarif: None,
@@ -339,7 +343,7 @@ impl GenerateCli {
             algorithm: self.algorithm.unwrap_or(Algorithm::DynaMosa),
             criteria: self.criteria.unwrap_or_default(),
             junit: self.junit,
-            mutation: self.mutation,
+            mutation: !self.no_mutation,
             out: self.out,
             report: self.report,
             sarif: self.sarif,
@@ -619,6 +623,21 @@ mod tests {
                 ..BuildToolSettings::default()
             }
         );
+    }
+
+    /// Mutation analysis is on unless `--no-mutation`; of the two flags the last one counts.
+    #[test]
+    fn mutation_is_on_unless_turned_off() {
+        let mutation = |flags: &[&str]| {
+            let mut args = vec!["--class", "com.x.A"];
+            args.extend_from_slice(flags);
+            parse(&args).expect("valid").mutation
+        };
+        assert!(mutation(&[]));
+        assert!(mutation(&["--mutation"]));
+        assert!(!mutation(&["--no-mutation"]));
+        assert!(!mutation(&["--mutation", "--no-mutation"]));
+        assert!(mutation(&["--no-mutation", "--mutation"]));
     }
 
     #[test]

@@ -48,7 +48,7 @@ fn percent(covered: usize, total: usize) -> String {
 /// The table printed at the end: one row per class.
 pub fn summary_table(rows: &[Row]) -> String {
     let table = summary_columns(rows);
-    // The mutation column only when some class was analysed (`--mutation`).
+    // The mutation column only when some class was analysed (not `--no-mutation`).
     let analysed = rows
         .iter()
         .any(|row| matches!(&row.outcome, Ok(o) if o.emission.mutation.is_some()));

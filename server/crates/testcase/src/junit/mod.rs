@@ -12,7 +12,8 @@
 //! overloads, parameter names), `stability` (values that change between runs), `literal` (exact Java literals), `names` (test and variable
 //! names), `imports` (type references and the import list), `environment` (console input,
 //! input files and system properties, and putting them back), `plan` (which assertions a test
-//! gets), `mutation` (which assertions kill a mutant, and selecting them), `printer` (the source text and its line map), `minimise` (removing statements).
+//! gets), `mutation` (which assertions kill a mutant, and selecting them), `printer` (the source text and its line map), `minimise` (removing statements), `slim`
+//! (the statements no kept assertion needs).
 //!
 //! Conventions of the emitted code are documented in `docs/emission.md`.
 
@@ -26,6 +27,7 @@ mod names;
 mod observation;
 mod plan;
 mod printer;
+mod slim;
 mod stability;
 
 pub use facts::TypeFacts;
@@ -43,6 +45,7 @@ pub use printer::{
     header_line, is_generated_by_ctgls, print_class, AssertionId, AssertionKind, PrintedAssertion,
     PrintedClass, PrintedTest, Suppressions, HEADER_PREFIX,
 };
+pub use slim::{carried_suppressions, carry_instability, slim_candidates, Carried};
 pub use stability::{mark_unstable, Divergence, Instability};
 
 use crate::statement::TestCase;

@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::names::focal_statement;
+use super::names::named_statement;
 use super::observation::Execution;
 use super::plan::{plan, Assertion, Check, Expected, Item, Plan, Subject, Wrap};
 use super::printer::{AssertionId, AssertionKind, Suppressions};
@@ -88,7 +88,7 @@ fn always_kept(plan: &Plan, class_under_test: &str) -> BTreeSet<AssertionId> {
         out.insert(throw.id);
     }
     let executed = plan.executed;
-    if let Some(focal) = focal_statement(&executed.test, &executed.execution, class_under_test) {
+    if let Some(focal) = named_statement(&executed.test, &executed.execution, class_under_test) {
         for item in plan.after.get(focal).into_iter().flatten() {
             if let Item::Assert(a) = item {
                 if matches!(a.subject, Subject::Value(v) | Subject::Length(v) if v == focal) {
@@ -218,58 +218,76 @@ fn best_addition(
 /// Each assertion of a plan with its kind and a key naming its subject, its place and its check:
 /// equal keys in two plans of one test check the same thing the same way.
 fn keyed(plan: &Plan) -> Vec<(AssertionId, AssertionKind, String)> {
+    keyed_with(plan, &Some)
+        .into_iter()
+        .filter_map(|(id, kind, key)| Some((id, kind, key?)))
+        .collect()
+}
+
+/// [`keyed`] with the statement indexes of the keys renumbered (`None` for an assertion on a
+/// statement `renumber` has no number for): the keys of one test's assertions before and after
+/// statements were removed from it, which are equal where they check the same thing.
+pub(crate) fn keyed_renumbered(
+    plan: &Plan,
+    renumber: &dyn Fn(usize) -> Option<usize>,
+) -> Vec<(AssertionId, Option<String>)> {
+    keyed_with(plan, renumber)
+        .into_iter()
+        .map(|(id, _, key)| (id, key))
+        .collect()
+}
+
+fn keyed_with(
+    plan: &Plan,
+    renumber: &dyn Fn(usize) -> Option<usize>,
+) -> Vec<(AssertionId, AssertionKind, Option<String>)> {
     let mut out = Vec::new();
-    let mut push = |place: &str, a: &Assertion| {
-        out.push((
-            a.id,
-            a.kind,
-            format!(
-                "{place} {} {}",
-                subject_key(&a.subject),
-                check_key(&a.check)
-            ),
-        ));
+    let mut push = |place: Option<String>, a: &Assertion| {
+        let key = place
+            .zip(subject_key(&a.subject, renumber))
+            .map(|(place, subject)| format!("{place} {subject} {}", check_key(&a.check)));
+        out.push((a.id, a.kind, key));
     };
     for (i, items) in plan.after.iter().enumerate() {
         for item in items {
             if let Item::Assert(a) = item {
-                push(&format!("after {i}"), a);
+                push(renumber(i).map(|i| format!("after {i}")), a);
             }
         }
     }
     for item in &plan.at_end {
         if let Item::Assert(a) = item {
-            push("end", a);
+            push(Some("end".to_string()), a);
         }
     }
     if let Some(throw) = &plan.throw {
         if let Some(Item::Assert(a)) = &throw.message {
-            push("message", a);
+            push(Some("message".to_string()), a);
         }
         out.push((
             throw.id,
             AssertionKind::Throws,
-            format!("throws {} {}", throw.statement, throw.class),
+            renumber(throw.statement).map(|s| format!("throws {s} {}", throw.class)),
         ));
     }
     out.sort_by_key(|(id, _, _)| *id);
     out
 }
 
-fn subject_key(subject: &Subject) -> String {
-    match subject {
-        Subject::Value(i) => format!("value {i}"),
-        Subject::Length(i) => format!("length {i}"),
+fn subject_key(subject: &Subject, renumber: &dyn Fn(usize) -> Option<usize>) -> Option<String> {
+    Some(match subject {
+        Subject::Value(i) => format!("value {}", renumber(*i)?),
+        Subject::Length(i) => format!("length {}", renumber(*i)?),
         Subject::Getter { var, name, wrap } => {
             let wrap = match wrap {
                 Wrap::None => "",
                 Wrap::StringValueOf => " valueOf",
                 Wrap::EnumName => " name",
             };
-            format!("getter {var}.{name}{wrap}")
+            format!("getter {}.{name}{wrap}", renumber(*var)?)
         }
         Subject::Message => "message".to_string(),
-    }
+    })
 }
 
 fn check_key(check: &Check) -> String {

@@ -124,11 +124,58 @@ pub(crate) fn focal_statement(
         .collect();
     let on_cut = |i: &&usize| {
         let c = test.statements()[**i].callable().expect("a call");
-        [&c.owner, &c.declaring_class].iter().any(|o| {
-            o.as_str() == class_under_test || o.starts_with(&format!("{class_under_test}$"))
-        })
+        on_class(c, class_under_test)
     };
     calls.iter().rev().find(on_cut).or(calls.last()).copied()
+}
+
+/// The statement a test is named after: the focal statement, unless that is a call outside the
+/// class under test that threw (`new URL(string0)` throwing `MalformedURLException`), where
+/// the behaviour tested is the class's: then the last call on the class under test whose value
+/// the throwing call takes (directly or through other statements), else the last call on the
+/// class under test before it. A test with no such call is named after the focal statement.
+pub(crate) fn named_statement(
+    test: &TestCase,
+    execution: &Execution,
+    class_under_test: &str,
+) -> Option<usize> {
+    let focal = focal_statement(test, execution, class_under_test)?;
+    let statements = test.statements();
+    let threw = execution.thrown.is_some() && execution.results.len() < test.len();
+    if !threw
+        || statements[focal]
+            .callable()
+            .is_none_or(|c| on_class(c, class_under_test))
+    {
+        return Some(focal);
+    }
+    let on_cut = |i: usize| {
+        statements[i]
+            .callable()
+            .is_some_and(|c| on_class(c, class_under_test))
+    };
+    // The statements the throwing call depends on.
+    let mut needed = vec![false; focal + 1];
+    needed[focal] = true;
+    for i in (0..=focal).rev() {
+        if needed[i] {
+            for (_, r) in statements[i].refs() {
+                needed[r.0] = true;
+            }
+        }
+    }
+    (0..focal)
+        .rev()
+        .find(|&i| needed[i] && on_cut(i))
+        .or_else(|| (0..focal).rev().find(|&i| on_cut(i)))
+        .or(Some(focal))
+}
+
+/// Whether `callable` is a member of the class under test or of a class nested in it.
+fn on_class(callable: &crate::callable::Callable, class_under_test: &str) -> bool {
+    [&callable.owner, &callable.declaring_class]
+        .iter()
+        .any(|o| o.as_str() == class_under_test || o.starts_with(&format!("{class_under_test}$")))
 }
 
 /// The base name of a test, before suffixes make it unique. `value_asserted` says whether the
@@ -140,7 +187,7 @@ pub(crate) fn test_base_name(
     facts: &TypeFacts,
     value_asserted: bool,
 ) -> String {
-    let Some(focal) = focal_statement(test, execution, class_under_test) else {
+    let Some(focal) = named_statement(test, execution, class_under_test) else {
         return "test".into();
     };
     let statement = &test.statements()[focal];
@@ -153,8 +200,9 @@ pub(crate) fn test_base_name(
         CallableKind::FieldRead { name, .. } => format!("read{}", upper_first(name)),
         CallableKind::FieldWrite { name, .. } => format!("write{}", upper_first(name)),
     };
+    let threw_after = execution.thrown.is_some() && execution.results.len() < test.len();
     let outcome = match (&execution.thrown, execution.results.get(focal)) {
-        (Some(thrown), None) => format!(
+        (Some(thrown), _) if threw_after => format!(
             "Throws{}",
             identifier_part(simple_class_name(&thrown.type_name))
         ),

@@ -25,7 +25,7 @@ use super::environment::{self, EnvironmentUse};
 use super::facts::TypeFacts;
 use super::imports::TypeNames;
 use super::literal::{primitive_literal, widened_literal};
-use super::names::{focal_statement, simple_class_name, test_base_name, unique, VariableNames};
+use super::names::{named_statement, simple_class_name, test_base_name, unique, VariableNames};
 use super::plan::{plan, uses, Assertion, Check, Expected, Item, Plan, Subject, ThrowPlan, Wrap};
 use super::{JUnit, TestClassSpec};
 
@@ -143,7 +143,7 @@ pub fn print_class(spec: &TestClassSpec, suppressions: &Suppressions) -> Printed
         .iter()
         .zip(&plans)
         .map(|(t, plan)| {
-            let focal = focal_statement(&t.test, &t.execution, &spec.class_under_test);
+            let focal = named_statement(&t.test, &t.execution, &spec.class_under_test);
             let value_asserted = focal.is_none_or(|f| !value_suppressed(plan, f, suppressions));
             test_base_name(
                 &t.test,

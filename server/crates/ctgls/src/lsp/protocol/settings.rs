@@ -61,7 +61,7 @@ pub struct Config {
     /// files under any of them are tests, not classes to generate for. Empty: the project's.
     pub test_roots: Vec<String>,
     /// Run the written tests against mutants of the class: keep per test the assertions that
-    /// kill them and show the mutation score (the CLI's `--mutation`).
+    /// kill them and show the mutation score (the CLI's `--mutation`; on by default, as there).
     pub mutation_analysis: bool,
 }
 
@@ -152,7 +152,7 @@ impl Default for Config {
             trigger: Trigger::default(),
             source_roots: Vec::new(),
             test_roots: Vec::new(),
-            mutation_analysis: false,
+            mutation_analysis: true,
         }
     }
 }
@@ -332,7 +332,7 @@ mod tests {
         let parsed = parse(&json!({})).unwrap();
         assert_eq!(parsed.config, Config::default());
         assert!(parsed.unknown_keys.is_empty());
-        expect![[r#"{"javaHome":null,"classpath":[],"budgetSeconds":10.0,"algorithm":"dynamosa","junit":null,"executionEnabled":true,"idleDelayMs":1000,"logLevel":"info","buildToolEnabled":true,"buildToolOffline":true,"mavenExecutable":null,"mavenSettings":null,"gradleExecutable":null,"passEnvironment":[],"diagnostics":{},"trigger":"idle","sourceRoots":[],"testRoots":[],"mutationAnalysis":false}"#]]
+        expect![[r#"{"javaHome":null,"classpath":[],"budgetSeconds":10.0,"algorithm":"dynamosa","junit":null,"executionEnabled":true,"idleDelayMs":1000,"logLevel":"info","buildToolEnabled":true,"buildToolOffline":true,"mavenExecutable":null,"mavenSettings":null,"gradleExecutable":null,"passEnvironment":[],"diagnostics":{},"trigger":"idle","sourceRoots":[],"testRoots":[],"mutationAnalysis":true}"#]]
             .assert_eq(&serde_json::to_string(&parsed.config).unwrap());
     }
 
@@ -357,7 +357,7 @@ mod tests {
             "trigger": "save",
             "sourceRoots": ["src", "/abs/gen"],
             "testRoots": ["test"],
-            "mutationAnalysis": true,
+            "mutationAnalysis": false,
             "colour": "blue",
             "budget_seconds": 3,
         }))
@@ -386,7 +386,7 @@ mod tests {
                 trigger: Trigger::Save,
                 source_roots: vec!["src".into(), "/abs/gen".into()],
                 test_roots: vec!["test".into()],
-                mutation_analysis: true,
+                mutation_analysis: false,
             }
         );
         assert_eq!(
