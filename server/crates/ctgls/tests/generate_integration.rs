@@ -11,15 +11,28 @@ use support::{e2e_enabled, generate_with_report, Project};
 
 use std::collections::BTreeSet;
 
-#[test]
-fn bank_through_account_covers_coupled_branches_in_its_own_file() {
+use serde_json::Value;
+
+/// Runs `ctgls generate` on a copy of `fixture` with `args` (under `CTGLS_E2E=1`, else `None`),
+/// asserts it succeeded, and returns the copy, the summary on stdout and the report.
+fn generated(fixture: &str, name: &str, args: &[&str]) -> Option<(Project, String, Value)> {
     if !e2e_enabled() {
         eprintln!("skipped: the integration generate test runs with CTGLS_E2E=1");
-        return;
+        return None;
     }
-    let project = Project::copy("generate-integration", "bank");
-    let (output, report) = generate_with_report(
-        &project.0,
+    let project = Project::copy_of(fixture, "generate-integration", name);
+    let (output, report) = generate_with_report(&project.0, args);
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    Some((project, stdout, report))
+}
+
+#[test]
+fn bank_through_account_covers_coupled_branches_in_its_own_file() {
+    let Some((project, _, report)) = generated(
+        "bank",
+        "bank",
         &[
             "--class",
             "com.example.bank.Bank",
@@ -30,10 +43,9 @@ fn bank_through_account_covers_coupled_branches_in_its_own_file() {
             "--junit",
             "5",
         ],
-    );
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
+    ) else {
+        return;
+    };
 
     let written = project
         .0
@@ -98,13 +110,9 @@ fn bank_through_account_covers_coupled_branches_in_its_own_file() {
 /// (`driveToHome`), in its package, named by the pair.
 #[test]
 fn a_superclass_caller_is_tested_through_its_subclass() {
-    if !e2e_enabled() {
-        eprintln!("skipped: the integration generate test runs with CTGLS_E2E=1");
-        return;
-    }
-    let project = Project::copy_of("garage", "generate-integration", "garage");
-    let (output, report) = generate_with_report(
-        &project.0,
+    let Some((project, _, report)) = generated(
+        "garage",
+        "garage",
         &[
             "--class",
             "com.example.garage.Person",
@@ -115,10 +123,9 @@ fn a_superclass_caller_is_tested_through_its_subclass() {
             "--junit",
             "5",
         ],
-    );
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
+    ) else {
+        return;
+    };
     let written = project
         .0
         .join("src/test/java/com/example/garage/Person_GreenPersonIntegrationGeneratedTest.java");
@@ -154,13 +161,9 @@ fn a_superclass_caller_is_tested_through_its_subclass() {
 /// apart from the unit entries.
 #[test]
 fn project_mode_chooses_the_most_coupled_pair() {
-    if !e2e_enabled() {
-        eprintln!("skipped: the integration generate test runs with CTGLS_E2E=1");
-        return;
-    }
-    let project = Project::copy_of("garage", "generate-integration", "project");
-    let (output, report) = generate_with_report(
-        &project.0,
+    let Some((project, stdout, report)) = generated(
+        "garage",
+        "project",
         &[
             "--total-budget",
             "12",
@@ -172,10 +175,9 @@ fn project_mode_chooses_the_most_coupled_pair() {
             "--junit",
             "5",
         ],
-    );
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
+    ) else {
+        return;
+    };
     assert!(
         stdout.contains("com.example.garage.Person -> com.example.garage.GreenPerson"),
         "{stdout}"
