@@ -282,9 +282,12 @@ pub fn add_totals(project: &mut Value, classes: &Value) {
         "total": sum(&|c| c["lines"]["total"].as_u64()),
     });
     project["tests_written"] = json!(sum(&|c| c["tests_written"].as_u64()));
-    project["undeclared_exceptions"] = json!(sum(&|c| c["undeclared_exceptions"]
-        .as_array()
-        .map(|a| a.iter().filter(|e| e["thrown_explicitly"] == false).count() as u64)));
+    // Every entry's, as `--fail-on undeclared-exception` gates on them all.
+    project["undeclared_exceptions"] = json!(all
+        .iter()
+        .filter_map(|c| c["undeclared_exceptions"].as_array())
+        .map(|a| a.iter().filter(|e| e["thrown_explicitly"] == false).count() as u64)
+        .sum::<u64>());
     project["executions"] = json!(sum(&|c| c["executions"].as_u64()));
     project["class_seconds"] = json!(all
         .iter()
