@@ -14,6 +14,9 @@ export const ServerCommand = {
   acceptBehaviour: 'ctgls.acceptBehaviour',
   /** Asks the client to show a test file at a line (`OpenTestArgument`). */
   openTest: 'ctgls.openTest',
+  /** Generates class-integration tests of a caller through its calls of a callee
+   * (`IntegrationArgument`; the command of "Generate integration tests through R"). */
+  generateIntegration: 'ctgls.generateIntegration',
 } as const;
 
 /** Custom message methods. */
@@ -41,6 +44,14 @@ export interface OpenTestArgument {
   test: string;
   /** 0-based. */
   line: number;
+}
+
+/** The argument of `ctgls.generateIntegration`: binary names and files of both classes. */
+export interface IntegrationArgument {
+  caller: string;
+  callee: string;
+  callerUri: string;
+  calleeUri: string;
 }
 
 export interface Count {

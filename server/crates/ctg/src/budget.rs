@@ -249,6 +249,13 @@ impl EmissionReserve {
 /// would be late with nothing to show.
 pub const MIN_SEARCH_SHARE: f64 = 0.1;
 
+/// The least share of the budget minimisation gets, whatever the estimate: when the search's
+/// own floor or a slow set-up left no time before the emission reserve, an unminimised suite
+/// (tests of dozens of statements, most of them irrelevant) is worse than a run a little over
+/// its budget. EvoSuite gives minimisation a timeout of its own beside the search budget; here
+/// it is a floor inside the job's.
+pub const MIN_MINIMISATION_SHARE: f64 = 0.1;
+
 /// The search's share of the job's time: it stops when the time left until the end of the
 /// budget reaches the estimate of emitting the archive's tests, less the minimisation share of
 /// the time after the search. `available` is the time from the search's start to the end of

@@ -15,6 +15,10 @@ use jvm::{
 use testcase::junit::{print_class, select_assertions, JUnit, Suppressions, TestClassSpec};
 use testcase::EnvironmentInputs;
 
+mod integration;
+
+pub use integration::integration_record;
+
 use crate::budget::{CostLedger, EmissionReserve};
 use crate::cluster::DEFAULT_DESCRIBE_DEPTH;
 use crate::emit::{self, EmitError, NotPrintable, Written};
@@ -331,13 +335,32 @@ pub fn generate_tests(
 
     // The store keeps a class's unit tests (the editor's, the regression guard's, the next
     // run's warm start); integration tests are not kept there (a later run would take them for
-    // the class's suite).
-    if let Some(store) = options.store.as_ref().filter(|_| request.callee.is_none()) {
-        let source_hash = source_hash(&sources[cut.index].file.text);
-        let mut run = finished_run(&generation, &request, options.timestamp_ms, source_hash);
-        run.suite = stored_suite(&generation, &emission);
-        if let Err(error) = store.save_run(&run) {
-            store_warnings.push(format!("history not saved: {error}"));
+    // the class's suite), only which coupled branches they cover (`store::integration`).
+    if let Some(store) = options.store.as_ref() {
+        let class_hash = source_hash(&sources[cut.index].file.text);
+        match &request.callee {
+            None => {
+                let mut run = finished_run(&generation, &request, options.timestamp_ms, class_hash);
+                run.suite = stored_suite(&generation, &emission);
+                if let Err(error) = store.save_run(&run) {
+                    store_warnings.push(format!("history not saved: {error}"));
+                }
+            }
+            Some(callee) => {
+                let saved = integration::save(
+                    store,
+                    callee,
+                    &request.layout,
+                    &sources,
+                    &generation,
+                    &emission,
+                    options.timestamp_ms,
+                    class_hash,
+                );
+                if let Err(error) = saved {
+                    store_warnings.push(format!("integration record not saved: {error}"));
+                }
+            }
         }
     }
 

@@ -69,8 +69,13 @@ fn check_common(result: &GenerationResult, sandboxed: bool) {
     let early = line_of("return false;");
     assert!(
         result.lines.covered.contains(&early),
-        "export(n < 0) needs nothing: {:?}",
-        result.lines
+        "export(n < 0) needs nothing: {:?}\n{} tests, stopped by {:?}, {:?}, {:?}\nwarnings {:#?}",
+        result.lines,
+        result.tests.len(),
+        result.stop_reason,
+        result.minimisation,
+        result.timings,
+        result.warnings
     );
     assert!(result.lines.covered.contains(&line_of("return n * 2;")));
     if !sandboxed {

@@ -11,7 +11,8 @@
 //! not compile, next to a file nothing reaches that does not compile either; an abstract class
 //! whose only subclass it does not reach), `also` (a class under test whose paths decide which
 //! methods of another class run, a helper class in its file, and a class it never reaches),
-//! `seeding` (a parameter compared with strings computed at run time, outcome-only).
+//! `seeding` (a parameter compared with strings computed at run time, outcome-only). The
+//! weak-mutation criterion runs on `subjects`' `Triangle`.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -48,6 +49,16 @@ fn request(root: &Path, class: &str) -> GenerationRequest {
     let mut request = GenerationRequest::new(layout(root), class);
     request.budget = Duration::from_secs(10);
     request.seed = 1;
+    request
+}
+
+/// A request that executions, not time, end (so that the load of the machine does not decide),
+/// without the exception criterion, whose open-ended goals would use every execution.
+fn bounded_request(root: &Path, class: &str, executions: u64) -> GenerationRequest {
+    let mut request = request(root, class);
+    request.criteria.exception = false;
+    request.budget = Duration::from_secs(120);
+    request.max_executions = Some(executions);
     request
 }
 
@@ -243,6 +254,26 @@ fn minimised_tests_end_as_they_did() {
         .tests
         .iter()
         .any(|t| t.result.status == TestStatus::Exception));
+}
+
+#[test]
+fn minimisation_has_its_floor_when_the_emission_reserve_leaves_no_time() {
+    // An emission reserve larger than the budget leaves no time after the search (as a slow
+    // set-up on a loaded machine does): minimisation still gets its tenth of the budget
+    // rather than writing the search's tests as they were.
+    let root = fixture("subjects");
+    let mut sup = supervisor();
+    let mut request = request(&root, "job.Divider");
+    let mut costs = ctg::budget::EmissionCosts::default();
+    costs.worker.fixed = Duration::from_secs(600);
+    request.emission_reserve = ctg::budget::EmissionReserve::Estimated(costs);
+    request.max_executions = Some(200);
+    let result = generate(&request, &mut sup, &mut ()).unwrap();
+    let m = &result.minimisation;
+    assert!(
+        m.executions > 0 && m.statements_after < m.statements_before,
+        "{m:#?}"
+    );
 }
 
 #[test]
@@ -818,11 +849,7 @@ fn values_compared_at_run_time_become_inputs() {
     let root = fixture("seeding");
     let mut sup = supervisor();
     let run = |sup: &mut Supervisor, compared_share: f64| {
-        let mut request = request(&root, "seeding.Vault");
-        request.criteria.exception = false;
-        // Executions, not time, end the run, so that the load of the machine does not decide.
-        request.budget = Duration::from_secs(120);
-        request.max_executions = Some(1000);
+        let mut request = bounded_request(&root, "seeding.Vault", 1000);
         request.variation.compared_share = compared_share;
         generate(&request, sup, &mut Recorder::default()).expect("generates")
     };
@@ -843,4 +870,64 @@ fn values_compared_at_run_time_become_inputs() {
         "without the compared pool: uncovered {missed:#?} after {} executions",
         unseeded.executions
     );
+}
+
+/// Weak mutation as a criterion (Fraser and Arcuri, "Achieving Scalable Mutation-based
+/// Generation of Whole Test Suites"): the job compiles the class with its mutants, the search
+/// gets a goal per mutant and covers those whose infection the operands decide, with a fixed
+/// seed and a bounded number of executions.
+#[test]
+fn weak_mutation_goals_are_searched_for_and_covered() {
+    let root = fixture("subjects");
+    let mut sup = supervisor();
+    let run = |sup: &mut Supervisor, weak_mutation: bool| {
+        let mut request = bounded_request(&root, "job.Triangle", 800);
+        request.criteria.weak_mutation = weak_mutation;
+        generate(&request, sup, &mut Recorder::default()).expect("generates")
+    };
+    let weak = run(&mut sup, true);
+    let coverage = weak
+        .progress
+        .last()
+        .and_then(|p| p.of(search::Criterion::WeakMutation))
+        .expect("the criterion's coverage is reported");
+    // ror, neg and constants of the 17 conditions, `+` of the three sums, the return values.
+    assert!(coverage.total > 100, "{coverage:?}");
+    // All but one with seed 1 (130 of 131): `score == 100` as `score >= 100` differs only above
+    // 100, where `score > 100` returned before; a little room for other seeds' luck.
+    assert!(
+        coverage.covered + 3 >= coverage.total,
+        "{coverage:?} after {} executions ({:?})",
+        weak.executions,
+        weak.stop_reason
+    );
+    // Mutants whose infection needs particular operands, not only reaching them: `a <= 0` as
+    // `a == 0` needs a negative `a`; `a + b <= c` as `a + b < c` needs a + b == c.
+    let killed: Vec<&String> = weak
+        .tests
+        .iter()
+        .flat_map(|t| &t.covers)
+        .filter(|g| g.starts_with("mutant "))
+        .collect();
+    for wanted in [
+        "line 6: `<=` replaced by `==`",
+        "line 9: `<=` replaced by `<`",
+    ] {
+        assert!(
+            killed.iter().any(|g| g.contains(wanted)),
+            "no final test weakly kills {wanted}: {killed:#?}"
+        );
+    }
+    assert_eq!(weak.branches.covered, weak.branches.total);
+    // Without the criterion the class is compiled without mutants and no goal is one.
+    let plain = run(&mut sup, false);
+    assert!(plain
+        .progress
+        .last()
+        .and_then(|p| p.of(search::Criterion::WeakMutation))
+        .is_none());
+    assert!(plain
+        .tests
+        .iter()
+        .all(|t| t.covers.iter().all(|g| !g.starts_with("mutant "))));
 }

@@ -129,3 +129,106 @@ fn a_switched_on_mutant_changes_behaviour_and_the_original_is_back_after_it() {
         Some(ObservedValue::Integer(6))
     );
 }
+
+/// The infection distances `result`'s trace reports for the ledger's file, by (line,
+/// description) of the mutant; each mutant at most once.
+fn infections(
+    compiled: &CompiledUnit,
+    result: &TestResult,
+) -> std::collections::BTreeMap<(u32, String), f64> {
+    let probes = &compiled.files[0].probes;
+    let rows: Vec<(u32, f64)> = result
+        .trace
+        .files
+        .iter()
+        .filter(|f| f.key == probes.key)
+        .flat_map(|f| f.mutants.iter().copied())
+        .collect();
+    let mut ids: Vec<u32> = rows.iter().map(|(id, _)| *id).collect();
+    ids.dedup();
+    assert_eq!(ids.len(), rows.len(), "one row per mutant: {rows:?}");
+    rows.into_iter()
+        .map(|(id, distance)| {
+            let m = &probes.mutants[id as usize];
+            ((m.line, m.description.clone()), distance)
+        })
+        .collect()
+}
+
+/// Weak mutation: with no mutant on, the probes report per reached mutant the distance to its
+/// value differing from the original's, per operator as EvoSuite measures it, the minimum over
+/// the test once; a mutated run reports none.
+#[test]
+fn the_probes_report_each_reached_mutants_infection_distance() {
+    let mut sup = supervisor();
+    let compiled = compile_instrumented_with(&mut sup, &request(ledger()), &[LEDGER.into()], true)
+        .expect("the ledger compiles with its mutants");
+    let unit = compiled.unit;
+    let run =
+        |sup: &mut Supervisor, mutant: Option<ActiveMutant>, method: &'static str, arg: i32| {
+            let test = test_case(&call(
+                LEDGER,
+                Some(A::New(LEDGER)),
+                method,
+                &["int"],
+                vec![A::I(arg)],
+            ));
+            let opts = ExecuteOptions {
+                mutant,
+                ..options(&[LEDGER])
+            };
+            finished(sup.execute(unit, &[test], &opts).unwrap())
+                .into_iter()
+                .next()
+                .unwrap()
+        };
+    let at = |line: u32, description: &str| (line, description.to_string());
+
+    // fee(10): base = 10 * 3 + 2 = 32, `32 >= 105` false, `return base`.
+    let fee = infections(&compiled, &run(&mut sup, None, "fee", 10));
+    let expected = [
+        // Arithmetic: 0 when the replaced operator gives another value.
+        (at(21, "`*` replaced by `+`"), 0.0),
+        (at(21, "`+` replaced by `%`"), 0.0),
+        // Constants always differ.
+        (at(21, "`3` replaced by `0`"), 0.0),
+        // Relational, d = 32 - 105 = -73: `>=` and `==` differ only above 0 (73 + 1 away),
+        // `>=` and `>` only at 0 (73 away), `>=` and `<=` below 0 (infected).
+        (at(22, "`>=` replaced by `==`"), 74.0),
+        (at(22, "`>=` replaced by `>`"), 73.0),
+        (at(22, "`>=` replaced by `<=`"), 0.0),
+        // A negated condition and a replaced return value differ whenever they run.
+        (at(22, "`base >= LIMIT` negated"), 0.0),
+        (
+            at(25, "returned value replaced by 0 (by 1 when it was 0)"),
+            0.0,
+        ),
+    ];
+    for (key, distance) in expected {
+        assert_eq!(fee.get(&key), Some(&distance), "{key:?} in {fee:#?}");
+    }
+    assert!(
+        !fee.keys().any(|(line, _)| *line == 23 || *line == 46),
+        "mutants that did not run are not reported: {fee:#?}"
+    );
+
+    // fee(0): 0 * 3 is 0 / 3 and 0 % 3 too: not infected.
+    let zero = infections(&compiled, &run(&mut sup, None, "fee", 0));
+    assert_eq!(zero.get(&at(21, "`*` replaced by `/`")), Some(&1.0));
+    assert_eq!(zero.get(&at(21, "`*` replaced by `-`")), Some(&0.0));
+
+    // sumTo(4): `i < 4` runs five times, d = -4 .. 0; `<` and `!=` differ only above 0, the
+    // closest d (0) is 1 away: the minimum is kept.
+    let sum = infections(&compiled, &run(&mut sup, None, "sumTo", 4));
+    assert_eq!(sum.get(&at(45, "`<` replaced by `!=`")), Some(&1.0));
+    assert_eq!(sum.get(&at(45, "`<` replaced by `<=`")), Some(&0.0));
+
+    // A mutated run measures no infection.
+    let mutated = run(
+        &mut sup,
+        Some(mutant(&compiled, 21, "`2` replaced by `3`")),
+        "fee",
+        10,
+    );
+    assert!(infections(&compiled, &mutated).is_empty());
+}

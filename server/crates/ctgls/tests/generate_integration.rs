@@ -57,6 +57,15 @@ fn bank_through_account_covers_coupled_branches_in_its_own_file() {
         !project.test_file("Bank").exists(),
         "the unit test file is not written"
     );
+    // The store keeps which pairs the tests cover (the editor's hover reads it), not a suite.
+    let stored = std::fs::read_dir(project.0.join(".ctgls/integration"))
+        .expect("the integration record")
+        .count();
+    assert_eq!(stored, 1);
+    assert!(
+        !project.0.join(".ctgls/classes").exists(),
+        "no class record"
+    );
 
     let class = &report["classes"][0];
     assert_eq!(class["status"], "ok", "{class:#}");

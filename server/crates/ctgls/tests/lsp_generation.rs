@@ -13,29 +13,18 @@ const RUN_TIMEOUT: Duration = Duration::from_secs(120);
 
 fn start(project: &Project, settings: Value) -> TestServer {
     let mut server = TestServer::start();
-    server.initialize(json!({
-        "processId": null,
-        "rootUri": format!("file://{}", project.0.display()),
-        "workspaceFolders": [{ "uri": format!("file://{}", project.0.display()), "name": "bank" }],
-        "initializationOptions": settings,
-        "capabilities": {
-            "window": { "workDoneProgress": true },
-            "workspace": { "workspaceEdit": { "documentChanges": true, "resourceOperations": ["create"] },
-                           "codeLens": { "refreshSupport": true } },
-            "textDocument": { "codeAction": { "resolveSupport": { "properties": ["edit"] } } }
-        }
-    }));
+    let capabilities = json!({
+        "window": { "workDoneProgress": true },
+        "workspace": { "workspaceEdit": { "documentChanges": true, "resourceOperations": ["create"] },
+                       "codeLens": { "refreshSupport": true } },
+        "textDocument": { "codeAction": { "resolveSupport": { "properties": ["edit"] } } }
+    });
+    server.initialize_project(project, settings, capabilities);
     server
 }
 
 fn open(server: &mut TestServer, project: &Project, class: &str) -> String {
-    let uri = project.uri(class);
-    let text = std::fs::read_to_string(project.file(class)).unwrap();
-    server.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri, "languageId": "java", "version": 1, "text": text } }),
-    );
-    uri
+    server.open_class(project, class)
 }
 
 /// A content change replacing lines `from` (line, character) to `to` with `text`.

@@ -310,7 +310,9 @@ fn actions_before_any_result_say_what_they_wait_for() {
         titles,
         [
             "Insert test covering this branch",
-            "Generate tests for class Account"
+            "Generate tests for class Account",
+            // `Bank` calls `Account` (lsp_integration.rs).
+            "Generate integration tests through Bank"
         ]
     );
     for action in &actions {

@@ -1,7 +1,10 @@
 //! Running a project's classes on `jobs` workers at once: Campos et al., "Continuous Test
 //! Generation", section 3.2's schedule (a class starts after the classes it uses, and waits
 //! for one still running only while another class can be generated meanwhile) and section 3's
-//! dynamic adaptation (time a class did not use is handed on to the classes after it).
+//! dynamic adaptation (time a class did not use is handed on to the classes after it), and
+//! its mirror image, ours: time a class took beyond its budget is taken back from the classes
+//! after it, down to the allocation's minimum, so that a total budget bounds the run's time as
+//! far as the minimums allow.
 //!
 //! The runner knows nothing of JVMs: `run_class` does the work on the worker it is given, so
 //! the schedule is tested with plain functions.
@@ -24,7 +27,8 @@ pub struct Planned {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Assignment {
     pub class: String,
-    /// Its share plus what earlier classes handed on, at most `maximum`.
+    /// Its share plus what earlier classes handed on (at most `maximum`), or minus what they
+    /// overran (at least the minimum).
     pub budget: Duration,
     /// The worker (0-based) it runs on: one JVM per worker.
     pub worker: usize,
@@ -32,22 +36,38 @@ pub struct Assignment {
     pub finished_before: BTreeSet<String>,
 }
 
+/// The time limits of a run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// Time the allocation gave no class: it joins the time handed on.
+    pub unallocated: Duration,
+    /// No class gets more (the paper's `b`).
+    pub maximum: Duration,
+    /// Taking overruns back leaves no class less than this, nor less than its own share
+    /// when that is smaller (the allocation's minimum `z`). `Duration::MAX` takes nothing
+    /// back: classes with budgets of their own rather than shares of a total.
+    pub minimum: Duration,
+}
+
 /// Runs `plan` (in its order) on `jobs` workers; `run_class` returns the class's result and
-/// the time it took. `unallocated` (time the allocation gave no class) joins the time handed
-/// on. `maximum` bounds any class's budget (the paper's `b`). Results come back in the plan's
-/// order.
+/// the time it took. Results come back in the plan's order.
 pub fn run_plan<R: Send>(
     plan: &[Planned],
     jobs: usize,
-    unallocated: Duration,
-    maximum: Duration,
+    limits: Limits,
     run_class: &(dyn Fn(&Assignment) -> (R, Duration) + Sync),
 ) -> Vec<(Assignment, R)> {
     let jobs = jobs.max(1).min(plan.len().max(1));
+    let Limits {
+        unallocated,
+        maximum,
+        minimum,
+    } = limits;
     let state = Mutex::new(Schedule {
         started: vec![false; plan.len()],
         finished: BTreeSet::new(),
         carry: unallocated,
+        debt: Duration::ZERO,
         results: (0..plan.len()).map(|_| None).collect(),
     });
     let changed = Condvar::new();
@@ -63,7 +83,7 @@ pub fn run_plan<R: Send>(
                         return;
                     };
                     s.started[index] = true;
-                    let budget = s.budget_of(plan, index, maximum);
+                    let budget = s.budget_of(plan, index, maximum, minimum);
                     let finished_before = plan[index]
                         .after
                         .iter()
@@ -82,7 +102,7 @@ pub fn run_plan<R: Send>(
                 };
                 let (result, took) = run_class(&assignment);
                 let mut s = state.lock().expect("no worker panics holding the lock");
-                s.carry += assignment.budget.saturating_sub(took);
+                s.settle(assignment.budget, took);
                 s.finished.insert(plan[index].class.clone());
                 s.results[index] = Some((assignment, result));
                 changed.notify_all();
@@ -103,6 +123,8 @@ struct Schedule<R> {
     finished: BTreeSet<String>,
     /// Time not used so far, to hand on.
     carry: Duration,
+    /// Time used beyond budgets so far, to take back (never both non-zero after `settle`).
+    debt: Duration,
     results: Vec<Option<(Assignment, R)>>,
 }
 
@@ -119,21 +141,44 @@ impl<R> Schedule<R> {
             .or_else(|| waiting.first().copied())
     }
 
-    /// The class's share plus its part of the carried time: in proportion to its share among
-    /// the classes not yet started (itself included), so the last class takes what is left.
-    fn budget_of(&mut self, plan: &[Planned], index: usize, maximum: Duration) -> Duration {
+    /// A finished class's budget against the time it took: what it left joins the carried
+    /// time, what it overran the debt, and the two cancel out.
+    fn settle(&mut self, budget: Duration, took: Duration) {
+        self.carry += budget.saturating_sub(took);
+        self.debt += took.saturating_sub(budget);
+        let even = self.carry.min(self.debt);
+        self.carry -= even;
+        self.debt -= even;
+    }
+
+    /// The class's share plus its part of the carried time, or minus its part of the debt: in
+    /// proportion to its share among the classes not yet started (itself included), so the
+    /// last class takes what is left. A class gets at most `maximum` and, when time is taken
+    /// back, at least `minimum` (or its share, when smaller).
+    fn budget_of(
+        &mut self,
+        plan: &[Planned],
+        index: usize,
+        maximum: Duration,
+        minimum: Duration,
+    ) -> Duration {
         let own = plan[index].budget;
         let remaining: Duration = (0..plan.len())
             .filter(|&i| !self.started[i] || i == index)
             .map(|i| plan[i].budget)
             .sum();
-        let part = if remaining.is_zero() {
-            Duration::ZERO
+        let fraction = if remaining.is_zero() {
+            0.0
         } else {
-            self.carry
-                .mul_f64(own.as_secs_f64() / remaining.as_secs_f64())
+            own.as_secs_f64() / remaining.as_secs_f64()
         };
-        let budget = (own + part).min(maximum.max(own));
+        if !self.debt.is_zero() {
+            let floor = own.min(minimum);
+            let taken = self.debt.mul_f64(fraction).min(own - floor);
+            self.debt -= taken;
+            return own - taken;
+        }
+        let budget = (own + self.carry.mul_f64(fraction)).min(maximum.max(own));
         self.carry = self.carry.saturating_sub(budget - own);
         budget
     }
@@ -175,6 +220,75 @@ mod tests {
         }
     }
 
+    /// Limits that hand unused time on and take nothing back.
+    fn handing_on(unallocated: Duration, maximum: Duration) -> Limits {
+        Limits {
+            unallocated,
+            maximum,
+            minimum: Duration::MAX,
+        }
+    }
+
+    fn rounded_budgets<R>(results: &[(Assignment, R)]) -> Vec<f64> {
+        results
+            .iter()
+            .map(|(a, _)| (a.budget.as_secs_f64() * 1000.0).round() / 1000.0)
+            .collect()
+    }
+
+    #[test]
+    fn overruns_are_taken_back_in_proportion() {
+        // A overruns its 10 s by 6 s; B and C (shares 10 : 20) give it back, 2 s and 4 s.
+        let plan = [
+            planned("A", 10, &[]),
+            planned("B", 10, &[]),
+            planned("C", 20, &[]),
+        ];
+        let limits = Limits {
+            unallocated: Duration::ZERO,
+            maximum: Duration::from_secs(100),
+            minimum: Duration::from_secs(1),
+        };
+        let results = run_plan(&plan, 1, limits, &|a| {
+            let took = if a.class == "A" {
+                Duration::from_secs(16)
+            } else {
+                a.budget
+            };
+            ((), took)
+        });
+        assert_eq!(rounded_budgets(&results), [10.0, 8.0, 16.0]);
+    }
+
+    #[test]
+    fn taking_back_stops_at_the_minimum_and_unused_time_repays_first() {
+        // A overruns by 30 s. B and C give back all but the minimum of 4 s; C then uses
+        // nothing, and its 4 s unused repay part of the debt, so D gives back only the 4 s
+        // still owed.
+        let plan = [
+            planned("A", 10, &[]),
+            planned("B", 10, &[]),
+            planned("C", 20, &[]),
+            planned("D", 10, &[]),
+        ];
+        let limits = Limits {
+            unallocated: Duration::ZERO,
+            maximum: Duration::from_secs(100),
+            minimum: Duration::from_secs(4),
+        };
+        let results = run_plan(&plan, 1, limits, &|a| {
+            let took = match a.class.as_str() {
+                "A" => Duration::from_secs(40),
+                "C" => Duration::ZERO,
+                _ => a.budget,
+            };
+            ((), took)
+        });
+        // B: 30 × 10/40 = 7.5 > 10 − 4: gets 4 (debt 24). C: 24 × 20/30 = 16 taken, gets 4
+        // (debt 8), uses none: 4 repaid (debt 4). D: all of it, 4: gets 6.
+        assert_eq!(rounded_budgets(&results), [10.0, 4.0, 4.0, 6.0]);
+    }
+
     #[test]
     fn unused_time_is_handed_on_in_proportion() {
         // A uses 4 of its 10 s; the 6 s left go to B and C in proportion 10 : 20 (2 s, then
@@ -187,8 +301,7 @@ mod tests {
         let results = run_plan(
             &plan,
             1,
-            Duration::from_secs(3),
-            Duration::from_secs(100),
+            handing_on(Duration::from_secs(3), Duration::from_secs(100)),
             &|a| {
                 let took = if a.class == "A" {
                     Duration::from_secs(4)
@@ -213,8 +326,7 @@ mod tests {
         let results = run_plan(
             &plan,
             1,
-            Duration::from_secs(50),
-            Duration::from_secs(15),
+            handing_on(Duration::from_secs(50), Duration::from_secs(15)),
             &|a| ((), a.budget),
         );
         assert_eq!(results[0].0.budget, Duration::from_secs(15));
@@ -235,10 +347,15 @@ mod tests {
             "D" => 600,
             _ => 0,
         };
-        let results = run_plan(&plan, 2, Duration::ZERO, Duration::from_secs(9), &|a| {
-            std::thread::sleep(Duration::from_millis(sleeps(&a.class)));
-            (a.worker, Duration::ZERO)
-        });
+        let results = run_plan(
+            &plan,
+            2,
+            handing_on(Duration::ZERO, Duration::from_secs(9)),
+            &|a| {
+                std::thread::sleep(Duration::from_millis(sleeps(&a.class)));
+                (a.worker, Duration::ZERO)
+            },
+        );
         assert_eq!(results[1].0.class, "B");
         assert_eq!(results[1].0.finished_before, ["A".to_string()].into());
         assert_eq!(
@@ -253,12 +370,17 @@ mod tests {
         // Nothing else to do: the second worker starts B while A still runs, without A's
         // tests (section 3.2 postpones a class only if another can be generated meanwhile).
         let plan = [planned("A", 1, &[]), planned("B", 1, &["A"])];
-        let results = run_plan(&plan, 2, Duration::ZERO, Duration::from_secs(9), &|a| {
-            if a.class == "A" {
-                std::thread::sleep(Duration::from_millis(300));
-            }
-            (a.worker, Duration::ZERO)
-        });
+        let results = run_plan(
+            &plan,
+            2,
+            handing_on(Duration::ZERO, Duration::from_secs(9)),
+            &|a| {
+                if a.class == "A" {
+                    std::thread::sleep(Duration::from_millis(300));
+                }
+                (a.worker, Duration::ZERO)
+            },
+        );
         assert!(results[1].0.finished_before.is_empty());
         assert_ne!(results[0].1, results[1].1);
     }

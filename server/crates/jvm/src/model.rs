@@ -596,6 +596,11 @@ pub struct FileTrace {
     /// distinct, in first-seen order: the dynamic seeds the server adds to a value pool
     /// (`Probe.seed`, docs/protocol.md).
     pub seeds: Vec<ObservedValue>,
+    /// (local mutant id, infection distance) of every mutant of the file the test reached, by
+    /// id: the minimum distance to the mutated expression's value differing from the
+    /// original's, 0 when it did (weak mutation; `ctgls.rt.Mutants`, docs/protocol.md). Only
+    /// files compiled with their mutants have them.
+    pub mutants: Vec<(u32, f64)>,
 }
 
 /// Exceptions of one type that left one method or constructor body from one raising line

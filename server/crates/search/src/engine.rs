@@ -69,8 +69,8 @@ pub(crate) struct Engine<'a, 'r, V: Variation, E> {
     observers: Vec<&'a mut dyn SearchObserver>,
     pub archive: CoverageArchive<V::Individual>,
     pub exceptions: ExceptionGoals,
-    covered_per_criterion: [usize; 5],
-    total_per_criterion: [usize; 5],
+    covered_per_criterion: [usize; 6],
+    total_per_criterion: [usize; 6],
     executions: u64,
     executed_statements: u64,
     pub generations: u64,
@@ -86,6 +86,7 @@ fn criterion_slot(criterion: Criterion) -> usize {
         Criterion::Method => 2,
         Criterion::Exception => 3,
         Criterion::Coupled => 4,
+        Criterion::WeakMutation => 5,
     }
 }
 
@@ -106,7 +107,7 @@ where
         observers: Vec<&'a mut dyn SearchObserver>,
         preference: ArchivePreference,
     ) -> Engine<'a, 'r, V, E> {
-        let mut total_per_criterion = [0; 5];
+        let mut total_per_criterion = [0; 6];
         for goal in table.goals() {
             total_per_criterion[criterion_slot(goal.kind.criterion())] += 1;
         }
@@ -122,7 +123,7 @@ where
             observers,
             archive: CoverageArchive::new(preference),
             exceptions: ExceptionGoals::new(table.goal_count()),
-            covered_per_criterion: [0; 5],
+            covered_per_criterion: [0; 6],
             total_per_criterion,
             executions: 0,
             executed_statements: 0,

@@ -74,6 +74,9 @@ pub struct ExecutionResult {
     member_entries: Vec<u32>,
     /// Covered 1-based lines, sorted, without duplicates.
     lines: Vec<u32>,
+    /// Per weak-mutation mutant ([`GoalTable::mutants`]): the minimum infection distance seen
+    /// where the mutated code ran, 0 when the mutated value differed; `+inf` when not reached.
+    infection: Vec<f64>,
     pub exceptions: Vec<ObservedException>,
     pub proxies: ProductionProxies,
     /// Statements of the test executed (Fraser and Arcuri's "Whole Test Suites" unit of search budget).
@@ -95,6 +98,7 @@ impl ExecutionResult {
             branch_distance: vec![f64::INFINITY; table.branch_goal_count()],
             member_entries: vec![0; table.members().len()],
             lines: Vec::new(),
+            infection: vec![f64::INFINITY; table.mutants().len()],
             exceptions: Vec::new(),
             proxies: ProductionProxies::default(),
             executed_statements: 0,
@@ -172,6 +176,28 @@ impl ExecutionResult {
         if let Err(at) = self.lines.binary_search(&line) {
             self.lines.insert(at, line);
         }
+    }
+
+    /// The mutated code of mutant `mutant` (an index in [`GoalTable::mutants`]) ran, its value
+    /// `distance` away from differing from the original's (0: it differed, the mutant is
+    /// weakly killed). Keeps the minimum; a distance that is not a number `>= 0` is dropped.
+    pub fn record_infection(&mut self, mutant: u32, distance: f64) {
+        if distance.is_nan() || distance < 0.0 {
+            return;
+        }
+        if let Some(slot) = self.infection.get_mut(mutant as usize) {
+            if distance < *slot {
+                *slot = distance;
+            }
+        }
+    }
+
+    /// The minimum infection distance of mutant `mutant`; `+inf` when its code never ran.
+    pub fn infection(&self, mutant: u32) -> f64 {
+        self.infection
+            .get(mutant as usize)
+            .copied()
+            .unwrap_or(f64::INFINITY)
     }
 
     pub fn record_exception(&mut self, exception: ObservedException) {

@@ -25,7 +25,11 @@ pub fn normalise(distance: f64) -> f64 {
 /// shortest path over the dependence graph (loops make it cyclic). A member entry counts 0 when
 /// the member ran and 1 when it did not: the model has no call graph, so an unreached member is
 /// one level further away, whatever calls it. A line goal scores like a branch goal that was not
-/// reached (0 once covered); a method goal scores 0 once entered, 1 before.
+/// reached (0 once covered); a method goal scores 0 once entered, 1 before. A weak-mutation goal
+/// whose mutated code ran scores its normalised infection distance (0: weakly killed), else
+/// like a line goal not reached (Fraser and Arcuri, "Achieving Scalable Mutation-based
+/// Generation of Whole Test Suites", section 3.2: the distance to reaching the mutation, then
+/// the infection distance), so every reached mutant is closer than every unreached one.
 ///
 /// A run that timed out or crashed scores `+inf` on every goal.
 pub fn goal_fitness(table: &GoalTable, result: &ExecutionResult) -> Vec<f64> {
@@ -45,6 +49,14 @@ pub fn goal_fitness(table: &GoalTable, result: &ExecutionResult) -> Vec<f64> {
         }
         Dependency::Goal(goal) => branch_fitness(table, result, &reach, goal),
     };
+    // A goal not reached yet: one level below its cheapest control-dependence parent.
+    let unreached = |goal: &crate::goal_table::StaticGoal| {
+        1.0 + goal
+            .dependencies
+            .iter()
+            .map(dependency_cost)
+            .fold(f64::INFINITY, f64::min)
+    };
     table
         .goals()
         .iter()
@@ -57,11 +69,7 @@ pub fn goal_fitness(table: &GoalTable, result: &ExecutionResult) -> Vec<f64> {
                 if result.line_covered(line) {
                     0.0
                 } else {
-                    1.0 + goal
-                        .dependencies
-                        .iter()
-                        .map(dependency_cost)
-                        .fold(f64::INFINITY, f64::min)
+                    unreached(goal)
                 }
             }
             StaticGoalKind::Method { member } => {
@@ -69,6 +77,14 @@ pub fn goal_fitness(table: &GoalTable, result: &ExecutionResult) -> Vec<f64> {
                     0.0
                 } else {
                     1.0
+                }
+            }
+            StaticGoalKind::WeakMutation { mutant } => {
+                let infection = result.infection(mutant);
+                if infection.is_finite() {
+                    normalise(infection)
+                } else {
+                    unreached(goal)
                 }
             }
             StaticGoalKind::Coupled { pair } => match table.coupled().get(pair as usize) {
@@ -178,7 +194,9 @@ fn reach_costs(table: &GoalTable, result: &ExecutionResult, entered: &[bool]) ->
 /// outcomes can be taken), and 1 otherwise. `M` are the methods and constructors; the
 /// method-entry goals of branch-free methods are left out of `B` because `|M| - |M_T|` already
 /// asks for them. With the line criterion on, each uncovered line adds 1 (EvoSuite sums the
-/// suite fitness of every criterion); exceptions add nothing, having no guidance.
+/// suite fitness of every criterion); exceptions add nothing, having no guidance. Each mutant
+/// of the weak-mutation criterion adds 0 when weakly killed, its normalised minimum infection
+/// distance when reached, and 1 otherwise (EvoSuite's `WeakMutationSuiteFitness`).
 ///
 /// A suite with a test that timed out or crashed gets the maximum, `|M| + |B|` (+ lines), as in
 /// Fraser and Arcuri, "Whole Test Suites" IV-A.
@@ -207,8 +225,9 @@ pub fn suite_fitness(table: &GoalTable, results: &[&ExecutionResult]) -> f64 {
             _ => None,
         })
         .collect();
+    let mutants = table.mutants().len();
     if results.iter().any(|r| !r.is_ok()) {
-        return (methods.len() + branch_goals.len() + lines.len()) as f64;
+        return (methods.len() + branch_goals.len() + lines.len() + mutants) as f64;
     }
 
     let mut entered = vec![false; table.members().len()];
@@ -243,6 +262,13 @@ pub fn suite_fitness(table: &GoalTable, results: &[&ExecutionResult]) -> f64 {
         if !results.iter().any(|r| r.line_covered(line)) {
             fitness += 1.0;
         }
+    }
+    for mutant in 0..mutants as u32 {
+        let infection = results
+            .iter()
+            .map(|r| r.infection(mutant))
+            .fold(f64::INFINITY, f64::min);
+        fitness += normalise(infection);
     }
     fitness
 }

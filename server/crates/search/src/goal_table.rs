@@ -7,13 +7,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use javamodel::instrument::{MutantProbe, MutationOperator};
 use javamodel::{
     CfgNodeKind, ControlDep, DecisionKey, DecisionKind, JavaModel, Member, MemberKind, Outcome,
     TypeDecl,
 };
 
-/// Dense id of a goal: static goals of the table first (branches, then lines, then methods),
-/// exception goals after them in the order they were first observed.
+/// Dense id of a goal: static goals of the table first (branches, then lines, then methods, then
+/// weak-mutation goals), exception goals after them in the order they were first observed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GoalId(pub u32);
 
@@ -54,15 +55,22 @@ pub enum Criterion {
     /// Class-Level Integration Tests Using Call Site Information"): only in a table built by
     /// [`GoalTable::for_integration`], see `coupled_goals`.
     Coupled,
+    /// Weak mutation (Fraser and Arcuri, "Achieving Scalable Mutation-based Generation of Whole
+    /// Test Suites", section 3.2): a goal per mutant of the class, covered by a test that
+    /// reaches the mutated code and makes the mutated expression's value differ from the
+    /// original's there. Only in a table built with the file's mutants
+    /// ([`GoalTable::for_class_with_probes`]).
+    WeakMutation,
 }
 
 impl Criterion {
-    pub const ALL: [Criterion; 5] = [
+    pub const ALL: [Criterion; 6] = [
         Criterion::Branch,
         Criterion::Line,
         Criterion::Method,
         Criterion::Exception,
         Criterion::Coupled,
+        Criterion::WeakMutation,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -72,6 +80,7 @@ impl Criterion {
             Criterion::Method => "method",
             Criterion::Exception => "exception",
             Criterion::Coupled => "coupled",
+            Criterion::WeakMutation => "weak-mutation",
         }
     }
 }
@@ -85,6 +94,9 @@ pub struct Criteria {
     pub line: bool,
     pub method: bool,
     pub exception: bool,
+    /// Weak mutation: the job then compiles the class with its mutants (mutant schemata) and
+    /// the table gets a goal per mutant.
+    pub weak_mutation: bool,
 }
 
 impl Criteria {
@@ -93,14 +105,17 @@ impl Criteria {
             line: false,
             method: false,
             exception: false,
+            weak_mutation: false,
         }
     }
 
+    /// Every criterion a class's table can have.
     pub fn all() -> Criteria {
         Criteria {
             line: true,
             method: true,
             exception: true,
+            weak_mutation: true,
         }
     }
 
@@ -110,6 +125,7 @@ impl Criteria {
             Criterion::Line => self.line,
             Criterion::Method => self.method,
             Criterion::Exception => self.exception,
+            Criterion::WeakMutation => self.weak_mutation,
             // Present exactly when the table was built for integration (it has such goals).
             Criterion::Coupled => false,
         }
@@ -124,10 +140,17 @@ impl Criteria {
 }
 
 impl Default for Criteria {
-    /// Branch, line, method and exception, as the defaults of multi-criteria DynaMOSA (Grano et al., "Testing with Fewer Resources"
-    /// evaluates seven criteria; these are the four ctgls can observe from its probes).
+    /// Branch, line, method and exception, as the defaults of multi-criteria DynaMOSA (Grano et
+    /// al., "Testing with Fewer Resources" evaluates seven criteria). Weak mutation, EvoSuite's
+    /// default set's fifth, is left out: with the same executions it killed more mutants on
+    /// small classes but cost branch coverage on larger real ones (java-diff-utils'
+    /// `DiffRowGenerator`, commons-csv's `CSVParser`) and made more tests (docs/benchmarks.md,
+    /// "Weak mutation as a criterion").
     fn default() -> Criteria {
-        Criteria::all()
+        Criteria {
+            weak_mutation: false,
+            ..Criteria::all()
+        }
     }
 }
 
@@ -158,6 +181,8 @@ pub enum StaticGoalKind {
     Method { member: MemberId },
     /// A coupled branch: index into [`GoalTable::coupled`].
     Coupled { pair: u32 },
+    /// A mutant weakly killed: index into [`GoalTable::mutants`].
+    WeakMutation { mutant: u32 },
 }
 
 impl StaticGoalKind {
@@ -167,6 +192,7 @@ impl StaticGoalKind {
             StaticGoalKind::Line { .. } => Criterion::Line,
             StaticGoalKind::Method { .. } => Criterion::Method,
             StaticGoalKind::Coupled { .. } => Criterion::Coupled,
+            StaticGoalKind::WeakMutation { .. } => Criterion::WeakMutation,
         }
     }
 }
@@ -233,6 +259,19 @@ pub struct MemberInfo {
     pub method_goal: Option<GoalId>,
 }
 
+/// A mutant of the class under test that is a weak-mutation goal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MutantInfo {
+    /// Its local id in the instrumented file (`ProbeTable::mutants`), as traces name it.
+    pub local_id: u32,
+    pub member: MemberId,
+    /// 1-based line of the mutated code.
+    pub line: u32,
+    pub operator: MutationOperator,
+    pub description: String,
+    pub goal: GoalId,
+}
+
 /// The static goals of one class (with its member, local and anonymous classes, which share its
 /// source file and are instrumented with it, as EvoSuite does).
 #[derive(Debug, Clone)]
@@ -249,6 +288,10 @@ pub struct GoalTable {
     by_class_index: BTreeMap<(String, u32), DecisionId>,
     by_member_key: BTreeMap<String, MemberId>,
     by_line: BTreeMap<u32, GoalId>,
+    /// The weak-mutation goals' mutants, in goal order.
+    mutants: Vec<MutantInfo>,
+    /// Local mutant id -> index in `mutants`.
+    by_mutant: BTreeMap<u32, u32>,
     /// The coupled branches of an integration table, indexed by `StaticGoalKind::Coupled`.
     pub(crate) coupled: Vec<crate::coupled_goals::CoupledGoal>,
 }
@@ -266,7 +309,7 @@ impl GoalTable {
         binary_name: &str,
         criteria: Criteria,
     ) -> Option<GoalTable> {
-        GoalTable::build(model, binary_name, criteria, None)
+        GoalTable::build(model, binary_name, criteria, None, &[])
     }
 
     /// Like [`GoalTable::for_class`], with one line goal per line of `probed_lines` (1-based; the
@@ -280,7 +323,22 @@ impl GoalTable {
         criteria: Criteria,
         probed_lines: &[u32],
     ) -> Option<GoalTable> {
-        GoalTable::build(model, binary_name, criteria, Some(probed_lines))
+        GoalTable::build(model, binary_name, criteria, Some(probed_lines), &[])
+    }
+
+    /// Like [`GoalTable::for_class_with_lines`], with a weak-mutation goal per mutant of
+    /// `mutants` (the instrumenter's `ProbeTable::mutants`, indexed by local id) inside a member
+    /// of the class, when `criteria.weak_mutation` is on. A mutant's goal depends on what the
+    /// control-flow node evaluating its code depends on, so DynaMOSA activates it as a nested
+    /// branch of that node: once a branch it is control dependent on is covered.
+    pub fn for_class_with_probes(
+        model: &JavaModel,
+        binary_name: &str,
+        criteria: Criteria,
+        probed_lines: &[u32],
+        mutants: &[MutantProbe],
+    ) -> Option<GoalTable> {
+        GoalTable::build(model, binary_name, criteria, Some(probed_lines), mutants)
     }
 
     fn build(
@@ -288,6 +346,7 @@ impl GoalTable {
         binary_name: &str,
         criteria: Criteria,
         probed_lines: Option<&[u32]>,
+        mutants: &[MutantProbe],
     ) -> Option<GoalTable> {
         let root = model.type_by_binary_name(binary_name)?;
         let nested_prefix = format!("{binary_name}$");
@@ -305,7 +364,15 @@ impl GoalTable {
                 .filter(|l| (first..=last).contains(l))
                 .collect::<BTreeSet<u32>>()
         });
-        Some(Builder::default().build(binary_name, criteria, &types, lines))
+        let builder = Builder {
+            mutants: if criteria.weak_mutation {
+                mutants.to_vec()
+            } else {
+                Vec::new()
+            },
+            ..Builder::default()
+        };
+        Some(builder.build(binary_name, criteria, &types, lines))
     }
 
     /// The class this table was built for.
@@ -392,6 +459,17 @@ impl GoalTable {
         self.by_line.get(&line).copied()
     }
 
+    /// The weak-mutation goals' mutants, in goal order.
+    pub fn mutants(&self) -> &[MutantInfo] {
+        &self.mutants
+    }
+
+    /// The index in [`GoalTable::mutants`] of the mutant with local id `local_id`, when it is a
+    /// goal.
+    pub fn mutant_by_local_id(&self, local_id: u32) -> Option<u32> {
+        self.by_mutant.get(&local_id).copied()
+    }
+
     /// The static goals of one criterion.
     pub fn goals_of(&self, criterion: Criterion) -> impl Iterator<Item = GoalId> + '_ {
         self.goals
@@ -412,6 +490,16 @@ impl GoalTable {
             StaticGoalKind::Line { line } => format!("line {line}"),
             StaticGoalKind::Method { member } => format!("method {}", self.member(member).key),
             StaticGoalKind::Coupled { pair } => self.describe_coupled(pair as usize),
+            StaticGoalKind::WeakMutation { mutant } => {
+                let m = &self.mutants[mutant as usize];
+                format!(
+                    "mutant {} ({}) line {}: {}",
+                    m.local_id,
+                    m.operator.as_str(),
+                    m.line,
+                    m.description
+                )
+            }
         })
     }
 }
@@ -429,6 +517,11 @@ pub(crate) struct Builder {
     /// Lines that start a statement, condition, loop keyword or `try`: the line goals when the
     /// caller gives no probed lines.
     code_lines: BTreeSet<u32>,
+    /// The mutants to make weak-mutation goals of (empty unless the criterion is on).
+    mutants: Vec<MutantProbe>,
+    /// Every reachable control-flow node with a span: member, byte range, model-level
+    /// dependencies. Where a mutant's code is evaluated.
+    nodes: Vec<(MemberId, std::ops::Range<usize>, Vec<ControlDep>)>,
 }
 
 impl Builder {
@@ -524,6 +617,8 @@ impl Builder {
             }
         }
 
+        let (mutants, by_mutant) = self.add_mutants(&by_member_key, &by_decision_key);
+
         let mut children = vec![Vec::new(); self.goals.len()];
         for (index, goal) in self.goals.iter().enumerate() {
             for dep in &goal.dependencies {
@@ -549,8 +644,75 @@ impl Builder {
             by_class_index,
             by_member_key,
             by_line,
+            mutants,
+            by_mutant,
             coupled: Vec::new(),
         }
+    }
+
+    /// A weak-mutation goal per mutant inside a member of the table. Its dependencies are those
+    /// of the innermost reachable control-flow node whose span holds the mutated code (a
+    /// condition's decision, a statement), else those of the nodes on its line; a mutant in
+    /// unreachable code gets none and never becomes a target.
+    fn add_mutants(
+        &mut self,
+        by_member_key: &BTreeMap<String, MemberId>,
+        by_decision_key: &BTreeMap<DecisionKey, DecisionId>,
+    ) -> (Vec<MutantInfo>, BTreeMap<u32, u32>) {
+        let mut infos = Vec::new();
+        let mut by_mutant = BTreeMap::new();
+        for (local_id, mutant) in std::mem::take(&mut self.mutants).into_iter().enumerate() {
+            let Some(member) = mutant
+                .member
+                .as_ref()
+                .and_then(|key| by_member_key.get(key))
+                .copied()
+            else {
+                continue;
+            };
+            let innermost = self
+                .nodes
+                .iter()
+                .filter(|(m, span, _)| *m == member && span.contains(&mutant.offset))
+                .min_by_key(|(_, span, _)| span.len());
+            let raw: Vec<ControlDep> = match innermost {
+                Some((_, _, deps)) => deps.clone(),
+                None => self
+                    .raw_lines
+                    .get(&mutant.line)
+                    .into_iter()
+                    .flatten()
+                    .filter(|(m, _)| *m == member)
+                    .flat_map(|(_, deps)| deps.iter().cloned())
+                    .collect(),
+            };
+            let deps = resolve(
+                &raw,
+                member,
+                &self.members,
+                &self.decisions,
+                by_decision_key,
+            );
+            let root = deps.iter().any(|d| matches!(d, Dependency::Entry(_)));
+            let goal = GoalId(self.goals.len() as u32);
+            by_mutant.insert(local_id as u32, infos.len() as u32);
+            self.goals.push(StaticGoal {
+                kind: StaticGoalKind::WeakMutation {
+                    mutant: infos.len() as u32,
+                },
+                dependencies: deps,
+                root,
+            });
+            infos.push(MutantInfo {
+                local_id: local_id as u32,
+                member,
+                line: mutant.line,
+                operator: mutant.operator,
+                description: mutant.description,
+                goal,
+            });
+        }
+        (infos, by_mutant)
     }
 
     fn add_member(&mut self, ty: &TypeDecl, member: &Member) {
@@ -621,6 +783,13 @@ impl Builder {
                         .entry(line)
                         .or_default()
                         .push((member_id, node.control_deps.clone()));
+                    if !self.mutants.is_empty() {
+                        self.nodes.push((
+                            member_id,
+                            span.start_byte..span.end_byte,
+                            node.control_deps.clone(),
+                        ));
+                    }
                 }
             }
         }

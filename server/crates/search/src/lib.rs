@@ -20,6 +20,8 @@
 //!   catch clause's row is just [`ExecutionResult::record_decision`].
 //! - a method row: [`ExecutionResult::record_member_entry`] (member via
 //!   [`GoalTable::member_by_key`]); it also covers a branch-free method's entry goal.
+//! - a mutant row `[id, infectionDistance]` (a file compiled with its mutants):
+//!   [`ExecutionResult::record_infection`] with [`GoalTable::mutant_by_local_id`].
 //! - a line row: [`ExecutionResult::record_line`]; the proxy counters (I1, I2, I4, I5) into
 //!   [`ExecutionResult::proxies`]; the executed statement count; the status.
 //! - an exception thrown out of a call to the class under test:
@@ -67,7 +69,7 @@ pub use execution::{
 pub use fitness::{goal_fitness, normalise, suite_fitness};
 pub use goal_table::{
     Criteria, Criterion, DecisionId, DecisionInfo, Dependency, GoalId, GoalTable, MemberId,
-    MemberInfo, StaticGoal, StaticGoalKind,
+    MemberInfo, MutantInfo, StaticGoal, StaticGoalKind,
 };
 pub use goals_manager::GoalsManager;
 pub use performance::{performance_heuristic, PerformanceProxies};

@@ -95,6 +95,7 @@ fn a_fixed_seed_gives_the_same_archive() {
         line: false,
         method: true,
         exception: true,
+        weak_mutation: false,
     };
     let table = common::table(common::HARD, "toy.Hard", criteria);
     for algorithm in ALGORITHMS {

@@ -38,6 +38,7 @@ fn render(table: &GoalTable) -> String {
                 format!("method {}", short(&table.member(member).key))
             }
             StaticGoalKind::Coupled { pair } => format!("coupled {pair}"),
+            StaticGoalKind::WeakMutation { mutant } => format!("mutant {mutant}"),
         };
         let root = if goal.root { " root" } else { "" };
         out.push_str(&format!("G{} {name}{root} <- {}\n", id.0, deps.join(" | ")));

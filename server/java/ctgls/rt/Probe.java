@@ -233,6 +233,15 @@ public final class Probe {
     // ---------------------------------------------------------------- hot path
 
     /** True when the calling thread belongs to the running test; throws once the deadline passed. */
+    /**
+     * Whether the calling thread's probes are recorded, without the deadline's exception: what the
+     * weak-mutation records of {@link Mutants} ask, whose callers must behave as the original code.
+     */
+    static boolean recordingQuietly() {
+        ThreadGroup g = group;
+        return g != null && Thread.currentThread().getThreadGroup() == g && !expired && !paused;
+    }
+
     private static boolean recording() {
         ThreadGroup g = group;
         if (g == null || Thread.currentThread().getThreadGroup() != g) {
@@ -267,6 +276,12 @@ public final class Probe {
      * is {@code |a - b|}; a taken {@code ==} is {@code k} away from false.
      */
     private static boolean compare(int id, int op, double a, double b) {
+        // With mutants compiled in, the operator comes from Mutants.ror, which marks it with the
+        // id of its relational-operator mutants (see Mutants.ror).
+        if (op > GE) {
+            Mutants.relationalInfection(op, a, b);
+            op &= Mutants.OPERATOR_BITS;
+        }
         boolean r;
         double other;
         if (Double.isNaN(a) || Double.isNaN(b)) {
@@ -300,6 +315,10 @@ public final class Probe {
 
     /** {@code a op b} on longs. Distances are computed in double precision. */
     public static boolean cmpLong(int id, int op, long a, long b) {
+        if (op > GE) {
+            Mutants.relationalInfection(op, a, b);
+            op &= Mutants.OPERATOR_BITS;
+        }
         boolean exact;
         switch (op) {
             case EQ: exact = a == b; break;
@@ -833,6 +852,7 @@ public final class Probe {
             statements = 0;
             pendingBreak = -1;
             escapes.clear();
+            Mutants.clearInfections();
             synchronized (seedStrings) {
                 seedStrings.clear();
                 seedStringCounts.clear();
@@ -1084,6 +1104,15 @@ public final class Probe {
                 Map.Entry<?, ?> e = (Map.Entry<?, ?>) o;
                 list(bySlot, (Integer) e.getKey(), "seeds").add(e.getValue());
             }
+            Mutants.eachInfection((key, local, distance) -> {
+                Integer slot = SLOT_BY_KEY.get(key);
+                if (slot != null) {
+                    List<Object> row = new ArrayList<>(2);
+                    row.add((long) local);
+                    row.add(distance);
+                    list(bySlot, slot, "mutants").add(row);
+                }
+            });
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("files", new ArrayList<Object>(bySlot.values()));
             Map<String, Object> proxies = new LinkedHashMap<>();
@@ -1118,6 +1147,7 @@ public final class Probe {
             m.put("loops", new ArrayList<Object>());
             m.put("escapes", new ArrayList<Object>());
             m.put("seeds", new ArrayList<Object>());
+            m.put("mutants", new ArrayList<Object>());
             bySlot.put(slot, m);
         }
         return (List<Object>) m.get(kind);

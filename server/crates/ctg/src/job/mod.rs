@@ -54,7 +54,7 @@ use rand::SeedableRng;
 use search::{AllGoalsCovered, GoalTable, MaxExecutions, Search, SearchConfig, Variation as _};
 use testcase::{ConstantPool, EnvironmentInputs, TestCase};
 
-use crate::budget::{SearchBudget, MIN_SEARCH_SHARE};
+use crate::budget::{SearchBudget, MIN_MINIMISATION_SHARE, MIN_SEARCH_SHARE};
 use crate::compile::FileLevel;
 use crate::job::observer::SearchBridge;
 use crate::job::request::share;
@@ -331,11 +331,12 @@ fn run_compiled(
             &coupling.pairs(),
             request.criteria,
         ),
-        _ => GoalTable::for_class_with_lines(
+        _ => GoalTable::for_class_with_probes(
             &context.cut.model,
             class,
             request.criteria,
             &context.probes.lines,
+            &context.probes.mutants,
         ),
     }
     .ok_or_else(|| GenerationError::ClassNotFound {
@@ -504,7 +505,8 @@ fn run_compiled(
         let final_estimate = per_test * (kept.len() as u32 * 2) + Duration::from_millis(50);
         let deadline = job_deadline
             .checked_sub(final_estimate)
-            .unwrap_or(job_deadline);
+            .unwrap_or(job_deadline)
+            .max(Instant::now() + request.budget.mul_f64(MIN_MINIMISATION_SHARE));
         let descriptions: Vec<Vec<String>> = kept.iter().map(|(_, _, d)| d.clone()).collect();
         let (tests, stats) = minimise(
             &mut executor,

@@ -8,7 +8,7 @@ use javamodel::JavaModel;
 use jvm::{CompileRequest, Diagnostic, DiagnosticKind, SourceFile, Supervisor};
 use syntax::tree_sitter::Tree;
 
-use crate::compile::{compile_instrumented, CompileError, CompiledUnit};
+use crate::compile::{compile_instrumented_with, CompileError, CompiledUnit};
 use crate::job::request::GenerationRequest;
 use crate::job::result::{GenerationError, SourceDiagnostic};
 use crate::project::{ProjectLayout, SourceOverlays};
@@ -131,7 +131,9 @@ pub fn locate_also(
 
 /// Compiles the files declaring `instrumented` (the class under test first, then the request's
 /// `also_instrument`) instrumented, and what `roots` (their paths) reach: files no root reaches
-/// are not compiled, and their errors do not fail the job.
+/// are not compiled, and their errors do not fail the job. With the weak-mutation criterion
+/// they are compiled with their mutants (schemata, all off), whose infection distances the
+/// probes then report.
 pub fn compile(
     supervisor: &mut Supervisor,
     request: &GenerationRequest,
@@ -145,16 +147,19 @@ pub fn compile(
         options: request.javac_options.clone(),
         roots: Some(roots.to_vec()),
     };
-    compile_instrumented(supervisor, &compile_request, instrumented).map_err(|e| match e {
-        CompileError::DoesNotCompile { diagnostics } => GenerationError::DoesNotCompile {
-            class: request.class.clone(),
-            diagnostics: on_disk(sources, diagnostics),
-        },
-        CompileError::UnknownClass(class) => GenerationError::ClassNotFound {
-            class,
-            source_roots: request.layout.source_roots.clone(),
-        },
-        CompileError::Jvm(e) => GenerationError::Jvm(e),
+    let mutants = request.criteria.weak_mutation && request.callee.is_none();
+    compile_instrumented_with(supervisor, &compile_request, instrumented, mutants).map_err(|e| {
+        match e {
+            CompileError::DoesNotCompile { diagnostics } => GenerationError::DoesNotCompile {
+                class: request.class.clone(),
+                diagnostics: on_disk(sources, diagnostics),
+            },
+            CompileError::UnknownClass(class) => GenerationError::ClassNotFound {
+                class,
+                source_roots: request.layout.source_roots.clone(),
+            },
+            CompileError::Jvm(e) => GenerationError::Jvm(e),
+        }
     })
 }
 

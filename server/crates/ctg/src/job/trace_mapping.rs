@@ -167,6 +167,12 @@ impl<'a> TraceMapper<'a> {
                 .map(|(_, h)| h)
                 .sum::<u64>();
             self.record_goals(out, file, self.probes);
+            // Weak mutation: the mutants of the table's members that the test reached.
+            for &(id, distance) in &file.mutants {
+                if let Some(mutant) = self.table.mutant_by_local_id(id) {
+                    out.record_infection(mutant, distance);
+                }
+            }
             for &(line, h) in &file.lines {
                 if h > 0 && self.is_own(Some(line)) {
                     out.record_line(line);
@@ -717,6 +723,7 @@ class Helper {
             loops: (0..probes.loops.len() as u32).map(|id| (id, 3)).collect(),
             escapes: Vec::new(),
             seeds: Vec::new(),
+            mutants: Vec::new(),
         };
         let in_cut = |line: u32| cut_lines.contains(&line);
         let cut_only = FileTrace {

@@ -23,6 +23,7 @@ mod disk;
 mod file_name;
 mod format;
 mod history;
+mod integration;
 mod record;
 mod seeds;
 mod type_text;
@@ -40,6 +41,7 @@ pub use history::{
     entry_for, record_after, rerun_decision, RerunDecision, RerunReason, SkipReason, HISTORY_LIMIT,
     RUNS_WITHOUT_IMPROVEMENT,
 };
+pub use integration::{IntegrationRunRecord, StoredCoupledPair, INTEGRATION_DIR};
 pub use record::{
     ClassRecord, Coverage, FinishedRun, HistoryEntry, RunInfo, StoredAssertion, StoredMethod,
     StoredSuite, StoredTest, UndeclaredException,

@@ -16,7 +16,7 @@ use ctg::pipeline::{self, PipelineOptions};
 use ctg::project::{LayoutOverrides, ProjectLayout};
 use ctg::store::Store;
 use ctg::verify::VerifyOptions;
-use ctgproject::run::{self, Assignment, Planned};
+use ctgproject::run::{self, Assignment, Limits, Planned};
 use jvm::{Supervisor, Training, WorkerConfig};
 use serde_json::{json, Value};
 
@@ -67,10 +67,10 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     );
     let mut project_plan = None;
     let mut pairs = Vec::new();
-    let (plan, unallocated, maximum, uses) = if project_mode {
+    let (plan, limits, uses) = if project_mode {
         match project::plan(&args, &layout, &store, jobs) {
             Ok(p) => {
-                let parts = (p.plan.clone(), p.unallocated, p.maximum, p.uses.clone());
+                let parts = (p.plan.clone(), p.limits, p.uses.clone());
                 pairs = p.pairs.clone();
                 project_plan = Some(p);
                 parts
@@ -90,12 +90,14 @@ pub fn run(args: GenerateArgs) -> ExitCode {
                 after: Default::default(),
             })
             .collect();
-        (
-            plan,
-            std::time::Duration::ZERO,
-            args.budget,
-            Default::default(),
-        )
+        // Each class has a budget of its own, not a share of a total: nothing is handed on
+        // or taken back.
+        let limits = Limits {
+            unallocated: std::time::Duration::ZERO,
+            maximum: args.budget,
+            minimum: std::time::Duration::MAX,
+        };
+        (plan, limits, Default::default())
     };
     let jobs = jobs.min(plan.len().max(1));
     if let Some(note) = jobs_note.filter(|_| !args.quiet) {
@@ -184,7 +186,8 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     };
     let run_class =
         |assignment: &Assignment| run_one(&assignment.class, args.callee.as_deref(), assignment);
-    let mut rows: Vec<Row> = run::run_plan(&plan, jobs, unallocated, maximum, &run_class)
+    let maximum = limits.maximum;
+    let mut rows: Vec<Row> = run::run_plan(&plan, jobs, limits, &run_class)
         .into_iter()
         .map(|(_, row)| row)
         .collect();
@@ -215,8 +218,12 @@ pub fn run(args: GenerateArgs) -> ExitCode {
             run::run_plan(
                 &pair_plan,
                 jobs,
-                std::time::Duration::ZERO,
-                maximum,
+                // Each pair keeps its own share: nothing handed on or taken back.
+                Limits {
+                    unallocated: std::time::Duration::ZERO,
+                    maximum,
+                    minimum: std::time::Duration::MAX,
+                },
                 &run_pair,
             )
             .into_iter()

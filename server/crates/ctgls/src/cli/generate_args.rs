@@ -63,7 +63,8 @@ pub struct GenerateCli {
     /// dynamosa (default), adynamosa, mosa or wholesuite
     #[arg(long, value_name = "NAME", value_parser = algorithm)]
     algorithm: Option<Algorithm>,
-    /// Comma-separated: branch, line, method, exception (default: all; branch is always on)
+    /// Comma-separated: branch, line, method, exception, weak-mutation (default: all but
+    /// weak-mutation; branch is always on)
     #[arg(long, value_name = "LIST", value_parser = criteria)]
     criteria: Option<Criteria>,
     /// JUnit version of the emitted tests (default: what the project uses)
@@ -288,7 +289,7 @@ impl Default for GenerateArgs {
             seed: 0,
             max_executions: None,
             algorithm: Algorithm::DynaMosa,
-            criteria: Criteria::all(),
+            criteria: Criteria::default(),
             junit: None,
             mutation: false,
             out: None,
@@ -361,7 +362,7 @@ impl GenerateCli {
             seed: self.seed,
             max_executions: self.max_executions,
             algorithm: self.algorithm.unwrap_or(Algorithm::DynaMosa),
-            criteria: self.criteria.unwrap_or_else(Criteria::all),
+            criteria: self.criteria.unwrap_or_default(),
             junit: self.junit,
             mutation: self.mutation,
             out: self.out,
@@ -468,9 +469,11 @@ fn criteria(list: &str) -> Result<Criteria, String> {
             "line" => criteria.line = true,
             "method" => criteria.method = true,
             "exception" => criteria.exception = true,
+            "weak-mutation" => criteria.weak_mutation = true,
             other => {
                 return Err(format!(
-                    "unknown criterion `{other}` in `--criteria` (branch, line, method, exception)"
+                    "unknown criterion `{other}` in `--criteria` (branch, line, method, \
+                     exception, weak-mutation)"
                 ))
             }
         }
@@ -519,6 +522,24 @@ mod tests {
     }
 
     #[test]
+    fn weak_mutation_is_a_criterion_outside_the_default_set() {
+        let default = parse(&["--class", "p.A"]).expect("valid").criteria;
+        assert_eq!(default, Criteria::default());
+        assert!(!default.weak_mutation && default.line && default.exception);
+        let chosen = parse(&["--class", "p.A", "--criteria", "line, weak-mutation"])
+            .expect("valid")
+            .criteria;
+        assert_eq!(
+            chosen,
+            Criteria {
+                line: true,
+                weak_mutation: true,
+                ..Criteria::branch_only()
+            }
+        );
+    }
+
+    #[test]
     fn defaults_and_every_flag() {
         let args = parse(&["--class", "com.x.A"]).expect("valid");
         assert_eq!(
@@ -553,7 +574,7 @@ mod tests {
             "--algorithm",
             "wholesuite",
             "--criteria",
-            "branch,exception",
+            "branch,exception,weak-mutation",
             "--junit",
             "4",
             "--out",
@@ -606,7 +627,8 @@ mod tests {
             Criteria {
                 line: false,
                 method: false,
-                exception: true
+                exception: true,
+                weak_mutation: true,
             }
         );
         assert_eq!(args.junit, Some(JUnitVersion::Four));
@@ -718,7 +740,8 @@ mod tests {
             ),
             (
                 &["--class", "A", "--criteria", "branch,mutation"],
-                "unknown criterion `mutation` in `--criteria` (branch, line, method, exception)",
+                "unknown criterion `mutation` in `--criteria` (branch, line, method, exception, \
+                 weak-mutation)",
             ),
             (
                 &["--class", "A", "--junit", "3"],

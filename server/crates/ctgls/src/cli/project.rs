@@ -12,7 +12,7 @@ use ctgproject::changed;
 use ctgproject::discover::{self, ClassFilter};
 use ctgproject::order;
 use ctgproject::pairs::{self, ModelledClass, PairChoice, PairRun};
-use ctgproject::run::{self, Planned};
+use ctgproject::run::{self, Limits, Planned};
 use ctgproject::shard;
 
 use crate::cli::generate_args::GenerateArgs;
@@ -21,10 +21,9 @@ use crate::cli::report_json::{IntegrationFacts, ProjectFacts};
 /// What project mode runs, and the facts for the report.
 pub struct ProjectPlan {
     pub plan: Vec<Planned>,
-    /// Time no class was given, handed on at run time.
-    pub unallocated: Duration,
-    /// No class gets more (the paper's `b`).
-    pub maximum: Duration,
+    /// Time no class was given (handed on at run time), the most a class gets (the paper's
+    /// `b`) and the least it keeps when overruns are taken back (its `z`).
+    pub limits: Limits,
     /// The project classes each class takes as input: their stored tests seed its search.
     pub uses: BTreeMap<String, BTreeSet<String>>,
     /// Class-integration runs (`--integration`), after the unit runs, most coupled first.
@@ -250,8 +249,11 @@ pub fn plan(
         },
         plan,
         pairs: pair_runs,
-        unallocated,
-        maximum,
+        limits: Limits {
+            unallocated,
+            maximum,
+            minimum,
+        },
         uses: uses
             .iter()
             .map(|(class, used)| {

@@ -9,7 +9,7 @@ use tower_lsp_server::ls_types::{
     WorkspaceServerCapabilities,
 };
 
-use crate::lsp::protocol::{command, GENERATE_TESTS_KIND};
+use crate::lsp::protocol::{command, GENERATE_INTEGRATION_TESTS_KIND, GENERATE_TESTS_KIND};
 use crate::lsp::to_proto;
 
 pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
@@ -42,6 +42,7 @@ pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
             code_action_kinds: Some(vec![
                 CodeActionKind::QUICKFIX,
                 CodeActionKind::new(GENERATE_TESTS_KIND),
+                CodeActionKind::new(GENERATE_INTEGRATION_TESTS_KIND),
             ]),
             resolve_provider: Some(true),
             work_done_progress_options: WorkDoneProgressOptions::default(),

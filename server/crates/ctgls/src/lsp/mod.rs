@@ -10,6 +10,8 @@
 //!   and the read-only view features get; `view`: results placed on the current text;
 //! - features, pure functions of a `FileView`: `diagnostics` (with `nondeterminism` and
 //!   `regression`, the guard's), `hover`, `lens`, `actions` (with `test_file`), `coverage`;
+//!   `integration`: the couplings with other classes, their hover and code action, and
+//!   what this session's integration runs covered;
 //!   `status` reports the server's state;
 //!   `requests` answers the read-only requests with them;
 //! - `protocol`: the extension messages, commands, diagnostic codes and settings, typed;
@@ -28,6 +30,7 @@ pub mod file_view;
 pub mod from_proto;
 pub mod guard;
 pub mod hover;
+pub mod integration;
 pub mod lens;
 pub mod nondeterminism;
 pub mod owner;

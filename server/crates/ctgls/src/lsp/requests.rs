@@ -13,12 +13,13 @@ use tower_lsp_server::ls_types::{
 use crate::lsp::actions::{self, ActionData, TestFileNow};
 use crate::lsp::event::ClientFeatures;
 use crate::lsp::file_view::{FileView, Shown};
+use crate::lsp::integration::{self, Integration, IntegrationRecord, ProjectSources};
 use crate::lsp::protocol::settings::Config;
 use crate::lsp::protocol::CoverageResult;
 use crate::lsp::runner::ClasspathStatus;
 use crate::lsp::scheduler::Scheduler;
 use crate::lsp::view::View;
-use crate::lsp::workspace::Workspace;
+use crate::lsp::workspace::{is_source_file, uri_path, Workspace};
 use crate::lsp::{coverage, hover, lens};
 use crate::open_file::OpenFile;
 
@@ -34,6 +35,8 @@ pub struct Snapshot<'a> {
     pub unavailable: Option<String>,
     pub workspace: &'a Workspace,
     pub classpaths: &'a BTreeMap<PathBuf, ClasspathStatus>,
+    /// The couplings with other classes and this session's integration runs.
+    pub integration: &'a Integration,
 }
 
 impl Snapshot<'_> {
@@ -49,7 +52,83 @@ impl Snapshot<'_> {
     }
 
     pub fn hover(&self, uri: &Uri, position: TextPosition) -> Option<String> {
-        hover::hover(&self.view(uri)?, position)
+        let view = self.view(uri)?;
+        let coverage = hover::hover(&view, position);
+        let integration = self.integration_hover(&view, position);
+        match (coverage, integration) {
+            (Some(coverage), Some(integration)) => {
+                Some(format!("{coverage}\n---\n\n{integration}"))
+            }
+            (coverage, integration) => coverage.or(integration),
+        }
+    }
+
+    /// The callers that reach the branch at `position` of the class of the view's file.
+    fn integration_hover(&self, view: &FileView, position: TextPosition) -> Option<String> {
+        let offset = view
+            .file
+            .document()
+            .line_index()
+            .offset(position, view.encoding)
+            .ok()?;
+        let path = uri_path(view.uri)?;
+        integration::hover::section(
+            view.file.model(),
+            offset,
+            || {
+                let sources = self.project_sources(&path);
+                self.integration.index.callers(&sources, &path)
+            },
+            |caller, callee| self.integration_record(&path, caller, callee),
+        )
+    }
+
+    /// The last integration run of `caller` through `callee`: this session's, else the one the
+    /// project's `.ctgls/` store recorded (an earlier session's, the CLI's).
+    fn integration_record(
+        &self,
+        path: &Path,
+        caller: &str,
+        callee: &str,
+    ) -> Option<std::sync::Arc<IntegrationRecord>> {
+        let key = (caller.to_string(), callee.to_string());
+        if let Some(record) = self.integration.records.get(&key) {
+            return Some(record.clone());
+        }
+        let layout = self
+            .workspace
+            .layout_for(path, &self.config.layout_overrides());
+        match ctg::store::Store::open(&layout.root).load_integration(caller, callee) {
+            Ok(stored) => stored
+                .map(|stored| std::sync::Arc::new(IntegrationRecord::from_stored(stored, None))),
+            Err(error) => {
+                tracing::warn!("{error}");
+                None
+            }
+        }
+    }
+
+    /// The source files of `path`'s project, with the open documents' texts.
+    pub fn project_sources(&self, path: &Path) -> ProjectSources {
+        let layout = self
+            .workspace
+            .layout_for(path, &self.config.layout_overrides());
+        let files = self.integration.index.source_files(&layout.root, || {
+            layout
+                .source_files()
+                .into_iter()
+                .filter(|file| is_source_file(&layout, file))
+                .collect()
+        });
+        let open = self
+            .files
+            .iter()
+            .filter_map(|(uri, file)| {
+                let path = uri_path(uri)?;
+                is_source_file(&layout, &path).then(|| (path, file.model().clone()))
+            })
+            .collect();
+        ProjectSources { files, open }
     }
 
     pub fn code_lens(&self, uri: &Uri) -> Vec<CodeLens> {
@@ -78,8 +157,11 @@ impl Snapshot<'_> {
             queued,
             disabled_support: self.features.disabled_actions,
         });
+        let listed = listed
+            .into_iter()
+            .chain(self.integration_actions(&view, range, only));
         if self.features.resolve_edit {
-            return listed;
+            return listed.collect();
         }
         // Clients that cannot resolve edits get them at once (actions without data, which
         // run a command or are disabled, need no resolving).
@@ -92,7 +174,48 @@ impl Snapshot<'_> {
             .collect()
     }
 
+    /// *Generate integration tests through R* on the class's declaration (R a caller) and on
+    /// its calls of other classes.
+    fn integration_actions(
+        &self,
+        view: &FileView,
+        range: Range,
+        only: Option<&[CodeActionKind]>,
+    ) -> Vec<CodeAction> {
+        let index = view.file.document().line_index();
+        let (Ok(start), Ok(end), Some(path)) = (
+            index.offset(crate::lsp::from_proto::position(range.start), view.encoding),
+            index.offset(crate::lsp::from_proto::position(range.end), view.encoding),
+            uri_path(view.uri),
+        ) else {
+            return Vec::new();
+        };
+        let sources = self.project_sources(&path);
+        // Callers matter on the class's declaration only: not looked for elsewhere.
+        let callers = if integration::actions::on_declaration(view.file.model(), &path, start, end)
+        {
+            self.integration.index.callers(&sources, &path)
+        } else {
+            Vec::new()
+        };
+        let callees = self.integration.index.callees(&sources, &path);
+        integration::actions::list(&integration::actions::IntegrationActionInput {
+            start,
+            end,
+            callers: &callers,
+            callees: &callees,
+            only,
+            unavailable: self.unavailable.as_deref(),
+            disabled_support: self.features.disabled_actions,
+        })
+    }
+
     pub fn resolve_action(&self, mut action: CodeAction) -> Result<CodeAction, String> {
+        // An action that runs a command or is disabled has nothing to resolve; clients that
+        // resolve every action before applying it (Neovim) get it back as it is.
+        if action.data.is_none() && (action.command.is_some() || action.disabled.is_some()) {
+            return Ok(action);
+        }
         let data: ActionData = action
             .data
             .clone()

@@ -30,6 +30,7 @@ use search::{Algorithm, CancelToken, Progress};
 use tower_lsp_server::ls_types::Uri;
 
 use crate::lsp::guard::{check_before_run, CheckInput, GuardJob, GuardUpdate};
+use crate::lsp::results::integration::IntegrationRecord;
 use crate::lsp::results::ClassResults;
 
 /// How long a build tool's failure stands before the tool is asked again (with the same build
@@ -70,6 +71,18 @@ pub struct RunJob {
     /// The guard's check alone (`guard::CHECK_DELAY` after an edit): no search, no
     /// `Finished` report. Dropped unstarted when cancelled (the file was edited again).
     pub check_only: bool,
+    /// A class-integration run of the class through its calls of a callee (`ctgls generate
+    /// --class R --callee E`): reported as `IntegrationFinished`, its test file written.
+    pub integration: Option<IntegrationJob>,
+}
+
+/// The callee of an integration run.
+#[derive(Debug, Clone)]
+pub struct IntegrationJob {
+    /// Binary name.
+    pub callee: String,
+    /// `ctg::pipeline::source_hash` of the callee's text the run sees.
+    pub callee_hash: String,
 }
 
 /// Where a project's classpath came from, for `ctgls/status`.
@@ -105,6 +118,12 @@ pub enum RunUpdate {
     Finished {
         run: u64,
         outcome: Result<Arc<ClassResults>, RunFailure>,
+        wall: Duration,
+    },
+    /// An integration run ended (`RunJob::integration`).
+    IntegrationFinished {
+        run: u64,
+        outcome: Result<Arc<IntegrationRecord>, RunFailure>,
         wall: Duration,
     },
     /// What the regression guard's check before the search found (`guard.rs`).
@@ -235,36 +254,25 @@ fn run_loop(jobs: mpsc::Receiver<RunJob>, updates: UpdateSink) {
             );
             None
         });
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run_one(&job, &mut workers, &updates)
-        }))
-        .unwrap_or_else(|panic| {
-            let message = super::panic_message(panic.as_ref());
-            tracing::error!("generation for {} panicked: {message}", job.class);
-            // The worker may be in any state: start afresh next time.
-            workers.clear();
-            Err(RunFailure {
-                kind: FailureKind::Other,
-                message: format!(
-                    "internal error while generating for {}: {message}",
-                    job.class
-                ),
-                diagnostics: Vec::new(),
-            })
-        });
         // A run that failed on a guessed classpath says why the classpath is a guess.
-        let outcome = outcome.map_err(|mut failure| {
-            if let Some(Err(error)) = resolution.as_ref().map(|r| &r.outcome) {
-                if !matches!(failure.kind, FailureKind::Cancelled) && !failure.kind.is_global() {
-                    failure.message = format!("{} ({error})", failure.message);
-                }
-            }
-            failure
-        });
-        let update = RunUpdate::Finished {
-            run,
-            outcome,
-            wall: started.elapsed(),
+        let explain = |failure: RunFailure| classpath_note(failure, resolution.as_ref());
+        let update = match &job.integration {
+            None => RunUpdate::Finished {
+                run,
+                outcome: guarded(&job, &mut workers, |workers| {
+                    run_one(&job, workers, &updates)
+                })
+                .map_err(explain),
+                wall: started.elapsed(),
+            },
+            Some(integration) => RunUpdate::IntegrationFinished {
+                run,
+                outcome: guarded(&job, &mut workers, |workers| {
+                    run_integration(&job, integration, workers, &updates)
+                })
+                .map_err(explain),
+                wall: started.elapsed(),
+            },
         };
         if !updates(update) {
             break;
@@ -274,6 +282,40 @@ fn run_loop(jobs: mpsc::Receiver<RunJob>, updates: UpdateSink) {
     for (_, (mut worker, _)) in workers {
         worker.shutdown();
     }
+}
+
+/// `run` on the job's workers, a panic turned into a failure (and the workers started
+/// afresh next time, since they may be in any state).
+fn guarded<T>(
+    job: &RunJob,
+    workers: &mut Workers,
+    run: impl FnOnce(&mut Workers) -> Result<T, RunFailure>,
+) -> Result<T, RunFailure> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(workers))).unwrap_or_else(
+        |panic| {
+            let message = super::panic_message(panic.as_ref());
+            tracing::error!("generation for {} panicked: {message}", job.class);
+            workers.clear();
+            Err(RunFailure {
+                kind: FailureKind::Other,
+                message: format!(
+                    "internal error while generating for {}: {message}",
+                    job.class
+                ),
+                diagnostics: Vec::new(),
+            })
+        },
+    )
+}
+
+/// A failure on a guessed classpath says why the classpath is a guess.
+fn classpath_note(mut failure: RunFailure, resolution: Option<&Resolution>) -> RunFailure {
+    if let Some(Err(error)) = resolution.map(|r| &r.outcome) {
+        if !matches!(failure.kind, FailureKind::Cancelled) && !failure.kind.is_global() {
+            failure.message = format!("{} ({error})", failure.message);
+        }
+    }
+    failure
 }
 
 /// Asks the build tool for the job's classpath and puts it into the job's layout (the guess
@@ -423,12 +465,7 @@ fn run_one(
     // The regression guard: the stored tests and the project's tests, before the search.
     check(job, supervisor, updates);
 
-    let mut request = GenerationRequest::new(job.layout.clone(), job.class.clone());
-    request.overlays = job.overlays.clone();
-    request.budget = job.budget;
-    request.algorithm = job.algorithm;
-    request.cancel = job.cancel.clone();
-    request.seed = job.run;
+    let request = generation_request(job);
     let options = pipeline_options(job, supervisor, costs);
     let model = &*job.model;
     let mut observer = Observer {
@@ -467,6 +504,60 @@ fn run_one(
     Ok(Arc::new(ClassResults::from_outcome(
         job.run, &outcome, model,
     )))
+}
+
+/// The pipeline's request for `job` (an integration run adds its callee).
+fn generation_request(job: &RunJob) -> GenerationRequest {
+    let mut request = GenerationRequest::new(job.layout.clone(), job.class.clone());
+    request.overlays = job.overlays.clone();
+    request.budget = job.budget;
+    request.algorithm = job.algorithm;
+    request.cancel = job.cancel.clone();
+    request.seed = job.run;
+    request
+}
+
+/// A class-integration run (the CLI's `ctgls generate --class R --callee E`): no regression
+/// check, the tests written to `<R>_<E>IntegrationGeneratedTest.java`, the pairs they cover
+/// recorded in the store (`ctg::store::IntegrationRunRecord`; not the class's suite).
+fn run_integration(
+    job: &RunJob,
+    integration: &IntegrationJob,
+    workers: &mut Workers,
+    updates: &UpdateSink,
+) -> Result<Arc<IntegrationRecord>, RunFailure> {
+    let (supervisor, costs) = worker(job, workers)?;
+    let mut request = generation_request(job);
+    request.callee = Some(integration.callee.clone());
+    let mut options = pipeline_options(job, supervisor, costs);
+    options.write = true;
+    let mut observer = Observer {
+        job,
+        model: &job.model,
+        updates,
+        covered: BTreeSet::new(),
+        last_interim: None,
+        changed: false,
+    };
+    let outcome = pipeline::generate_tests(&request, &options, supervisor, &mut observer)
+        .map_err(|e| pipeline_failure(&job.class, e))?;
+    if let Some(error) = &outcome.emission.write_error {
+        tracing::warn!("{}: {error}", job.class);
+    }
+    let record = IntegrationRecord::from_outcome(
+        &outcome,
+        ctg::pipeline::source_hash(job.model.text()),
+        integration.callee_hash.clone(),
+    )
+    .ok_or_else(|| RunFailure {
+        kind: FailureKind::Other,
+        message: format!(
+            "ctgls found no coupled branches between {} and {}",
+            job.class, integration.callee
+        ),
+        diagnostics: Vec::new(),
+    })?;
+    Ok(Arc::new(record))
 }
 
 fn pipeline_options(job: &RunJob, supervisor: &Supervisor, costs: &CostLedger) -> PipelineOptions {
@@ -547,7 +638,8 @@ impl GenerationObserver for Observer<'_> {
         let due = self
             .last_interim
             .is_none_or(|last| last.elapsed() >= INTERIM_EVERY);
-        if due && (self.changed || self.last_interim.is_none()) {
+        // An integration run's goals are pairs, not the class's branches: no interim results.
+        if due && self.job.integration.is_none() && (self.changed || self.last_interim.is_none()) {
             self.last_interim = Some(Instant::now());
             self.changed = false;
             let results =

@@ -4,6 +4,8 @@
 //! publishes nothing and holds no results: the owner shows what runs report.
 //!
 //! Scheduling, in order of preference, one run at a time:
+//! 0. class-integration runs the user asked for (`ctgls.generateIntegration`), first asked
+//!    first, with the full budget (the owner starts them: `start_integration`);
 //! 1. classes the user asked for (`ctgls.generate`), with the full budget;
 //! 2. classes whose text changed since their last run (or that never ran this session) and
 //!    that have been quiet for the idle delay (or were just opened or saved), most recently
@@ -102,6 +104,8 @@ pub struct Running {
     /// The results shown when the run started (a finished run's or the store's): interim
     /// coverage is shown on top of them, and they come back if the run ends without results.
     pub before: Option<Arc<ClassResults>>,
+    /// The callee of a class-integration run (binary name); `None` for a unit run.
+    pub callee: Option<String>,
 }
 
 impl Running {
@@ -139,6 +143,19 @@ pub struct Scheduler {
     /// The regression guard's check on its own in flight (`check`): its file and its cancel
     /// token, cancelled by the file's next edit.
     checking: Option<(Uri, CancelToken)>,
+    /// Class-integration runs the user asked for, first come first served.
+    integration: std::collections::VecDeque<IntegrationAsk>,
+}
+
+/// A class-integration run asked for (`ctgls.generateIntegration`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IntegrationAsk {
+    /// The caller's file (open or not) and binary name.
+    pub caller_uri: Uri,
+    pub caller: String,
+    pub callee: String,
+    /// `ctg::pipeline::source_hash` of the callee's text when asked.
+    pub callee_hash: String,
 }
 
 impl Scheduler {
@@ -160,9 +177,11 @@ impl Scheduler {
         }
     }
 
-    /// Stops scheduling a closed file (cancelling its run); whether it was tracked.
+    /// Stops scheduling a closed file (cancelling its run, not an integration run through
+    /// it, which needs no open file); whether it was tracked.
     pub fn untrack(&mut self, uri: &Uri) -> bool {
-        if let Some(running) = self.running.as_ref().filter(|r| &r.uri == uri) {
+        let its_run = |r: &&Running| &r.uri == uri && r.callee.is_none();
+        if let Some(running) = self.running.as_ref().filter(its_run) {
             running.cancel.cancel();
         }
         self.files.remove(uri).is_some()
@@ -274,6 +293,9 @@ impl Scheduler {
     /// started again until their text changes or the user asks. How many runs were cancelled.
     pub fn cancel(&mut self, uri: Option<&Uri>, files: &HashMap<Uri, OpenFile>) -> usize {
         let mut cancelled = 0;
+        // Integration runs through the file's class (all of them without a file).
+        self.integration
+            .retain(|ask| uri.is_some_and(|u| *u != ask.caller_uri));
         if let Some(running) = &self.running {
             if uri.is_none_or(|u| *u == running.uri) && !running.cancel.is_cancelled() {
                 running.cancel.cancel();
@@ -302,7 +324,12 @@ impl Scheduler {
     /// Ends run `run` when it is the one in progress, recording how it ended.
     pub fn finish(&mut self, run: u64, end: RunEnd) -> Option<Running> {
         let running = self.running.take_if(|r| r.run == run)?;
-        if let Some(schedule) = self.files.get_mut(&running.uri) {
+        // An integration run says nothing of the caller's unit runs.
+        let schedule = match running.callee {
+            None => self.files.get_mut(&running.uri),
+            Some(_) => None,
+        };
+        if let Some(schedule) = schedule {
             match end {
                 RunEnd::Results => {
                     schedule.runs += 1;
@@ -326,8 +353,8 @@ impl Scheduler {
         let Some(running) = &self.running else {
             return false;
         };
-        if running.background && !running.cancel.is_cancelled() && self.next(inputs, true).is_some()
-        {
+        let yields = running.background && !running.cancel.is_cancelled();
+        if yields && (!self.integration.is_empty() || self.next(inputs, true).is_some()) {
             if let Some(running) = &self.running {
                 tracing::debug!("run {} gives way to a class the user works on", running.run);
                 running.cancel.cancel();
@@ -439,28 +466,96 @@ impl Scheduler {
                 _ => "",
             }
         );
-        let (run, class, cancel, hash) = (
-            job.run,
-            job.class.clone(),
-            job.cancel.clone(),
-            ctg::pipeline::source_hash(job.model.text()),
-        );
+        self.launch(job, uri, budget_factor < 1.0, before, updates)
+    }
+
+    /// Hands `job` to the generation thread (started with the first run) as the run in
+    /// progress.
+    fn launch(
+        &mut self,
+        job: RunJob,
+        uri: Uri,
+        background: bool,
+        before: Option<Arc<ClassResults>>,
+        updates: impl FnOnce() -> UpdateSink,
+    ) -> Option<&Running> {
+        let running = Running {
+            run: job.run,
+            uri,
+            class: job.class.clone(),
+            cancel: job.cancel.clone(),
+            phase: "starting",
+            branches: None,
+            hash: ctg::pipeline::source_hash(job.model.text()),
+            started: Instant::now(),
+            background,
+            before,
+            callee: job.integration.as_ref().map(|i| i.callee.clone()),
+        };
         self.runner
             .get_or_insert_with(|| Runner::spawn(updates()))
             .submit(job);
-        self.running = Some(Running {
-            run,
-            uri,
-            class,
-            cancel,
-            phase: "starting",
-            branches: None,
-            hash,
-            started: Instant::now(),
-            background: budget_factor < 1.0,
-            before,
-        });
+        self.running = Some(running);
         self.running.as_ref()
+    }
+
+    /// Queues a class-integration run (a pair asked for again is queued once, last); how
+    /// many are queued.
+    pub fn ask_integration(&mut self, ask: IntegrationAsk) -> usize {
+        self.integration
+            .retain(|a| (&a.caller, &a.callee) != (&ask.caller, &ask.callee));
+        self.integration.push_back(ask);
+        self.integration.len()
+    }
+
+    /// Whether an integration run is waiting (the user asked: it goes before other runs).
+    pub fn integration_due(&self) -> bool {
+        !self.integration.is_empty()
+    }
+
+    /// Starts the first integration run asked for, with the full budget; `model` is the
+    /// caller's (its open document's, else its file's).
+    pub fn start_integration(
+        &mut self,
+        model: Option<Arc<javamodel::JavaModel>>,
+        inputs: &Inputs,
+        updates: impl FnOnce() -> UpdateSink,
+    ) -> Option<&Running> {
+        let ask = self.integration.pop_front()?;
+        let (model, path) = (model?, uri_path(&ask.caller_uri)?);
+        // `job_of` takes the caller's unit run as started; this is not that run.
+        let forced = self.files.get(&ask.caller_uri).map(|s| s.forced);
+        let mut job = self.job_of(
+            &ask.caller_uri,
+            &path,
+            ask.caller.clone(),
+            model,
+            1.0,
+            inputs,
+            false,
+            |_| None,
+        );
+        if let (Some(forced), Some(schedule)) = (forced, self.files.get_mut(&ask.caller_uri)) {
+            schedule.forced = forced;
+        }
+        // The pipeline records what the run covered in the store (not as the class's suite).
+        job.integration = Some(crate::lsp::runner::IntegrationJob {
+            callee: ask.callee.clone(),
+            callee_hash: ask.callee_hash,
+        });
+        tracing::info!(
+            "run {}: {} through its calls of {}, budget {:.1} s",
+            job.run,
+            job.class,
+            ask.callee,
+            job.budget.as_secs_f64()
+        );
+        self.launch(job, ask.caller_uri, false, None, updates)
+    }
+
+    /// The integration run to start next, without starting it.
+    pub fn next_integration(&self) -> Option<&IntegrationAsk> {
+        self.integration.front()
     }
 
     /// Starts the regression guard's check of `uri`'s class on its own (`guard::CHECK_DELAY`
@@ -503,15 +598,40 @@ impl Scheduler {
         check_only: bool,
         guard: impl FnOnce(&JobFor) -> Option<GuardJob>,
     ) -> Option<RunJob> {
-        let config = inputs.config;
         let file = inputs.files.get(uri)?;
         let path = uri_path(uri)?;
         let class = primary_type(file.model(), Some(&path))?.binary_name.clone();
         let model = file.model().clone();
+        Some(self.job_of(
+            uri,
+            &path,
+            class,
+            model,
+            budget_factor,
+            inputs,
+            check_only,
+            guard,
+        ))
+    }
+
+    /// The generation thread's job for `class` of the file at `uri` (`path`) with `model`.
+    #[allow(clippy::too_many_arguments)]
+    fn job_of(
+        &mut self,
+        uri: &Uri,
+        path: &std::path::Path,
+        class: String,
+        model: Arc<javamodel::JavaModel>,
+        budget_factor: f64,
+        inputs: &Inputs,
+        check_only: bool,
+        guard: impl FnOnce(&JobFor) -> Option<GuardJob>,
+    ) -> RunJob {
+        let config = inputs.config;
         let hash = ctg::pipeline::source_hash(model.text());
         let layout = inputs
             .workspace
-            .layout_for(&path, &config.layout_overrides());
+            .layout_for(path, &config.layout_overrides());
         // Every open source file of the project runs as the editor holds it (open test
         // classes are not part of the classes under test).
         let overlays = SourceOverlays::new(inputs.files.iter().filter_map(|(uri, file)| {
@@ -535,7 +655,7 @@ impl Scheduler {
                 schedule.forced = false;
             }
         }
-        Some(RunJob {
+        RunJob {
             run,
             uri: uri.clone(),
             class: class.clone(),
@@ -565,7 +685,8 @@ impl Scheduler {
             guard,
             mutation_analysis: config.mutation_analysis,
             check_only,
-        })
+            integration: None,
+        }
     }
 
     /// Cancels the run in progress and waits (bounded) for the generation thread to shut the

@@ -199,6 +199,31 @@ impl TestServer {
         result
     }
 
+    /// `initialize` for `project` as the root and only workspace folder (named `bank`), with
+    /// `settings` as `initializationOptions`, then `initialized`.
+    pub fn initialize_project(&mut self, project: &Project, settings: Value, capabilities: Value) {
+        let root = format!("file://{}", project.0.display());
+        self.initialize(json!({
+            "processId": null,
+            "rootUri": root,
+            "workspaceFolders": [{ "uri": root, "name": "bank" }],
+            "initializationOptions": settings,
+            "capabilities": capabilities,
+        }));
+    }
+
+    /// Opens `project`'s class `class` (a simple name under `com/example/bank`, as
+    /// `Project::file` has it) with its text on disk, version 1; its URI.
+    pub fn open_class(&mut self, project: &Project, class: &str) -> String {
+        let uri = project.uri(class);
+        let text = std::fs::read_to_string(project.file(class)).unwrap();
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": "java", "version": 1, "text": text } }),
+        );
+        uri
+    }
+
     /// Sends a request and waits for its response, answering server requests and collecting
     /// notifications meanwhile. `Err` holds a JSON-RPC error object.
     pub fn request(&mut self, method: &str, params: Value) -> Result<Value, Value> {

@@ -62,6 +62,10 @@ pub struct MutantProbe {
     pub member: Option<String>,
     /// 1-based line of the mutated code.
     pub line: u32,
+    /// Byte offset in the original source where the mutated code starts: which control-flow
+    /// node of the member evaluates it, and so what reaching it depends on (the weak-mutation
+    /// goals of the search).
+    pub offset: usize,
     pub operator: MutationOperator,
     /// What the mutant changes, for people: "`<` replaced by `<=`".
     pub description: String,
@@ -141,6 +145,7 @@ impl<'s, 'm, 't> Instrumenter<'s, 'm, 't> {
             self.table.mutants.push(super::MutantProbe {
                 member: member.clone(),
                 line,
+                offset: node.start_byte(),
                 operator,
                 description,
             });

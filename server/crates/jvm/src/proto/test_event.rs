@@ -334,6 +334,12 @@ impl TraceEntry<'_> {
                     .filter_map(Scalar::into_observed)
                     .filter(|v| !matches!(v, ObservedValue::Bool(_)))
                     .collect(),
+                mutants: f
+                    .mutants
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(Row::id_and_distance)
+                    .collect(),
             })
             .collect();
         let proxies = self
@@ -363,6 +369,8 @@ struct FileEntry<'a> {
     escapes: Option<Vec<EscapeEntry>>,
     #[serde(borrow)]
     seeds: Option<Vec<Scalar<'a>>>,
+    #[serde(borrow)]
+    mutants: Option<Vec<Row<'a>>>,
 }
 
 /// `{"method", "type", "supertypes", "line", "hits"}`, a later addition to the trace's files.
@@ -419,6 +427,13 @@ impl Row<'_> {
     fn id_and_hits(&self) -> Option<(u32, u64)> {
         let [id, hits, ..] = &self.0;
         Some((id.as_ref()?.as_u64()? as u32, hits.as_ref()?.as_u64()?))
+    }
+
+    /// A mutant row `[localId, infectionDistance]`; a negative distance is no distance.
+    fn id_and_distance(&self) -> Option<(u32, f64)> {
+        let id = u32::try_from(self.0[0].as_ref()?.as_u64()?).ok()?;
+        let distance = self.distance(1);
+        (distance >= 0.0).then_some((id, distance))
     }
 
     fn distance(&self, k: usize) -> f64 {
@@ -720,7 +735,8 @@ mod tests {
                                                          "java.lang.Throwable"],"line":7,"hits":2},
                                           {"method":1,"type":"p.Odd","supertypes":["java.lang.Throwable"],
                                            "line":null,"hits":1}],
-                               "seeds":["EUR",[55357],1970,-1,2.5]}],
+                               "seeds":["EUR",[55357],1970,-1,2.5],
+                               "mutants":[[0,0.0],[3,2.5],[4,"Infinity"],[-1,0.0]]}],
                      "proxies":{"loopIterations":3,"methodCalls":1,"instantiations":1,"statements":9}},
             "stdout":"out\n","stderr":"err","outputTruncated":true,"durationMicros":830,"leakedThreads":1,
             "processesKilled":2,"freshLoader":false,"loaderDropped":"the test ended with exception",
@@ -823,6 +839,9 @@ mod tests {
                         ObservedValue::Integer(-1),
                         ObservedValue::Float(2.5),
                     ],
+                    // An unreached mutant is never sent; a row that says so anyway is
+                    // as far as can be, and a row without an id is skipped.
+                    mutants: vec![(0, 0.0), (3, 2.5), (4, f64::MAX)],
                 }],
                 proxies: PerformanceProxies {
                     loop_iterations: 3,

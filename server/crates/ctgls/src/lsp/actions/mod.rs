@@ -242,13 +242,25 @@ fn waiting(
     diagnostic: Option<Diagnostic>,
     reason: String,
 ) -> CodeAction {
+    let mut action = cannot_act_yet(title, kind, reason, input.disabled_support);
+    action.diagnostics = diagnostic.map(|d| vec![d]);
+    action
+}
+
+/// An action that cannot act yet, with its `reason`: disabled where the client shows such
+/// actions (`disabled_support`), else running `ctgls.explain`, which shows the reason.
+pub fn cannot_act_yet(
+    title: String,
+    kind: CodeActionKind,
+    reason: String,
+    disabled_support: bool,
+) -> CodeAction {
     let mut action = CodeAction {
         title: title.clone(),
         kind: Some(kind),
-        diagnostics: diagnostic.map(|d| vec![d]),
         ..CodeAction::default()
     };
-    if input.disabled_support {
+    if disabled_support {
         action.disabled = Some(CodeActionDisabled { reason });
     } else {
         action.command = Some(Command {

@@ -25,6 +25,9 @@ impl Owner {
         if command == command::OPEN_TEST {
             return self.open_test(arguments);
         }
+        if command == command::GENERATE_INTEGRATION {
+            return self.generate_integration(arguments);
+        }
         let file = match arguments.first() {
             Some(argument) if command != command::EXPLAIN => Some(
                 serde_json::from_value::<FileArgument>(argument.clone())

@@ -32,6 +32,7 @@ use crate::logging::LogLevelControl;
 use crate::lsp::event::{ClientFeatures, Event, SettingsOrigin, WeakEventSender};
 use crate::lsp::file_view::Shown;
 use crate::lsp::guard::{JobFor, CHECK_DELAY};
+use crate::lsp::integration::Integration;
 use crate::lsp::progress::RunProgress;
 use crate::lsp::protocol::settings::{self as config, Config, Trigger, SECTION};
 use crate::lsp::protocol::{CoverageChanged, CoverageChangedParams, StatusNotification};
@@ -46,6 +47,7 @@ use crate::open_file::OpenFile;
 
 mod commands;
 mod guard;
+mod integration;
 
 pub struct Owner {
     client: Client,
@@ -72,6 +74,8 @@ pub struct Owner {
     shown_messages: HashSet<String>,
     /// Per project root, where its classpath came from (the build tool, its cache, a guess).
     classpaths: BTreeMap<PathBuf, ClasspathStatus>,
+    /// The couplings with other classes and what this session's integration runs covered.
+    integration: Integration,
 }
 
 impl Owner {
@@ -93,6 +97,7 @@ impl Owner {
             global_problem: None,
             shown_messages: HashSet::new(),
             classpaths: BTreeMap::new(),
+            integration: Integration::default(),
         }
     }
 
@@ -135,6 +140,7 @@ impl Owner {
             unavailable: self.unavailable_reason(),
             workspace: &self.workspace,
             classpaths: &self.classpaths,
+            integration: &self.integration,
         }
     }
 
@@ -212,17 +218,19 @@ impl Owner {
                 let _ = reply.send(answer);
             }
             Event::CancelProgress { token } => {
-                let uri = self
-                    .scheduler
-                    .running()
-                    .filter(|r| {
-                        self.progress
-                            .as_ref()
-                            .is_some_and(|p| p.run == r.run && p.token == token)
-                    })
-                    .map(|r| r.uri.clone());
-                if let Some(uri) = uri {
-                    self.cancel(Some(&uri));
+                let running = self.scheduler.running().filter(|r| {
+                    self.progress
+                        .as_ref()
+                        .is_some_and(|p| p.run == r.run && p.token == token)
+                });
+                match running {
+                    // An integration run: its caller's own runs are not paused.
+                    Some(running) if running.callee.is_some() => running.cancel.cancel(),
+                    Some(running) => {
+                        let uri = running.uri.clone();
+                        self.cancel(Some(&uri));
+                    }
+                    None => {}
                 }
             }
             Event::DidChange {
@@ -480,6 +488,15 @@ impl Owner {
         {
             return;
         }
+        // Integration runs were asked for by the user: before the others.
+        if self.scheduler.integration_due() && self.start_integration() {
+            return;
+        }
+        let inputs = Inputs {
+            files: &self.files,
+            config: &self.config,
+            workspace: &self.workspace,
+        };
         let Some((uri, budget_factor)) = self.scheduler.next(&inputs, false) else {
             return;
         };
@@ -488,9 +505,7 @@ impl Owner {
             .get(&uri)
             .and_then(|s| s.results.clone())
             .filter(|r| r.origin != crate::lsp::results::Origin::Interim);
-        let events = self.events.clone();
-        let updates =
-            move || -> UpdateSink { Arc::new(move |update| events.send(Event::Run(update))) };
+        let updates = self.update_sink();
         let final_run = before
             .as_ref()
             .filter(|r| r.origin == crate::lsp::results::Origin::Final)
@@ -511,6 +526,12 @@ impl Owner {
             )
         });
         self.send_status();
+    }
+
+    /// How the generation thread reports to the owner (its events).
+    fn update_sink(&self) -> impl FnOnce() -> UpdateSink + 'static {
+        let events = self.events.clone();
+        move || -> UpdateSink { Arc::new(move |update| events.send(Event::Run(update))) }
     }
 
     /// A message from the generation thread.
@@ -575,6 +596,10 @@ impl Owner {
                     return;
                 };
                 self.finish_run(running, outcome, wall).await;
+                self.dispatch();
+            }
+            RunUpdate::IntegrationFinished { run, outcome, wall } => {
+                self.finish_integration(run, outcome, wall).await;
                 self.dispatch();
             }
         }

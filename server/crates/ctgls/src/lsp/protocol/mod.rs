@@ -63,6 +63,10 @@ pub mod command {
     /// Asks the client to show a test file at a line ([`super::OpenTestArgument`]). Result:
     /// [`super::Opened`].
     pub const OPEN_TEST: &str = "ctgls.openTest";
+    /// Generates class-integration tests of a caller through its calls of a callee
+    /// ([`super::IntegrationArgument`]), as `ctgls generate --class R --callee E` does, in the
+    /// background. Result: [`super::Scheduled`].
+    pub const GENERATE_INTEGRATION: &str = "ctgls.generateIntegration";
     /// Every command, as announced in `initialize`.
     pub const ALL: &[&str] = &[
         GENERATE,
@@ -71,6 +75,7 @@ pub mod command {
         EXPLAIN,
         ACCEPT_BEHAVIOUR,
         OPEN_TEST,
+        GENERATE_INTEGRATION,
     ];
 }
 
@@ -93,6 +98,17 @@ pub struct OpenTestArgument {
     pub test: Uri,
     /// 0-based.
     pub line: u32,
+}
+
+/// The argument of `ctgls.generateIntegration`: the caller R and the callee E (binary names)
+/// and their files.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IntegrationArgument {
+    pub caller: String,
+    pub callee: String,
+    pub caller_uri: Uri,
+    pub callee_uri: Uri,
 }
 
 /// Result of `ctgls.acceptBehaviour`: how many assertions now state the new behaviour.
@@ -442,3 +458,7 @@ pub struct NoData {}
 
 /// The source action kind of "Generate tests for class X".
 pub const GENERATE_TESTS_KIND: &str = "source.generateTests.ctgls";
+
+/// The source action kind of "Generate integration tests through R" (a kind below
+/// [`GENERATE_TESTS_KIND`], so asking for that kind brings it too).
+pub const GENERATE_INTEGRATION_TESTS_KIND: &str = "source.generateTests.ctgls.integration";

@@ -101,6 +101,12 @@ fn samples() -> Value {
         "fileArgument": value(FileArgument { uri: uri() }),
         "explainArgument": value(ExplainArgument { message: "waiting".into() }),
         "openTestArgument": value(OpenTestArgument { test: uri(), line: 12 }),
+        "integrationArgument": value(IntegrationArgument {
+            caller: "com.example.bank.Bank".into(),
+            callee: "com.example.bank.Account".into(),
+            caller_uri: uri(),
+            callee_uri: uri(),
+        }),
         "scheduled": value(Scheduled { scheduled: 1 }),
         "cancelled": value(Cancelled { cancelled: 1 }),
     })
@@ -111,6 +117,7 @@ const INTERFACES: &[(&str, &str)] = &[
     ("FileArgument", "/fileArgument"),
     ("ExplainArgument", "/explainArgument"),
     ("OpenTestArgument", "/openTestArgument"),
+    ("IntegrationArgument", "/integrationArgument"),
     ("Count", "/status/classes/0/branches"),
     ("WirePosition", "/coverage/files/0/branches/0/range/start"),
     ("WireRange", "/coverage/files/0/branches/0/range"),

@@ -17,6 +17,7 @@
 //! `words.rs` says them in English.
 
 mod build;
+pub mod integration;
 pub mod words;
 
 #[cfg(test)]
