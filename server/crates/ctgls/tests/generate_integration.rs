@@ -159,10 +159,15 @@ fn a_superclass_caller_is_tested_through_its_subclass() {
     );
     let tests: Vec<&str> = source.split("@Test").skip(1).collect();
     assert!(!tests.is_empty(), "{source}");
-    for test in tests {
+    // Every test builds the subclass; the pairs' tests call the inherited covering method
+    // (minimisation may leave a test of one of GreenPerson's own goals without it).
+    for test in &tests {
         assert!(test.contains("new GreenPerson("), "{test}");
-        assert!(test.contains(".driveToHome("), "{test}");
     }
+    assert!(
+        tests.iter().any(|test| test.contains(".driveToHome(")),
+        "{source}"
+    );
 }
 
 /// Project mode with `--integration`: the pair comes from the call sites (Person -> GreenPerson
