@@ -76,9 +76,15 @@ pub fn integration_test_class_name(caller: &str, callee: &str) -> String {
     )
 }
 
-/// [`test_file`] for [`integration_test_class_name`]: in the caller's package.
-pub fn integration_test_file(layout: &ProjectLayout, caller: &str, callee: &str) -> PathBuf {
-    let mut path = test_file(layout, caller);
+/// [`test_file`] for [`integration_test_class_name`]: in the package of the class the tests
+/// call (the caller, or the subclass callee when the caller is its superclass).
+pub fn integration_test_file(
+    layout: &ProjectLayout,
+    class_under_test: &str,
+    caller: &str,
+    callee: &str,
+) -> PathBuf {
+    let mut path = test_file(layout, class_under_test);
     path.set_file_name(format!(
         "{}.java",
         integration_test_class_name(caller, callee)

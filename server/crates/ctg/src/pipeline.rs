@@ -205,8 +205,14 @@ pub fn generate_tests(
             sources,
             cut,
             roots,
+            through_subclass,
         },
     ) = job::generate_keeping_sources(&request, supervisor, observer)?;
+    // A superclass caller's integration tests were generated for the subclass: they are its
+    // tests, in its package.
+    if let Some(through) = through_subclass {
+        request = through;
+    }
     if options.abandon_when_cancelled && request.cancel.is_cancelled() {
         return Err(PipelineError::Generation(GenerationError::Cancelled {
             class,
@@ -304,7 +310,15 @@ pub fn generate_tests(
     }
 
     let path = match &request.callee {
-        Some(callee) => emit::integration_test_file(&request.layout, &class, callee),
+        Some(callee) => emit::integration_test_file(
+            &request.layout,
+            &request.class,
+            request
+                .integration_caller
+                .as_deref()
+                .unwrap_or(&request.class),
+            callee,
+        ),
         None => emit::test_file(&request.layout, &class),
     };
     let mut write_error = None;
@@ -719,7 +733,10 @@ fn emit_verified(
     }
 
     let test_class = match &request.callee {
-        Some(callee) => emit::integration_test_class_name(class, callee),
+        Some(callee) => emit::integration_test_class_name(
+            request.integration_caller.as_deref().unwrap_or(class),
+            callee,
+        ),
         None => emit::test_class_name(class),
     };
     let mut spec = TestClassSpec::new(class, &test_class, JUnit::from(junit));

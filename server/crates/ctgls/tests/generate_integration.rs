@@ -1,23 +1,38 @@
 //! `ctgls generate --class CALLER --callee CALLEE`: class-integration tests (Derakhshanfar et
 //! al., "Generating Class-Level Integration Tests Using Call Site Information") of the example
 //! project's `Bank` through its calls of `Account`. The tests go to their own file, verified like
-//! unit tests; the report gives the coupled branches covered and those left. Gated by
-//! `CTGLS_E2E=1` (the real worker, javac and JUnit; a budget of 6 s).
+//! unit tests; the report gives the coupled branches covered and those left. Also the
+//! superclass-caller case through the subclass (section 3.2.5) and project mode's
+//! `--integration` on the `garage` fixture. Gated by `CTGLS_E2E=1` (the real worker, javac and
+//! JUnit; budgets of 5, 6 and 12 s).
 
 mod support;
 use support::{e2e_enabled, generate_with_report, Project};
 
 use std::collections::BTreeSet;
 
-#[test]
-fn bank_through_account_covers_coupled_branches_in_its_own_file() {
+use serde_json::Value;
+
+/// Runs `ctgls generate` on a copy of `fixture` with `args` (under `CTGLS_E2E=1`, else `None`),
+/// asserts it succeeded, and returns the copy, the summary on stdout and the report.
+fn generated(fixture: &str, name: &str, args: &[&str]) -> Option<(Project, String, Value)> {
     if !e2e_enabled() {
         eprintln!("skipped: the integration generate test runs with CTGLS_E2E=1");
-        return;
+        return None;
     }
-    let project = Project::copy("generate-integration", "bank");
-    let (output, report) = generate_with_report(
-        &project.0,
+    let project = Project::copy_of(fixture, "generate-integration", name);
+    let (output, report) = generate_with_report(&project.0, args);
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    Some((project, stdout, report))
+}
+
+#[test]
+fn bank_through_account_covers_coupled_branches_in_its_own_file() {
+    let Some((project, _, report)) = generated(
+        "bank",
+        "bank",
         &[
             "--class",
             "com.example.bank.Bank",
@@ -28,10 +43,9 @@ fn bank_through_account_covers_coupled_branches_in_its_own_file() {
             "--junit",
             "5",
         ],
-    );
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
+    ) else {
+        return;
+    };
 
     let written = project
         .0
@@ -98,4 +112,119 @@ fn bank_through_account_covers_coupled_branches_in_its_own_file() {
             "{test}"
         );
     }
+}
+
+/// Section 3.2.5: `Person` calls `addEnergy`, which its subclass `GreenPerson` redefines, so the
+/// pair's tests are generated for `GreenPerson` through the method it inherits
+/// (`driveToHome`), in its package, named by the pair.
+#[test]
+fn a_superclass_caller_is_tested_through_its_subclass() {
+    let Some((project, _, report)) = generated(
+        "garage",
+        "garage",
+        &[
+            "--class",
+            "com.example.garage.Person",
+            "--callee",
+            "com.example.garage.GreenPerson",
+            "--budget",
+            "5",
+            "--junit",
+            "5",
+        ],
+    ) else {
+        return;
+    };
+    let written = project
+        .0
+        .join("src/test/java/com/example/garage/Person_GreenPersonIntegrationGeneratedTest.java");
+    let source = std::fs::read_to_string(&written).expect("the integration test file");
+    let class = &report["classes"][0];
+    assert_eq!(class["status"], "ok", "{class:#}");
+    assert_eq!(
+        class["class"], "com.example.garage.GreenPerson",
+        "{class:#}"
+    );
+    assert_eq!(class["caller"], "com.example.garage.Person");
+    assert_eq!(class["callee"], "com.example.garage.GreenPerson");
+    assert_eq!(class["coupled_branches"]["total"], 2, "{class:#}");
+    // Both pairs are a `plugIn()` (or not) and a `driveToHome` away.
+    assert!(
+        class["coupled_branches"]["covered"].as_u64().unwrap() >= 1,
+        "{class:#}"
+    );
+    assert_eq!(
+        class["covering_methods"][0],
+        "com.example.garage.Person#driveToHome(int)"
+    );
+    let tests: Vec<&str> = source.split("@Test").skip(1).collect();
+    assert!(!tests.is_empty(), "{source}");
+    // Every test builds the subclass; the pairs' tests call the inherited covering method
+    // (minimisation may leave a test of one of GreenPerson's own goals without it).
+    for test in &tests {
+        assert!(test.contains("new GreenPerson("), "{test}");
+    }
+    assert!(
+        tests.iter().any(|test| test.contains(".driveToHome(")),
+        "{source}"
+    );
+}
+
+/// Project mode with `--integration`: the pair comes from the call sites (Person -> GreenPerson
+/// has the most coupled branches), gets its share of the total, and is an entry of the report
+/// apart from the unit entries.
+#[test]
+fn project_mode_chooses_the_most_coupled_pair() {
+    let Some((project, stdout, report)) = generated(
+        "garage",
+        "project",
+        &[
+            "--total-budget",
+            "12",
+            "--jobs",
+            "1",
+            "--integration",
+            "--integration-pairs",
+            "1",
+            "--junit",
+            "5",
+        ],
+    ) else {
+        return;
+    };
+    assert!(
+        stdout.contains("com.example.garage.Person -> com.example.garage.GreenPerson"),
+        "{stdout}"
+    );
+    let integration = &report["project"]["integration"];
+    assert_eq!(integration["budget_seconds"], 3.0, "{integration}");
+    assert_eq!(
+        integration["pairs"][0]["caller"],
+        "com.example.garage.Person"
+    );
+    assert_eq!(integration["pairs"][0]["coupled_branches"], 2);
+    // GreenPerson -> Person (its `super.addEnergy()`) has fewer coupled branches.
+    let left_out = integration["left_out"].as_array().unwrap();
+    assert!(
+        left_out
+            .iter()
+            .any(|p| p["caller"] == "com.example.garage.GreenPerson"),
+        "{integration}"
+    );
+    let classes = report["classes"].as_array().unwrap();
+    assert_eq!(classes.len(), 3, "{report:#}");
+    let pair = classes.iter().find(|c| c.get("callee").is_some()).unwrap();
+    assert_eq!(pair["class"], "com.example.garage.GreenPerson", "{pair:#}");
+    assert_eq!(pair["budget_seconds"], 3.0);
+    assert_eq!(report["project"]["integration_runs"], 1);
+    assert_eq!(report["project"]["classes_run"], 2);
+    assert_eq!(report["project"]["coupled_branches"]["total"], 2);
+    assert!(project
+        .0
+        .join("src/test/java/com/example/garage/Person_GreenPersonIntegrationGeneratedTest.java")
+        .exists());
+    assert!(project
+        .0
+        .join("src/test/java/com/example/garage/PersonGeneratedTest.java")
+        .exists());
 }

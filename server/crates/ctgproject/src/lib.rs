@@ -9,7 +9,8 @@
 //! (the paper's budget; pure), `order` (dependency order, cycles; pure), `shard` (CI shards;
 //! pure), `run` (the parallel schedule, time handed on), `seeding` (objects of
 //! used classes' tests), `jobs` (how many workers fit),
-//! `merge` (joining shard stores).
+//! `merge` (joining shard stores), `pairs` (the caller/callee pairs of class-integration tests
+//! and their budget; pure).
 
 pub mod allocation;
 pub mod changed;
@@ -17,6 +18,7 @@ pub mod discover;
 pub mod jobs;
 pub mod merge;
 pub mod order;
+pub mod pairs;
 pub mod run;
 pub mod seeding;
 pub mod shard;

@@ -1,7 +1,7 @@
 //! Snapshot tests of coupled branches (Derakhshanfar et al., "Generating Class-Level Integration
 //! Tests Using Call Site Information", section 3.1) for the paper's cases: a plain call, calls
 //! through a field, a parameter and locals, a caller in another package, and the super- and
-//! subclass cases of section 3.1.5. Refresh with
+//! subclass cases of section 3.1.5, and a callee whose overloads share their arity. Refresh with
 //! `UPDATE_EXPECT=1 cargo test -p javamodel --test coupling`, then read the diff.
 
 use expect_test::expect_file;
@@ -109,6 +109,53 @@ fn superclass_caller_calls_what_the_subclass_redefines() {
         .covering_methods
         .iter()
         .any(|m| m.ends_with("driveToHome(int)")));
+}
+
+#[test]
+fn overloads_are_told_apart_by_the_argument_types() {
+    let coupling = check("Till", "Printer");
+    let targets = |member: &str, line: usize| -> Vec<String> {
+        let site = coupling
+            .sites
+            .iter()
+            .find(|s| s.caller_member.contains(member) && s.span.start.row + 1 == line)
+            .unwrap_or_else(|| panic!("no site on line {line}"));
+        site.targets
+            .iter()
+            .map(|t| t.rsplit('#').next().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(targets("literals", 13), ["print(long)"]);
+    assert_eq!(targets("literals", 15), ["print(int)"]);
+    assert_eq!(targets("literals", 17), ["print(String)"]);
+    assert_eq!(
+        targets("declared", 23),
+        ["print(int)"],
+        "short widens to int"
+    );
+    assert_eq!(targets("declared", 26), ["print(Car)"]);
+    // Phase 1 before boxing: an Integer goes to print(Object), not to print(int).
+    assert_eq!(targets("conversions", 32), ["print(Object)"]);
+    assert_eq!(targets("conversions", 37), ["print(String,Object[])"]);
+    assert_eq!(targets("make", 48), ["<init>(String)"]);
+    // A call on a List says nothing of its result's type: every overload of arity 1.
+    let unknown = coupling
+        .sites
+        .iter()
+        .find(|s| s.caller_member.contains("unknown"))
+        .unwrap();
+    assert!(unknown.by_arity);
+    assert_eq!(unknown.targets.len(), 6);
+    // Each site's callee branches are only those of the overloads it runs.
+    let long = coupling
+        .sites
+        .iter()
+        .find(|s| s.targets.len() == 1 && s.targets[0].ends_with("print(long)"))
+        .unwrap();
+    assert!(long
+        .callee_branches
+        .iter()
+        .all(|g| g.to_string().contains("print(long)")));
 }
 
 #[test]

@@ -80,6 +80,10 @@ pub struct JobSources {
     /// its cluster uses. Compiling them again gives
     /// the classes the job's tests use.
     pub roots: Vec<String>,
+    /// The request the job ran when it was not the one asked: integration tests of a
+    /// superclass caller go through the subclass (`integration::through_subclass`), so the
+    /// class under test is the callee and emission must use this request.
+    pub through_subclass: Option<GenerationRequest>,
 }
 
 /// [`generate`], also returning the sources and the model of the class under test.
@@ -93,6 +97,11 @@ pub fn generate_keeping_sources(
         started,
         timings: PhaseTimings::default(),
     };
+    observer.on_phase(Phase::Reading, started.elapsed());
+    let sources = setup::read_sources(&request.layout, &request.overlays)?;
+    // Section 3.2.5: a superclass caller's integration tests go through the subclass.
+    let through_subclass = integration::through_subclass(request, &sources);
+    let request = through_subclass.as_ref().unwrap_or(request);
     let class = request.class.as_str();
     let cancelled = || -> Result<(), GenerationError> {
         if request.cancel.is_cancelled() {
@@ -104,8 +113,6 @@ pub fn generate_keeping_sources(
         }
     };
 
-    observer.on_phase(Phase::Reading, started.elapsed());
-    let sources = setup::read_sources(&request.layout, &request.overlays)?;
     let located = setup::locate(&request.layout, &sources, class);
     clock.timings.read = clock.lap();
     let cut = located.ok_or_else(|| GenerationError::ClassNotFound {
@@ -226,6 +233,7 @@ pub fn generate_keeping_sources(
                 sources,
                 cut,
                 roots,
+                through_subclass: through_subclass.clone(),
             },
         )
     })
@@ -248,7 +256,7 @@ impl PhaseClock {
 }
 
 /// What the steps after compilation share.
-struct Context<'a> {
+pub(crate) struct Context<'a> {
     request: &'a GenerationRequest,
     /// Source text of the file declaring the class under test.
     text: &'a str,
@@ -294,28 +302,31 @@ fn run_compiled(
             unreachable.type_name, unreachable.reason
         ));
     }
-    // Class-integration tests (`integration`): the coupled branches with the callee, which the
-    // job instrumented like the classes of `also_instrument`.
-    let callee = request
-        .callee
-        .as_ref()
-        .and_then(|callee| context.also.iter().find(|also| also.class == callee));
-    let coupling = match callee {
-        Some(callee) => Some(
-            javamodel::coupling::couple(&context.cut.model, class, callee.model, callee.class)
-                .map_err(|_| GenerationError::ClassNotFound {
-                    class: callee.class.to_string(),
-                    source_roots: request.layout.source_roots.clone(),
-                })?,
+    // Class-integration tests (`integration`): the coupled branches of the caller (the class
+    // under test, or its superclass) with the callee, which the job instrumented like the
+    // classes of `also_instrument`.
+    let pair = integration::Pair::of(request, context);
+    let coupling = match &pair {
+        Some(pair) => Some(
+            javamodel::coupling::couple(
+                pair.caller.model,
+                pair.caller.class,
+                pair.callee.model,
+                pair.callee.class,
+            )
+            .map_err(|_| GenerationError::ClassNotFound {
+                class: pair.callee.class.to_string(),
+                source_roots: request.layout.source_roots.clone(),
+            })?,
         ),
         None => None,
     };
-    let table = match (&coupling, callee) {
-        (Some(coupling), Some(callee)) => GoalTable::for_integration(
-            &context.cut.model,
-            class,
-            callee.model,
-            callee.class,
+    let table = match (&coupling, &pair) {
+        (Some(coupling), Some(pair)) => GoalTable::for_integration(
+            pair.caller.model,
+            pair.caller.class,
+            pair.callee.model,
+            pair.callee.class,
             class,
             &coupling.pairs(),
             request.criteria,
@@ -351,8 +362,11 @@ fn run_compiled(
     // was alone.
     let top_level = class.split('$').next().unwrap_or(class);
     let mut mapper = TraceMapper::new(&table, context.probes);
-    if let Some(callee) = callee.filter(|_| coupling.is_some()) {
-        mapper = mapper.with_goal_file(callee.probes);
+    if let Some(pair) = pair.as_ref().filter(|_| coupling.is_some()) {
+        // The file of the class under test is read once whatever its role.
+        mapper = mapper
+            .with_goal_file(pair.caller.probes)
+            .with_goal_file(pair.callee.probes);
     }
     if let Some(decl) = context.cut.model.type_by_binary_name(top_level) {
         mapper =

@@ -31,6 +31,12 @@ pub struct GenerationRequest {
     /// `class` are the search's goals (`job::integration`). It is instrumented like the
     /// classes of `also_instrument`.
     pub callee: Option<String>,
+    /// Class-integration tests through a subclass (section 3.2.5 of Derakhshanfar et al.): the
+    /// pair's caller when it is not `class` but `class`'s superclass, whose calls of the
+    /// methods `class` redefines are the call sites; `callee` is then `class` itself. The job
+    /// sets it when asked for a superclass caller (`job::integration::through_subclass`); it is
+    /// instrumented like the classes of `also_instrument`.
+    pub integration_caller: Option<String>,
     /// Everything the user waits for: worker start, compile, describe, search, minimisation,
     /// the final run, and the caller's emission and verification (see `emission_reserve`).
     pub budget: Duration,
@@ -90,6 +96,7 @@ impl GenerationRequest {
             class: class.into(),
             also_instrument: Vec::new(),
             callee: None,
+            integration_caller: None,
             budget: Duration::from_secs(10),
             emission_reserve: EmissionReserve::Estimated(EmissionCosts::default()),
             minimisation_share: 0.15,

@@ -265,6 +265,9 @@ pub struct GeneratedTest {
 /// "Generating Class-Level Integration Tests Using Call Site Information", Definition 3.4).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CoupledCoverage {
+    /// Binary name of the caller: the class under test, or its superclass when the tests go
+    /// through the subclass (`GenerationRequest::integration_caller`).
+    pub caller: String,
     /// Binary name of the callee.
     pub callee: String,
     /// Member keys of the caller's covering methods (those that may run a call site).

@@ -105,7 +105,7 @@ pub fn locate(
     })
 }
 
-/// The classes of `request.also_instrument` (and the integration callee), each once and in the
+/// The classes of `request.also_instrument` (and the integration callee and caller), each once and in the
 /// order asked, without the class under test, located and modelled like it; a class no source declares is an error like a
 /// missing class under test.
 pub fn locate_also(
@@ -113,7 +113,8 @@ pub fn locate_also(
     sources: &[ProjectSource],
 ) -> Result<Vec<(String, ClassSource)>, GenerationError> {
     let mut out: Vec<(String, ClassSource)> = Vec::new();
-    for class in request.also_instrument.iter().chain(&request.callee) {
+    let pair = request.callee.iter().chain(&request.integration_caller);
+    for class in request.also_instrument.iter().chain(pair) {
         if *class == request.class || out.iter().any(|(c, _)| c == class) {
             continue;
         }

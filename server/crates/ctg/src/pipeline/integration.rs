@@ -35,7 +35,7 @@ pub fn integration_record(
         (&a.caller_branch, &a.callee_branch).cmp(&(&b.caller_branch, &b.callee_branch))
     });
     Some(IntegrationRunRecord {
-        caller: generation.class.clone(),
+        caller: coupled.caller.clone(),
         callee: coupled.callee.clone(),
         caller_hash,
         callee_hash,
@@ -57,12 +57,21 @@ pub(super) fn save(
     timestamp_ms: u64,
     caller_hash: String,
 ) -> Result<(), StoreError> {
-    let callee_file = layout.source_file_of(callee);
-    let callee_text = sources
-        .iter()
-        .find(|s| Some(s.disk.as_path()) == callee_file.as_deref())
-        .map(|s| s.file.text.as_str());
-    let callee_hash = callee_text.map(source_hash).unwrap_or_default();
+    let hash_of = |class: &str| {
+        let file = layout.source_file_of(class);
+        let text = sources
+            .iter()
+            .find(|s| Some(s.disk.as_path()) == file.as_deref())
+            .map(|s| s.file.text.as_str());
+        text.map(source_hash).unwrap_or_default()
+    };
+    let callee_hash = hash_of(callee);
+    // Tests through a subclass (section 3.2.5): the caller is the class under test's
+    // superclass, whose text is another file's.
+    let caller_hash = match &generation.coupled {
+        Some(coupled) if coupled.caller != generation.class => hash_of(&coupled.caller),
+        _ => caller_hash,
+    };
     match integration_record(generation, emission, timestamp_ms, caller_hash, callee_hash) {
         Some(record) => store.save_integration(&record),
         None => Ok(()),

@@ -66,10 +66,12 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         usize::MAX,
     );
     let mut project_plan = None;
+    let mut pairs = Vec::new();
     let (plan, limits, uses) = if project_mode {
         match project::plan(&args, &layout, &store, jobs) {
             Ok(p) => {
                 let parts = (p.plan.clone(), p.limits, p.uses.clone());
+                pairs = p.pairs.clone();
                 project_plan = Some(p);
                 parts
             }
@@ -149,25 +151,21 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         eprintln!("ctgls: note: {warning}");
     }
 
-    let progress = ProgressHub::new(plan.len(), args.quiet);
-    let run_class = |assignment: &Assignment| {
+    let progress = ProgressHub::new(plan.len() + pairs.len(), args.quiet);
+    // One class's run: its unit tests, or its integration tests with `callee`.
+    let run_one = |class: &str, callee: Option<&str>, assignment: &Assignment| {
         let class_started = Instant::now();
-        let mut request = GenerationRequest::new(layout.clone(), assignment.class.clone());
+        let mut request = GenerationRequest::new(layout.clone(), class.to_string());
         request.budget = assignment.budget;
         request.seed = args.seed;
         request.max_executions = args.max_executions;
         request.algorithm = args.algorithm;
         request.criteria = args.criteria;
         request.also_instrument = args.instrument_also.clone();
-        request.callee = args.callee.clone();
+        request.callee = callee.map(str::to_string);
         // Section 3.2: what the tests of the classes it uses built (in this run when they
         // finished before it, else in an earlier one) seeds its search.
-        let used: Vec<String> = uses
-            .get(&assignment.class)
-            .into_iter()
-            .flatten()
-            .cloned()
-            .collect();
+        let used: Vec<String> = uses.get(class).into_iter().flatten().cloned().collect();
         request.seeded_objects_from = ctgproject::seeding::objects_of(&store, used.clone());
         let mut line = progress.class(&assignment.class);
         let outcome = {
@@ -178,17 +176,60 @@ pub fn run(args: GenerateArgs) -> ExitCode {
         };
         line.finish(&outcome);
         let row = Row {
-            class: assignment.class.clone(),
+            class: class.to_string(),
+            callee: request.callee.clone(),
             outcome,
             budget: assignment.budget,
             uses: used,
         };
         (row, class_started.elapsed())
     };
-    let rows: Vec<Row> = run::run_plan(&plan, jobs, limits, &run_class)
+    let run_class =
+        |assignment: &Assignment| run_one(&assignment.class, args.callee.as_deref(), assignment);
+    let maximum = limits.maximum;
+    let mut rows: Vec<Row> = run::run_plan(&plan, jobs, limits, &run_class)
         .into_iter()
         .map(|(_, row)| row)
         .collect();
+    // `--integration`: the chosen pairs after the unit runs (no pair waits for another; their
+    // time is their own share, not what the classes left).
+    if !pairs.is_empty() {
+        let by_label: std::collections::BTreeMap<String, (&str, &str)> = pairs
+            .iter()
+            .map(|p| {
+                let label = ctgproject::pairs::label(&p.caller, &p.callee);
+                (label, (p.caller.as_str(), p.callee.as_str()))
+            })
+            .collect();
+        let pair_plan: Vec<Planned> = pairs
+            .iter()
+            .map(|p| Planned {
+                class: ctgproject::pairs::label(&p.caller, &p.callee),
+                budget: p.budget,
+                after: Default::default(),
+            })
+            .collect();
+        let run_pair = |assignment: &Assignment| {
+            let (caller, callee) = by_label[&assignment.class];
+            run_one(caller, Some(callee), assignment)
+        };
+        let jobs = jobs.min(pair_plan.len());
+        rows.extend(
+            run::run_plan(
+                &pair_plan,
+                jobs,
+                // Each pair keeps its own share: nothing handed on or taken back.
+                Limits {
+                    unallocated: std::time::Duration::ZERO,
+                    maximum,
+                    minimum: std::time::Duration::MAX,
+                },
+                &run_pair,
+            )
+            .into_iter()
+            .map(|(_, row)| row),
+        );
+    }
     progress.finish();
     print!("{}", report_json::summary_table(&rows));
     // After the results: the first run on a machine makes the archives that let every later

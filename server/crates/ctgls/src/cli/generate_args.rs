@@ -145,6 +145,16 @@ pub struct GenerateCli {
     /// Only shard I of N (a deterministic part, balanced by budget) for CI runners
     #[arg(long, value_name = "I/N", value_parser = shard, help_heading = "Project mode (without --class)")]
     shard: Option<Shard>,
+    /// Also class-integration tests of caller/callee pairs chosen from the call sites between
+    /// project classes (non-trivial pairs, most coupled branches first), after the unit tests
+    #[arg(long, help_heading = "Project mode (without --class)")]
+    integration: bool,
+    /// With --integration: the percentage of the total budget the pairs share (default 25)
+    #[arg(long = "integration-share", value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(1..=90), requires = "integration", help_heading = "Project mode (without --class)")]
+    integration_share: Option<u8>,
+    /// With --integration: at most N pairs
+    #[arg(long = "integration-pairs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..), requires = "integration", help_heading = "Project mode (without --class)")]
+    integration_pairs: Option<u16>,
 
     /// Let Maven or Gradle download what the local repository lacks
     #[arg(
@@ -254,7 +264,21 @@ pub struct ProjectMode {
     pub allocation: Strategy,
     pub jobs: Option<usize>,
     pub shard: Option<Shard>,
+    /// `--integration`: class-integration tests of chosen pairs too.
+    pub integration: Option<IntegrationMode>,
 }
+
+/// How project mode runs class-integration tests (`--integration`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IntegrationMode {
+    /// The share of the total budget the pairs get, in `(0, 0.9]`.
+    pub share: f64,
+    /// At most this many pairs.
+    pub max_pairs: Option<usize>,
+}
+
+/// `--integration-share`'s default: a quarter of the project's time for the pairs.
+pub const DEFAULT_INTEGRATION_SHARE: f64 = 0.25;
 
 impl Default for GenerateArgs {
     fn default() -> Self {
@@ -308,6 +332,7 @@ impl GenerateCli {
             (self.total_budget.is_some(), "--total-budget"),
             (self.min_budget.is_some(), "--min-budget"),
             (self.shard.is_some(), "--shard"),
+            (self.integration, "--integration"),
         ];
         if !self.classes.is_empty() {
             if let Some((_, flag)) = project_only.iter().find(|(given, _)| *given) {
@@ -373,6 +398,12 @@ impl GenerateCli {
                 },
                 jobs: self.jobs.map(usize::from),
                 shard: self.shard,
+                integration: self.integration.then(|| IntegrationMode {
+                    share: self
+                        .integration_share
+                        .map_or(DEFAULT_INTEGRATION_SHARE, |p| f64::from(p) / 100.0),
+                    max_pairs: self.integration_pairs.map(usize::from),
+                }),
             },
         })
     }
@@ -658,6 +689,11 @@ mod tests {
             "3",
             "--shard",
             "2/4",
+            "--integration",
+            "--integration-share",
+            "40",
+            "--integration-pairs",
+            "3",
         ])
         .expect("valid");
         assert_eq!(
@@ -671,8 +707,22 @@ mod tests {
                 allocation: Strategy::Equal,
                 jobs: Some(3),
                 shard: Some(Shard { index: 2, count: 4 }),
+                integration: Some(IntegrationMode {
+                    share: 0.4,
+                    max_pairs: Some(3),
+                }),
             }
         );
+        let plain = parse(&["--integration"]).expect("valid");
+        assert_eq!(
+            plain.project_mode.integration,
+            Some(IntegrationMode {
+                share: DEFAULT_INTEGRATION_SHARE,
+                max_pairs: None
+            })
+        );
+        assert!(parse(&["--integration-share", "40"]).is_err());
+        assert!(parse(&["--class", "p.A", "--integration"]).is_err());
     }
 
     #[test]

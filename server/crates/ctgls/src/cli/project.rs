@@ -11,11 +11,12 @@ use ctgproject::allocation::{self, BudgetSettings, Candidate, Share, Strategy};
 use ctgproject::changed;
 use ctgproject::discover::{self, ClassFilter};
 use ctgproject::order;
+use ctgproject::pairs::{self, ModelledClass, PairChoice, PairRun};
 use ctgproject::run::{self, Limits, Planned};
 use ctgproject::shard;
 
 use crate::cli::generate_args::GenerateArgs;
-use crate::cli::report_json::ProjectFacts;
+use crate::cli::report_json::{IntegrationFacts, ProjectFacts};
 
 /// What project mode runs, and the facts for the report.
 pub struct ProjectPlan {
@@ -25,6 +26,8 @@ pub struct ProjectPlan {
     pub limits: Limits,
     /// The project classes each class takes as input: their stored tests seed its search.
     pub uses: BTreeMap<String, BTreeSet<String>>,
+    /// Class-integration runs (`--integration`), after the unit runs, most coupled first.
+    pub pairs: Vec<PairRun>,
     pub facts: ProjectFacts,
 }
 
@@ -109,10 +112,36 @@ pub fn plan(
     let minimum = mode.min_budget.unwrap_or(average / 3);
     // `z ≤ b`: with k workers the run lasts total / k.
     let maximum = (total / u32::try_from(jobs.max(1)).unwrap_or(1)).max(minimum);
+    // `--integration`: the pairs get their share first (what they do not use stays with the
+    // classes), each at least the classes' minimum.
+    let pair_choice = match mode.integration {
+        Some(integration) => {
+            let models = models_of(&classes);
+            let modelled: Vec<ModelledClass<'_>> = classes
+                .iter()
+                .zip(&models)
+                .filter_map(|(class, model)| {
+                    Some(ModelledClass {
+                        name: &class.name,
+                        model: model.as_ref()?,
+                        branches: class.branches,
+                    })
+                })
+                .collect();
+            pairs::choose(
+                &pairs::candidates(&modelled),
+                total.mul_f64(integration.share),
+                minimum,
+                integration.max_pairs,
+            )
+        }
+        None => PairChoice::default(),
+    };
+    let unit_total = total.saturating_sub(pair_choice.total());
     let allocation = allocation::allocate(
         &candidates,
         &BudgetSettings {
-            total,
+            total: unit_total,
             minimum,
             maximum,
             strategy: mode.allocation,
@@ -132,9 +161,17 @@ pub fn plan(
         .map(|(class, budget)| (class.to_string(), budget))
         .collect();
     let mut unallocated = allocation.unallocated;
+    let mut pair_runs = pair_choice.runs.clone();
     if let Some(shard) = mode.shard {
         let mine: BTreeSet<String> = shard::select(&budgets, shard).into_iter().collect();
         budgets.retain(|(class, _)| mine.contains(class));
+        // Pairs are shared out between the shards like classes, by their labels.
+        let labelled: Vec<(String, Duration)> = pair_runs
+            .iter()
+            .map(|p| (pairs::label(&p.caller, &p.callee), p.budget))
+            .collect();
+        let mine: BTreeSet<String> = shard::select(&labelled, shard).into_iter().collect();
+        pair_runs.retain(|p| mine.contains(&pairs::label(&p.caller, &p.callee)));
         unallocated /= u32::try_from(shard.count).unwrap_or(1);
         // The classes the allocation skipped are reported once, by the first shard.
         if shard.index != 1 {
@@ -177,6 +214,16 @@ pub fn plan(
                 cycle.join(", ")
             );
         }
+        if mode.integration.is_some() {
+            eprintln!(
+                "ctgls: integration tests of {} pairs, {:.0}s of the total",
+                pair_runs.len(),
+                pair_choice.total().as_secs_f64()
+            );
+            for (caller, callee, why) in &pair_choice.left_out {
+                eprintln!("ctgls: no integration tests of {caller} -> {callee}: {why}");
+            }
+        }
     }
     Ok(ProjectPlan {
         facts: ProjectFacts {
@@ -191,8 +238,17 @@ pub fn plan(
             cycles: order.cycles,
             skipped,
             wall: Duration::ZERO,
+            integration: mode.integration.map(|_| IntegrationFacts {
+                total: pair_choice.total(),
+                pairs: pair_runs
+                    .iter()
+                    .map(|p| (p.caller.clone(), p.callee.clone(), p.coupled_branches))
+                    .collect(),
+                left_out: pair_choice.left_out.clone(),
+            }),
         },
         plan,
+        pairs: pair_runs,
         limits: Limits {
             unallocated,
             maximum,
@@ -206,4 +262,17 @@ pub fn plan(
             })
             .collect(),
     })
+}
+
+/// The models of `classes` (read again: discovery keeps only what the allocation needs); a
+/// file that cannot be read now has no model and no pair.
+fn models_of(classes: &[discover::ProjectClass]) -> Vec<Option<javamodel::JavaModel>> {
+    classes
+        .iter()
+        .map(|class| {
+            let text = std::fs::read_to_string(&class.file).ok()?;
+            let tree = syntax::parse_java(&text, None);
+            Some(javamodel::JavaModel::build(&text, &tree))
+        })
+        .collect()
 }

@@ -16,6 +16,8 @@ pub const REPORT_SCHEMA: u32 = 1;
 /// One class's run.
 pub struct Row {
     pub class: String,
+    /// The callee of a class-integration run (`--callee`, or a pair of `--integration`).
+    pub callee: Option<String>,
     pub outcome: Result<ClassOutcome, PipelineError>,
     /// The budget it ran with (its share plus time handed on).
     pub budget: Duration,
@@ -35,6 +37,18 @@ pub struct ProjectFacts {
     /// Classes not run, with why.
     pub skipped: Vec<(String, String)>,
     pub wall: Duration,
+    /// `--integration`: the pairs chosen and left out.
+    pub integration: Option<IntegrationFacts>,
+}
+
+/// What project mode chose for class-integration tests (`ctgproject::pairs`).
+pub struct IntegrationFacts {
+    /// The time the chosen pairs share.
+    pub total: Duration,
+    /// Caller, callee and coupled branches of each chosen pair, most coupled first.
+    pub pairs: Vec<(String, String, usize)>,
+    /// Caller, callee and why of each pair left out.
+    pub left_out: Vec<(String, String, String)>,
 }
 
 fn percent(covered: usize, total: usize) -> String {
@@ -82,12 +96,22 @@ fn summary_columns(rows: &[Row]) -> String {
         "executions".to_string(),
         "wall".to_string(),
     ]];
-    for Row { class, outcome, .. } in rows {
+    for Row {
+        class,
+        callee,
+        outcome,
+        ..
+    } in rows
+    {
+        let class = match callee {
+            Some(callee) => &ctgproject::pairs::label(class, callee),
+            None => class,
+        };
         lines.push(match outcome {
             Ok(outcome) => {
                 let g = &outcome.generation;
                 [
-                    class.clone(),
+                    class.to_string(),
                     format!(
                         "{}/{} {}",
                         g.branches.covered,
@@ -113,7 +137,7 @@ fn summary_columns(rows: &[Row]) -> String {
                 ]
             }
             Err(_) => [
-                class.clone(),
+                class.to_string(),
                 "failed".to_string(),
                 String::new(),
                 String::new(),
@@ -173,6 +197,9 @@ pub fn report_json(
                     "error": error.to_string(),
                 }),
             };
+            if let (Some(callee), None) = (&row.callee, value.get("callee")) {
+                value["callee"] = json!(callee);
+            }
             value["budget_seconds"] = json!(row.budget.as_secs_f64());
             value["uses"] = json!(row.uses);
             value
@@ -205,6 +232,17 @@ pub fn report_json(
             "skipped": skipped,
             "wall_seconds": facts.wall.as_secs_f64(),
         });
+        if let Some(integration) = &facts.integration {
+            project["integration"] = json!({
+                "budget_seconds": integration.total.as_secs_f64(),
+                "pairs": integration.pairs.iter().map(|(caller, callee, coupled)| json!({
+                    "caller": caller, "callee": callee, "coupled_branches": coupled,
+                })).collect::<Vec<_>>(),
+                "left_out": integration.left_out.iter().map(|(caller, callee, why)| json!({
+                    "caller": caller, "callee": callee, "reason": why,
+                })).collect::<Vec<_>>(),
+            });
+        }
         add_totals(&mut project, &report["classes"]);
         report["project"] = project;
     }
@@ -214,7 +252,22 @@ pub fn report_json(
 /// The project's totals (`docs/report.md`, "project"), summed over the classes' entries of a
 /// report: also how `ctgls merge` recomputes them for joined shards.
 pub fn add_totals(project: &mut Value, classes: &Value) {
-    let classes = classes.as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let all = classes.as_array().map(Vec::as_slice).unwrap_or(&[]);
+    // Integration entries test classes the unit entries already count: their pairs are
+    // totalled apart.
+    let (integration, classes): (Vec<Value>, Vec<Value>) =
+        all.iter().cloned().partition(|c| c.get("callee").is_some());
+    let classes = classes.as_slice();
+    if !integration.is_empty() {
+        let sum = |key: &str| -> u64 {
+            integration
+                .iter()
+                .filter_map(|c| c["coupled_branches"][key].as_u64())
+                .sum()
+        };
+        project["integration_runs"] = json!(integration.len());
+        project["coupled_branches"] = json!({ "covered": sum("covered"), "total": sum("total") });
+    }
     let sum = |f: &dyn Fn(&Value) -> Option<u64>| -> u64 { classes.iter().filter_map(f).sum() };
     let count = |status: &str| classes.iter().filter(|c| c["status"] == status).count();
     project["classes_run"] = json!(classes.len());
@@ -229,11 +282,14 @@ pub fn add_totals(project: &mut Value, classes: &Value) {
         "total": sum(&|c| c["lines"]["total"].as_u64()),
     });
     project["tests_written"] = json!(sum(&|c| c["tests_written"].as_u64()));
-    project["undeclared_exceptions"] = json!(sum(&|c| c["undeclared_exceptions"]
-        .as_array()
-        .map(|a| a.iter().filter(|e| e["thrown_explicitly"] == false).count() as u64)));
+    // Every entry's, as `--fail-on undeclared-exception` gates on them all.
+    project["undeclared_exceptions"] = json!(all
+        .iter()
+        .filter_map(|c| c["undeclared_exceptions"].as_array())
+        .map(|a| a.iter().filter(|e| e["thrown_explicitly"] == false).count() as u64)
+        .sum::<u64>());
     project["executions"] = json!(sum(&|c| c["executions"].as_u64()));
-    project["class_seconds"] = json!(classes
+    project["class_seconds"] = json!(all
         .iter()
         .filter_map(|c| c["wall_seconds"].as_f64())
         .sum::<f64>());
@@ -460,6 +516,7 @@ fn coupled_json(coupled: &ctg::job::CoupledCoverage) -> serde_json::Map<String, 
         })
     };
     let mut out = serde_json::Map::new();
+    out.insert("caller".into(), json!(coupled.caller));
     out.insert("callee".into(), json!(coupled.callee));
     out.insert(
         "coupled_branches".into(),

@@ -66,9 +66,28 @@ pub struct ClassReport {
     pub verified_with_junit: bool,
     pub wall_seconds: f64,
     pub warnings: Vec<String>,
+    /// A class-integration entry's pair (`--callee`, or a pair of `--integration`); `None` for
+    /// a unit entry. `class` is the class the tests call: the caller, or the subclass callee
+    /// of a superclass caller.
+    pub caller: Option<String>,
+    pub callee: Option<String>,
+    /// A class-integration entry's coupled branches, covered of total.
+    pub coupled_branches: Option<Counts>,
 }
 
 impl ClassReport {
+    /// What names the entry on pages: the class, or `caller -> callee` for an integration
+    /// entry (a class may have both, so this also names its page).
+    pub fn label(&self) -> String {
+        match &self.callee {
+            Some(callee) => {
+                let caller = self.caller.as_deref().unwrap_or(&self.class);
+                ctgproject::pairs::label(caller, callee)
+            }
+            None => self.class.clone(),
+        }
+    }
+
     /// Whether the run gave results (every status but `error`).
     pub fn has_results(&self) -> bool {
         self.status != "error"
@@ -167,7 +186,12 @@ impl Report {
                 }
             }
             for class in report.classes {
-                match joined.classes.iter_mut().find(|c| c.class == class.class) {
+                // A class's unit and integration entries are different entries.
+                match joined
+                    .classes
+                    .iter_mut()
+                    .find(|c| c.label() == class.label())
+                {
                     Some(earlier) => *earlier = class,
                     None => joined.classes.push(class),
                 }
@@ -176,10 +200,12 @@ impl Report {
         joined
     }
 
-    /// Branch coverage over every class with results.
+    /// Branch coverage over every class with results (unit entries: an integration entry's
+    /// class is counted by its unit entry).
     pub fn branches(&self) -> Counts {
         self.classes
             .iter()
+            .filter(|class| class.callee.is_none())
             .fold(Counts::default(), |sum, class| Counts {
                 covered: sum.covered + class.branches.covered,
                 total: sum.total + class.branches.total,
@@ -237,6 +263,24 @@ mod tests {
             .map(|e| (e.thrown_explicitly, e.checked))
             .collect();
         assert_eq!(found, [(false, false), (true, true)]);
+    }
+
+    /// An integration entry of a class is told apart from its unit entry: by label when
+    /// joined, left out of the branch total, named `caller -> callee`.
+    #[test]
+    fn integration_entries_are_apart_from_the_unit_entries() {
+        let text = r#"{"classes": [
+            {"class": "p.Bank", "status": "ok", "branches": {"covered": 3, "total": 4}},
+            {"class": "p.Bank", "status": "ok", "branches": {"covered": 2, "total": 4},
+             "caller": "p.Bank", "callee": "p.Account",
+             "coupled_branches": {"covered": 5, "total": 9}}
+        ]}"#;
+        let report: Report = serde_json::from_str(text).unwrap();
+        assert_eq!(report.classes[1].label(), "p.Bank -> p.Account");
+        assert_eq!(report.classes[1].coupled_branches.unwrap().total, 9);
+        assert_eq!(report.branches().total, 4);
+        let joined = Report::join(vec![report.clone(), report]);
+        assert_eq!(joined.classes.len(), 2);
     }
 
     #[test]

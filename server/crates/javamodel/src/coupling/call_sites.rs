@@ -2,12 +2,15 @@
 //! own members, by names: the receiver's declared type (a field, a parameter, a local, a cast, a
 //! `new`, a method's return type, a static call through the type's name) is resolved through the
 //! imports and the package, as the rest of the model does, with no type checker. Overloads are
-//! told apart by arity only.
+//! told apart by the argument types the source states (`overloads`), by arity where it states
+//! too little.
 
 use tree_sitter::Node;
 
 use crate::model::{JavaModel, Member, MemberKind, Span, TypeDecl};
 use crate::text::{named_children, text};
+
+use super::overloads::{self, erase, Resolved, Site};
 
 /// How a call site reaches the callee.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,8 +66,9 @@ pub struct FoundCall {
     pub span: Span,
     /// The called method's name, `<init>` for constructors.
     pub name: String,
-    pub arity: usize,
     pub receiver: Receiver,
+    /// The callee's members the call may run (indexes), resolved by the argument types.
+    pub targets: Resolved,
 }
 
 /// The view of one class needed to resolve names in its source.
@@ -119,28 +123,13 @@ impl Scope<'_> {
     }
 }
 
-/// A type as written without type arguments, annotations or whitespace: `List`, `a.b.C`, `int[]`.
-fn erase(written: &str) -> String {
-    let mut out = String::new();
-    let mut depth = 0;
-    for c in written.chars() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth -= 1,
-            _ if depth > 0 || c.is_whitespace() => {}
-            _ => out.push(c),
-        }
-    }
-    out.trim_end_matches("...").to_string()
-}
-
 pub(crate) fn arity_fits(member: &Member, arity: usize) -> bool {
     let n = member.params.len();
     n == arity || member.params.last().is_some_and(|p| p.varargs) && arity + 1 >= n
 }
 
 /// The members of `ty` a call `name` with `arity` arguments may run (constructors for `<init>`).
-pub(crate) fn members_named<'t>(ty: &'t TypeDecl, name: &str, arity: usize) -> Vec<usize> {
+pub(crate) fn members_named(ty: &TypeDecl, name: &str, arity: usize) -> Vec<usize> {
     ty.members
         .iter()
         .enumerate()
@@ -185,9 +174,47 @@ pub(crate) fn invocations<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
     }
 }
 
-fn argument_count(node: Node<'_>) -> usize {
+pub(crate) fn argument_count(node: Node<'_>) -> usize {
     node.child_by_field_name("arguments")
-        .map_or(0, |args| named_children(args).len())
+        .map_or(0, |args| arguments(args).len())
+}
+
+/// The argument expressions of an argument list (comments are named nodes too).
+pub(crate) fn arguments(list: Node<'_>) -> Vec<Node<'_>> {
+    named_children(list)
+        .into_iter()
+        .filter(|n| !n.kind().ends_with("comment"))
+        .collect()
+}
+
+/// The members of `target` that `call`, written in `site`, may run.
+pub(crate) fn resolve_call(
+    target: &TypeDecl,
+    site: &Site<'_>,
+    call: Node<'_>,
+    name: &str,
+) -> Resolved {
+    let arguments = overloads::argument_types(site, call, &|inner| own_return_type(site, inner));
+    overloads::resolve(target, name, argument_count(call), arguments.as_deref())
+}
+
+/// The return type of a call of the site's class's own method (`m(..)`, `this.m(..)`), when
+/// every method it may run returns the same type.
+fn own_return_type(site: &Site<'_>, call: Node<'_>) -> Option<String> {
+    let own = call
+        .child_by_field_name("object")
+        .is_none_or(|o| o.kind() == "this");
+    if !own || call.kind() != "method_invocation" {
+        return None;
+    }
+    let name = text(site.src, call.child_by_field_name("name")?);
+    let resolved = resolve_call(site.ty, site, call, name);
+    let mut returns = resolved
+        .members
+        .iter()
+        .map(|&m| site.ty.members[m].return_type.clone());
+    let first = returns.next()??;
+    returns.all(|r| r.as_ref() == Some(&first)).then_some(first)
 }
 
 /// The unqualified or `this.`-qualified calls of `member` to members of its own class: the
@@ -210,7 +237,8 @@ pub(crate) fn own_calls(root: Node<'_>, src: &str, ty: &TypeDecl, member: &Membe
             continue;
         };
         if own {
-            out.extend(members_named(ty, text(src, name), argument_count(node)));
+            let site = Site { src, ty, member };
+            out.extend(resolve_call(ty, &site, node, text(src, name)).members);
         }
     }
     out.sort_unstable();
@@ -232,12 +260,17 @@ pub(crate) fn find(
         for piece in member_nodes(root, member) {
             invocations(piece, &mut nodes);
         }
+        let site = Site {
+            src,
+            ty: caller.ty,
+            member,
+        };
         for node in nodes {
             let found = |name: String, receiver| FoundCall {
                 member: index,
                 span: Span::of(node),
+                targets: resolve_call(callee.ty, &site, node, &name),
                 name,
-                arity: argument_count(node),
                 receiver,
             };
             match node.kind() {
@@ -262,9 +295,8 @@ pub(crate) fn find(
                         continue;
                     };
                     let name = text(src, name).to_string();
-                    let arity = argument_count(node);
                     if let Some(receiver) =
-                        receiver_of(caller, callee, relation, member, node, &name, arity)
+                        receiver_of(caller, callee, relation, &site, node, &name)
                     {
                         out.push(found(name, receiver));
                     }
@@ -279,14 +311,14 @@ fn receiver_of(
     caller: &Scope<'_>,
     callee: &Scope<'_>,
     relation: Relation,
-    member: &Member,
+    site: &Site<'_>,
     call: Node<'_>,
     name: &str,
-    arity: usize,
 ) -> Option<Receiver> {
     let src = caller.model.text();
-    let declared_by_caller = !members_named(caller.ty, name, arity).is_empty();
-    let declared_by_callee = !members_named(callee.ty, name, arity).is_empty();
+    let member = site.member;
+    let declared_by_caller = !resolve_call(caller.ty, site, call, name).members.is_empty();
+    let declared_by_callee = !resolve_call(callee.ty, site, call, name).members.is_empty();
     let is = |written: &str| caller.names(written, callee.ty, callee.model);
     let object = call.child_by_field_name("object");
     match object.map(|o| o.kind()) {
@@ -330,7 +362,7 @@ fn receiver_of(
         }
         Some("scoped_identifier") => is(text(src, object?)).then_some(Receiver::Static),
         _ => {
-            let written = expression_type(caller, object?)?;
+            let written = expression_type(site, object?)?;
             let receiver = if object?.kind() == "object_creation_expression" {
                 Receiver::New
             } else {
@@ -343,24 +375,13 @@ fn receiver_of(
 
 /// The declared type of an expression where the source says it: a `new`, a cast, or a call of
 /// one of the caller's own methods.
-fn expression_type(caller: &Scope<'_>, node: Node<'_>) -> Option<String> {
-    let src = caller.model.text();
+fn expression_type(site: &Site<'_>, node: Node<'_>) -> Option<String> {
     let node = crate::text::unparenthesize(node);
     match node.kind() {
         "object_creation_expression" | "cast_expression" => node
             .child_by_field_name("type")
-            .map(|t| text(src, t).to_string()),
-        "method_invocation" => {
-            let own = node
-                .child_by_field_name("object")
-                .is_none_or(|o| o.kind() == "this");
-            if !own {
-                return None;
-            }
-            let name = text(src, node.child_by_field_name("name")?);
-            let index = *members_named(caller.ty, name, argument_count(node)).first()?;
-            caller.ty.members[index].return_type.clone()
-        }
+            .map(|t| text(site.src, t).to_string()),
+        "method_invocation" => own_return_type(site, node),
         _ => None,
     }
 }
@@ -368,7 +389,7 @@ fn expression_type(caller: &Scope<'_>, node: Node<'_>) -> Option<String> {
 /// The type written for local `name` declared in `member` before `call` (a local variable,
 /// an enhanced-for variable, a catch or lambda parameter; `var` takes the type of a `new`).
 /// Scopes are not tracked: the last declaration before the call wins.
-fn local_type(src: &str, member: &Member, call: Node<'_>, name: &str) -> Option<String> {
+pub(crate) fn local_type(src: &str, member: &Member, call: Node<'_>, name: &str) -> Option<String> {
     let mut root = call;
     while let Some(parent) = root.parent() {
         if parent.start_byte() < member.span.start_byte {

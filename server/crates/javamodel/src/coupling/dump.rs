@@ -3,7 +3,7 @@
 //! ```text
 //! coupling <caller> -> <callee> [<relation>] tests for <class>
 //! covering <member key>...
-//! site <line:col> in <caller member> <name>/<receiver> -> <targets>
+//! site <line:col> in <caller member> <name>/<receiver> -> <targets> [(by arity: ...)]
 //!   caller <B_R(s)>
 //!   callee <B_E(s)>
 //! pairs <n>
@@ -32,6 +32,11 @@ pub fn dump_coupling(coupling: &Coupling) -> String {
     for site in &coupling.sites {
         let targets = if site.targets.is_empty() {
             "(no member in the callee's source)".to_string()
+        } else if site.by_arity {
+            format!(
+                "{} (by arity: argument types unknown)",
+                site.targets.join(" | ")
+            )
         } else {
             site.targets.join(" | ")
         };

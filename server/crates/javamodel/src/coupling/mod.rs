@@ -10,8 +10,10 @@
 //! Deviations from the paper, and why:
 //! - The paper works on bytecode with a type-resolved call graph. Here call sites are found in
 //!   the source by names (`call_sites`): the receiver's declared type through imports and the
-//!   package, overloads told apart by arity only (every member of that name and arity is a
-//!   possible target), inheritance through direct `extends` only. Calls in local and anonymous
+//!   package, inheritance through direct `extends` only. Overloads are resolved from the
+//!   argument types the source states, with JLS 15.12.2's phases in simplified form
+//!   (`overloads`); where an argument's type cannot be inferred, every member of that name and
+//!   arity is a possible target ([`CoupledSite::by_arity`]). Calls in local and anonymous
 //!   classes of R are not R's and are left out.
 //! - A call site that depends on no branch of its method (it runs whenever the method runs)
 //!   has no target caller branch in Definition 3.1, so it would give no coupled branch at all;
@@ -29,6 +31,7 @@
 
 mod call_sites;
 mod dump;
+mod overloads;
 
 use std::collections::BTreeSet;
 
@@ -71,9 +74,13 @@ pub struct CoupledSite {
     /// The called method's name; `<init>` for a constructor.
     pub callee_name: String,
     pub receiver: Receiver,
-    /// The keys of the callee members the call may run (several when overloads share the
-    /// arity; none when the callee inherits the method from a class not in the model).
+    /// The keys of the callee members the call may run: the overload the argument types select,
+    /// several when they cannot tell (see `by_arity`), none when the callee inherits the method
+    /// from a class not in the model.
     pub targets: Vec<String>,
+    /// True when some argument's type could not be inferred and the targets are every
+    /// overload of that name and arity.
+    pub by_arity: bool,
     /// `B_R(s)`, sorted.
     pub caller_branches: Vec<CallerBranch>,
     /// `B_E(s)`, sorted.
@@ -211,15 +218,7 @@ pub fn couple(
             // Section 3.1.5: the superclass's class-level CFG leaves out the methods the
             // subclass redefines; a call to one of them runs the subclass's version.
             if relation == Relation::CallerExtendsCallee {
-                calls.retain(|&c| {
-                    let callee_member = &callee_ty.members[c];
-                    call_sites::members_named(
-                        caller_ty,
-                        &callee_member.name,
-                        callee_member.params.len(),
-                    )
-                    .is_empty()
-                });
+                calls.retain(|&c| !overloads::redefines(caller_ty, &callee_ty.members[c]));
             }
             calls
         });
@@ -256,8 +255,8 @@ pub fn couple(
     let mut sites = Vec::new();
     for call in &found {
         let member = &caller_ty.members[call.member];
-        let targets = call_sites::members_named(callee_ty, &call.name, call.arity);
-        let callee_branches = callee_closure(&targets, call.name == "<init>");
+        let targets = &call.targets.members;
+        let callee_branches = callee_closure(targets, call.name == "<init>");
         sites.push(CoupledSite {
             caller_member: member.key.clone(),
             span: call.span,
@@ -267,6 +266,7 @@ pub fn couple(
                 .iter()
                 .map(|&i| callee_ty.members[i].key.clone())
                 .collect(),
+            by_arity: call.targets.by_arity,
             caller_branches: caller_branches(member, call.span),
             callee_branches,
         });
@@ -311,9 +311,7 @@ pub fn couple(
             // Section 3.2.5: only the inherited methods the subclass does not redefine.
             covering.retain(|&m| {
                 let member = &caller_ty.members[m];
-                member.kind == MemberKind::Method
-                    && call_sites::members_named(callee_ty, &member.name, member.params.len())
-                        .is_empty()
+                member.kind == MemberKind::Method && !overloads::redefines(callee_ty, member)
             });
             callee_ty.binary_name.clone()
         }

@@ -20,7 +20,13 @@ pub fn render(report: &Report, class: &ReportClass) -> String {
         escape(simple_class(&c.class)),
         status_badge(&c.status)
     );
-    let mut sub = vec![c.class.clone()];
+    let mut sub = vec![c.label()];
+    if let Some(coupled) = c.coupled_branches {
+        sub.push(format!(
+            "integration tests: {}/{} coupled branches",
+            coupled.covered, coupled.total
+        ));
+    }
     if let Some(path) = class
         .source
         .as_ref()

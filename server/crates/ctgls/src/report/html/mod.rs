@@ -22,7 +22,7 @@ pub fn write_site(report: &Report, classes: &[ReportClass], dir: &Path) -> std::
     )?;
     for class in classes.iter().filter(|c| c.report.has_results()) {
         std::fs::write(
-            dir.join(page_name(&class.report.class)),
+            dir.join(page_name(&class.report.label())),
             class_page::render(report, class),
         )?;
     }

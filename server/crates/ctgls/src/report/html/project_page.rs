@@ -67,10 +67,21 @@ fn row(body: &mut String, class: &ReportClass) {
         Some((package, simple)) => (format!("{package}."), simple),
         None => (String::new(), report.class.as_str()),
     };
+    // An integration entry: the pair, with its coupled branches in the coverage column.
+    let (simple, coverage) = match (&report.callee, report.coupled_branches) {
+        (Some(callee), Some(coupled)) => (
+            format!(
+                "{simple} → {} (integration)",
+                callee.rsplit('.').next().unwrap_or(callee)
+            ),
+            coupled,
+        ),
+        _ => (simple.to_string(), report.branches),
+    };
     let name = format!(
         "<span class=\"pkg\">{}</span>{}",
         escape(&package),
-        escape(simple)
+        escape(&simple)
     );
     if !report.has_results() {
         let _ = writeln!(
@@ -96,10 +107,10 @@ fn row(body: &mut String, class: &ReportClass) {
          <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
          <td class=\"num\">{exceptions}</td><td>{}</td></tr>",
         escape(&report.class),
-        escape(&page_name(&report.class)),
-        bar(report.branches),
-        percent(report.branches),
-        fraction(report.branches),
+        escape(&page_name(&report.label())),
+        bar(coverage),
+        percent(coverage),
+        fraction(coverage),
         fraction(report.lines),
         report.tests_written,
         status_badge(&report.status)
