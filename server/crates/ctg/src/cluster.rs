@@ -71,11 +71,14 @@ fn merge(into: &mut DescribeResult, more: DescribeResult) {
     }
 }
 
-/// The test cluster of `class` from a describe result and the constants of its source.
+/// The test cluster of `class` from a describe result and the constants of its source, for
+/// tests compiled at Java `release` (`None`: the worker's JDK's; pass the release the result
+/// was described at).
 pub fn build_cluster(
     described: &DescribeResult,
     class: &str,
     constants: ConstantPool,
+    release: Option<u32>,
 ) -> Result<Cluster, ClusterError> {
     let types: Vec<TypeDescription> = described.classes.iter().map(type_description).collect();
     let missing: Vec<MissingType> = described
@@ -86,7 +89,7 @@ pub fn build_cluster(
             reason: reason.clone(),
         })
         .collect();
-    Cluster::build(class, &types, &missing, constants)
+    Cluster::build_at(class, &types, &missing, constants, release)
 }
 
 /// One described class as the cluster's input.

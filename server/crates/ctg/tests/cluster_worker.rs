@@ -85,7 +85,8 @@ fn constants(sources: &[SourceFile], class: &str) -> ConstantPool {
 
 fn cluster_of(sup: &mut Supervisor, unit: UnitId, sources: &[SourceFile], class: &str) -> Cluster {
     let described = describe_for_cluster(sup, unit, class, DEFAULT_DESCRIBE_DEPTH, None).unwrap();
-    build_cluster(&described, class, constants(sources, class)).unwrap_or_else(|e| panic!("{e}"))
+    build_cluster(&described, class, constants(sources, class), None)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Random test cases, mutants and offspring, each checked by the validator first.
@@ -353,7 +354,7 @@ fn describe_results_become_clusters_with_reasons() {
         .classes
         .iter()
         .any(|c| c.name == "cluster.UpperFormatter"));
-    let cluster = build_cluster(&described, "cluster.Greeter", ConstantPool::new()).unwrap();
+    let cluster = build_cluster(&described, "cluster.Greeter", ConstantPool::new(), None).unwrap();
     assert!(cluster.can_build(&JavaType::class("cluster.Formatter")));
     assert!(cluster.can_build(&JavaType::class("cluster.Money")));
 
@@ -380,6 +381,7 @@ fn describe_results_become_clusters_with_reasons() {
         &describe_for_cluster(&mut sup, unit, "cluster.Orphan", 1, None).unwrap(),
         "cluster.Orphan",
         ConstantPool::new(),
+        None,
     )
     .unwrap_err();
     assert_eq!(

@@ -78,7 +78,7 @@ fn worker_results_map_onto_goals() {
         GoalTable::for_class_with_lines(&model, CLASS, Criteria::all(), &probes.lines).unwrap();
     let described =
         describe_for_cluster(&mut sup, compiled.unit, CLASS, DEFAULT_DESCRIBE_DEPTH, None).unwrap();
-    let cluster = build_cluster(&described, CLASS, ConstantPool::new()).unwrap();
+    let cluster = build_cluster(&described, CLASS, ConstantPool::new(), None).unwrap();
     let new_words = || Statement::Constructor {
         callable: target(&cluster, "<init>").clone(),
         type_args: Vec::new(),

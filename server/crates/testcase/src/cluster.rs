@@ -113,6 +113,19 @@ impl Cluster {
         missing: &[MissingType],
         constants: ConstantPool,
     ) -> Result<Cluster, ClusterError> {
+        Cluster::build_at(under_test, types, missing, constants, None)
+    }
+
+    /// [`Cluster::build`] for tests compiled at Java `release` (`None`: the worker's JDK's):
+    /// the JDK built-ins the cluster adds itself are those of that release, as the described
+    /// JDK members already are.
+    pub fn build_at(
+        under_test: &str,
+        types: &[TypeDescription],
+        missing: &[MissingType],
+        constants: ConstantPool,
+        release: Option<u32>,
+    ) -> Result<Cluster, ClusterError> {
         // Members a test in the class's package cannot reach are neither targets nor generators.
         let visible = crate::access::visible_from(types, under_test);
         let types = visible.as_slice();
@@ -128,7 +141,7 @@ impl Cluster {
             });
         };
 
-        let table = type_table(types);
+        let table = type_table(types, release);
         let mut cluster = Cluster {
             under_test: under_test.to_string(),
             table,
@@ -145,7 +158,7 @@ impl Cluster {
             skipped_targets: Vec::new(),
             seeded_objects: BTreeMap::new(),
         };
-        for c in jdk::builtin_generators() {
+        for c in jdk::builtin_generators_at(release) {
             let i = cluster.add_callable(c);
             cluster.index_generator(i);
         }
@@ -443,6 +456,8 @@ impl Cluster {
     pub fn has_builtin_values(&self, type_name: &str) -> bool {
         jdk::BUILTIN_VALUE_TYPES
             .iter()
+            // A built-in the tests' release lacks (`Optional` before 8) is not in the table.
+            .filter(|b| self.table.contains(b))
             .any(|b| self.table.raw_supertypes(b).iter().any(|n| n == type_name))
     }
 
@@ -645,7 +660,7 @@ pub(crate) fn add_type_info(table: &mut TypeTable, d: &TypeDescription) {
 }
 
 /// The hierarchy of the described types and the JDK built-ins.
-pub(crate) fn type_table(types: &[TypeDescription]) -> TypeTable {
+pub(crate) fn type_table(types: &[TypeDescription], release: Option<u32>) -> TypeTable {
     let mut table = TypeTable::default();
     for d in types {
         if let Some(info) = type_info(d) {
@@ -654,7 +669,7 @@ pub(crate) fn type_table(types: &[TypeDescription]) -> TypeTable {
     }
     // The built-ins override descriptions of the same JDK types, so that the hierarchy of the
     // containers the cluster builds does not depend on what reflection reported of them.
-    for info in jdk::builtin_types() {
+    for info in jdk::builtin_types_at(release) {
         table.insert(info);
     }
     table

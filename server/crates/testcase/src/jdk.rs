@@ -104,7 +104,26 @@ fn serializable() -> JavaType {
 
 /// The built-in part of the hierarchy. It overrides what `describe` says of the same names:
 /// reflection gives implemented interfaces raw, these carry their type arguments.
+/// The first Java release with `java.util.Optional`.
+pub const OPTIONAL_SINCE: u32 = 8;
+/// The first Java release where `StringBuilder` and `StringBuffer` are `Comparable`.
+pub const COMPARABLE_BUILDERS_SINCE: u32 = 11;
+
+/// Whether Java `release` (the tests' level; `None`: the worker's JDK, 11 or newer) has what
+/// came in `since`.
+fn at_least(release: Option<u32>, since: u32) -> bool {
+    release.is_none_or(|r| r >= since)
+}
+
+/// The built-in types as the worker's JDK has them (11 or newer).
 pub fn builtin_types() -> Vec<TypeInfo> {
+    builtin_types_at(None)
+}
+
+/// The built-in types at Java `release` (the release the tests compile at): no `Optional`
+/// before 8, and no `Comparable` string builders before 11, so that a test compiled at an
+/// older release never names or relies on what that release lacks.
+pub fn builtin_types_at(release: Option<u32>) -> Vec<TypeInfo> {
     use TypeKind::*;
     let mut out = vec![
         info(OBJECT, Class, &[], vec![]),
@@ -182,23 +201,22 @@ pub fn builtin_types() -> Vec<TypeInfo> {
                 serializable(),
             ],
         ),
-        info(OPTIONAL, Class, &["T"], vec![]),
     ];
+    if at_least(release, OPTIONAL_SINCE) {
+        out.push(info(OPTIONAL, Class, &["T"], vec![]));
+    }
     // The mutable `CharSequence`s, so that code which treats them apart from `String`
-    // (`instanceof StringBuilder`) can be reached; `Comparable` since Java 11, the worker's
-    // minimum.
+    // (`instanceof StringBuilder`) can be reached; `Comparable` since Java 11.
     for name in [STRING_BUILDER, STRING_BUFFER] {
-        out.push(info(
-            name,
-            Class,
-            &[],
-            vec![
-                serializable(),
-                comparable(JavaType::class(name)),
-                JavaType::class("java.lang.CharSequence"),
-                JavaType::class("java.lang.Appendable"),
-            ],
-        ));
+        let mut supertypes = vec![
+            serializable(),
+            JavaType::class("java.lang.CharSequence"),
+            JavaType::class("java.lang.Appendable"),
+        ];
+        if at_least(release, COMPARABLE_BUILDERS_SINCE) {
+            supertypes.insert(1, comparable(JavaType::class(name)));
+        }
+        out.push(info(name, Class, &[], supertypes));
     }
     out.push(info(ITERATOR, Interface, &["E"], vec![]));
     out.extend(io_types());
@@ -303,8 +321,18 @@ fn method(name: &str, is_static: bool) -> CallableKind {
     }
 }
 
-/// Constructors and factories of the built-in containers and string builders: generators.
-pub fn builtin_generators() -> Vec<Callable> {
+/// Constructors and factories of the built-in containers and string builders: generators, at
+/// Java `release` (the release the tests compile at; `None`: the worker's JDK, 11 or newer):
+/// `Optional`'s only from 8 (a Java 7 project's tests once failed to compile on `Optional.of`).
+pub fn builtin_generators_at(release: Option<u32>) -> Vec<Callable> {
+    let mut out = all_builtin_generators();
+    if !at_least(release, OPTIONAL_SINCE) {
+        out.retain(|c| c.owner != OPTIONAL);
+    }
+    out
+}
+
+fn all_builtin_generators() -> Vec<Callable> {
     let optional_t = JavaType::generic(OPTIONAL, vec![var("T")]);
     vec![
         builtin(

@@ -476,3 +476,43 @@ fn a_private_nested_class_of_the_unnamed_package_is_out_of_reach_too() {
     let c = cluster(&[parser, cache], "Parser");
     assert_eq!(targets(&c), ["Parser.<init>()", "Parser.size()"]);
 }
+
+/// The `Optional.<init>`-like generators `random_test` used over 300 tests of `misc.Tools`.
+fn jdk_callables_built(c: &Cluster) -> std::collections::BTreeSet<String> {
+    let variation = Variation::default();
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut built = std::collections::BTreeSet::new();
+    for _ in 0..300 {
+        for s in variation.random_test(c, &mut rng).statements() {
+            if let Some(callable) = s.callable() {
+                built.insert(callable.to_string());
+            }
+        }
+    }
+    built
+}
+
+#[test]
+fn built_ins_are_those_of_the_release_the_tests_compile_at() {
+    // A Java 7 project's tests once failed to compile on `Optional.of`, which the cluster
+    // offered for an `Object` parameter whatever the release.
+    let at = |release: Option<u32>| {
+        Cluster::build_at("misc.Tools", &misc(), &[], ConstantPool::new(), release)
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let optional = |built: &std::collections::BTreeSet<String>| {
+        built.iter().any(|c| c.starts_with("java.util.Optional."))
+    };
+    let seven = at(Some(7));
+    let built = jdk_callables_built(&seven);
+    assert!(!optional(&built), "{built:#?}");
+    assert!(built.iter().any(|c| c.starts_with("java.util.ArrayList.")));
+    assert!(!seven.has_builtin_values("java.util.Optional"));
+    // Before 11 a `StringBuilder` is no `Comparable`.
+    assert!(!seven.has_builtin_values("java.lang.Comparable"));
+    for release in [Some(8), None] {
+        let built = jdk_callables_built(&at(release));
+        assert!(optional(&built), "{release:?}: {built:#?}");
+    }
+    assert!(at(Some(11)).has_builtin_values("java.lang.Comparable"));
+}

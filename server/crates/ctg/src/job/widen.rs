@@ -87,14 +87,15 @@ pub(super) fn describe_widening(
         )?;
         // An abstract class under test whose only subclasses are outside its closure has no
         // cluster yet: widening by its own subtypes may give it one.
-        let cluster = build_cluster(&described, class, constants.clone()).map_err(|e| match e {
-            ClusterError::NothingInstantiable { class, reason } => {
-                GenerationError::NothingInstantiable { class, reason }
-            }
-            ClusterError::NotDescribed { class, reason } => {
-                GenerationError::NotLoadable { class, reason }
-            }
-        });
+        let cluster = build_cluster(&described, class, constants.clone(), request.test_release)
+            .map_err(|e| match e {
+                ClusterError::NothingInstantiable { class, reason } => {
+                    GenerationError::NothingInstantiable { class, reason }
+                }
+                ClusterError::NotDescribed { class, reason } => {
+                    GenerationError::NotLoadable { class, reason }
+                }
+            });
         let mut targets = subtype_targets(&described, cluster.as_ref().ok());
         targets.insert(class);
         let new: Vec<String> = if round == WIDENING_ROUNDS {

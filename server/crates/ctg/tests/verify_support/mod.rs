@@ -142,7 +142,7 @@ impl Subject {
             facts.add_parameter_names(&javamodel::JavaModel::build(&file.text, &tree));
         }
         self.facts = facts;
-        build_cluster(&described, class, constants).unwrap_or_else(|e| panic!("{e}"))
+        build_cluster(&described, class, constants, None).unwrap_or_else(|e| panic!("{e}"))
     }
 }
 

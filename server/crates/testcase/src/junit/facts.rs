@@ -29,7 +29,7 @@ impl Default for TypeFacts {
         TypeFacts {
             classes: BTreeMap::new(),
             parameter_names: BTreeMap::new(),
-            table: type_table(&[]),
+            table: type_table(&[], None),
         }
     }
 }
