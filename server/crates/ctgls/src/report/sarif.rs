@@ -140,6 +140,19 @@ pub fn sarif(report: &Report, classes: &[ReportClass], root_uri: Option<&str>) -
         }
     }
 
+    // One result per finding: a class-integration entry finds the same undeclared exception
+    // of the same method as its class's unit entry does, and GitHub would take the second
+    // result of a fingerprint for the first. The first (the unit entry's, which runs first)
+    // stays.
+    let mut fingerprints = std::collections::BTreeSet::new();
+    results.retain(|r| {
+        let key = r["partialFingerprints"]["ctglsFinding/v1"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        fingerprints.insert(key)
+    });
+
     let successful = classes.iter().all(|class| class.report.has_results());
     let mut run = json!({
         "tool": { "driver": driver(report) },
@@ -415,6 +428,51 @@ mod tests {
             a,
             fingerprint("undeclared-exception", &["p.A", "p.A#m()java", ".lang.X"])
         );
+    }
+
+    #[test]
+    fn a_pair_finding_what_its_class_found_gives_one_result() {
+        use crate::report::model::UndeclaredException;
+        let text = "package p;\nclass A {\n    int m(int d) {\n        return 1 / d;\n    }\n}\n";
+        let exception = |test: &str| UndeclaredException {
+            method: "p.A#m(int)".into(),
+            exception: "java.lang.ArithmeticException".into(),
+            line: Some(4),
+            test: Some(test.into()),
+            ..UndeclaredException::default()
+        };
+        let unit = ClassReport {
+            class: "p.A".into(),
+            status: "ok".into(),
+            undeclared_exceptions: vec![exception("mThrowsArithmeticException")],
+            ..ClassReport::default()
+        };
+        let pair = ClassReport {
+            caller: Some("p.A".into()),
+            callee: Some("p.B".into()),
+            undeclared_exceptions: vec![exception("mThrowsArithmeticException2")],
+            ..unit.clone()
+        };
+        let report = Report {
+            classes: vec![unit, pair],
+            ..Report::default()
+        };
+        let classes: Vec<ReportClass> = report
+            .classes
+            .iter()
+            .map(|class| ReportClass {
+                report: class,
+                source: Some(ClassSource::new("src/p/A.java".into(), text.into())),
+            })
+            .collect();
+        let log = sarif(&report, &classes, None);
+        let results = log["runs"][0]["results"].as_array().unwrap();
+        assert_eq!(results.len(), 1, "{results:#?}");
+        // The unit entry's, which comes first.
+        assert!(results[0]["message"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("mThrowsArithmeticException reproduces it"));
     }
 
     #[test]
