@@ -6,7 +6,7 @@
 //! `<workspace>/.ctgls/integration/<R>--<E>-<hash>.json` (format `ctgls-integration`, version
 //! 1), replaced by each run of the pair. The serde structs are private to this module.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
@@ -110,49 +110,84 @@ impl Store {
         callee: &str,
     ) -> Result<Option<IntegrationRunRecord>, StoreError> {
         let path = self.integration_path(caller, callee);
-        let Some(text) = disk::read_text(&path)? else {
+        let Some(record) = read_integration(&path)? else {
             return Ok(None);
         };
-        let corrupt = |message: String| StoreError::Corrupt {
-            path: path.clone(),
-            message,
-        };
-        let dto: RecordDto = serde_json::from_str(&text).map_err(|e| corrupt(e.to_string()))?;
-        if dto.format != FORMAT_NAME {
-            return Err(corrupt(format!(
-                "format is '{}', not '{FORMAT_NAME}'",
-                dto.format
-            )));
-        }
-        if dto.version != FORMAT_VERSION {
-            return Err(StoreError::UnsupportedVersion {
+        if (record.caller.as_str(), record.callee.as_str()) != (caller, callee) {
+            return Err(StoreError::Corrupt {
                 path,
-                found: dto.version,
+                message: format!(
+                    "the record is of {} through {}",
+                    record.caller, record.callee
+                ),
             });
         }
-        if (dto.caller.as_str(), dto.callee.as_str()) != (caller, callee) {
-            return Err(corrupt(format!(
-                "the record is of {} through {}",
-                dto.caller, dto.callee
-            )));
-        }
-        Ok(Some(IntegrationRunRecord {
-            caller: dto.caller,
-            callee: dto.callee,
-            caller_hash: dto.caller_hash,
-            callee_hash: dto.callee_hash,
-            timestamp_ms: dto.timestamp_ms,
-            pairs: dto
-                .pairs
-                .into_iter()
-                .map(|p| StoredCoupledPair {
-                    caller_branch: p.caller_branch,
-                    callee_branch: p.callee_branch,
-                    test: p.test,
-                })
-                .collect(),
-        }))
+        Ok(Some(record))
     }
+
+    /// Every integration record of the store, in file-name order, and the files that could not
+    /// be read (`ctgls merge` joins shards' records with them).
+    pub fn integration_records(&self) -> (Vec<IntegrationRunRecord>, Vec<StoreError>) {
+        let mut records = Vec::new();
+        let mut problems = Vec::new();
+        let Ok(entries) = std::fs::read_dir(self.dir().join(INTEGRATION_DIR)) else {
+            return (records, problems);
+        };
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for path in paths
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        {
+            match read_integration(&path) {
+                Ok(Some(record)) => records.push(record),
+                Ok(None) => {}
+                Err(e) => problems.push(e),
+            }
+        }
+        (records, problems)
+    }
+}
+
+/// The integration record in the file at `path`; `None` when there is no such file.
+fn read_integration(path: &Path) -> Result<Option<IntegrationRunRecord>, StoreError> {
+    let path = path.to_path_buf();
+    let Some(text) = disk::read_text(&path)? else {
+        return Ok(None);
+    };
+    let corrupt = |message: String| StoreError::Corrupt {
+        path: path.clone(),
+        message,
+    };
+    let dto: RecordDto = serde_json::from_str(&text).map_err(|e| corrupt(e.to_string()))?;
+    if dto.format != FORMAT_NAME {
+        return Err(corrupt(format!(
+            "format is '{}', not '{FORMAT_NAME}'",
+            dto.format
+        )));
+    }
+    if dto.version != FORMAT_VERSION {
+        return Err(StoreError::UnsupportedVersion {
+            path,
+            found: dto.version,
+        });
+    }
+    Ok(Some(IntegrationRunRecord {
+        caller: dto.caller,
+        callee: dto.callee,
+        caller_hash: dto.caller_hash,
+        callee_hash: dto.callee_hash,
+        timestamp_ms: dto.timestamp_ms,
+        pairs: dto
+            .pairs
+            .into_iter()
+            .map(|p| StoredCoupledPair {
+                caller_branch: p.caller_branch,
+                callee_branch: p.callee_branch,
+                test: p.test,
+            })
+            .collect(),
+    }))
 }
 
 #[cfg(test)]

@@ -86,8 +86,9 @@ pub fn run(args: &MergeArgs) -> ExitCode {
                     eprintln!("ctgls: warning: left out {problem}");
                 }
                 eprintln!(
-                    "ctgls: {} records merged into {}",
+                    "ctgls: {} records and {} integration records merged into {}",
                     merge.taken.len(),
+                    merge.pairs_taken.len(),
                     target.display()
                 );
             }
