@@ -241,9 +241,13 @@ impl<'a> TraceMapper<'a> {
                     .and_then(|f| f.line);
                 let by_statement = thrown.is_some_and(|e| e.by_statement);
                 Some(ObservedException {
+                    // A member of the class under test: an integration table holds the
+                    // callee's members too, and a test that calls the callee alone (`new
+                    // Account("", 0)` in `Bank`'s tests) makes no goal of an integration run,
+                    // whose every test calls the caller (Derakhshanfar et al., section 3.2.4).
                     member: statement
                         .callable()
-                        .filter(|_| !by_statement)
+                        .filter(|c| !by_statement && self.is_class_under_test(&c.declaring_class))
                         .and_then(|c| self.member_called(c)),
                     type_name,
                     declared: thrown.is_some_and(|e| e.declared),
