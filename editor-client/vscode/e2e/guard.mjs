@@ -77,7 +77,9 @@ export async function guardChecks(page, project, storedSource, { runQuickOpen, w
         await active.waitFor({ timeout: 5_000 });
         return;
       } catch (error) {
-        if (attempt === 3) throw error;
+        if (attempt === 3) {
+          throw error;
+        }
         await page.keyboard.press('Escape');
       }
     }
@@ -118,7 +120,9 @@ export async function guardChecks(page, project, storedSource, { runQuickOpen, w
   const sourceLines = source.split('\n');
   const declared = sourceLines
     .map((line, index) => {
-      if (!/\bvoid \w+\(/.test(line)) return 0;
+      if (!/\bvoid \w+\(/.test(line)) {
+        return 0;
+      }
       const end = sourceLines.findIndex((next, i) => i > index && /\bvoid \w+\(/.test(next));
       const body = sourceLines.slice(index, end < 0 ? undefined : end).join('\n');
       return body.includes('getOwner()') ? index + 1 : 0;
@@ -172,7 +176,9 @@ async function quickFix(page, title) {
       await rows.filter({ hasText: title }).first().waitFor({ timeout: 10_000 });
       break;
     } catch (error) {
-      if (attempt === 3) throw error;
+      if (attempt === 3) {
+        throw error;
+      }
       await page.keyboard.press('Escape');
       await page.waitForTimeout(500);
     }
