@@ -9,7 +9,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
@@ -53,6 +53,20 @@ pub fn read_text(path: &Path) -> Result<Option<String>, StoreError> {
             path: path.to_path_buf(),
             message: format!("not UTF-8 text ({e})"),
         })
+}
+
+/// The `.json` files of `dir`, sorted; none when the directory cannot be read (a store with no
+/// records of that kind yet).
+pub fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    paths.sort();
+    paths
 }
 
 /// Replaces `path` with `contents` atomically, creating its directory when missing.

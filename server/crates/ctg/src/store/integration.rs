@@ -130,15 +130,7 @@ impl Store {
     pub fn integration_records(&self) -> (Vec<IntegrationRunRecord>, Vec<StoreError>) {
         let mut records = Vec::new();
         let mut problems = Vec::new();
-        let Ok(entries) = std::fs::read_dir(self.dir().join(INTEGRATION_DIR)) else {
-            return (records, problems);
-        };
-        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        paths.sort();
-        for path in paths
-            .into_iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        {
+        for path in disk::json_files(&self.dir().join(INTEGRATION_DIR)) {
             match read_integration(&path) {
                 Ok(Some(record)) => records.push(record),
                 Ok(None) => {}

@@ -246,16 +246,7 @@ impl Store {
     pub fn records(&self) -> (Vec<ClassRecord>, Vec<StoreError>) {
         let mut records = Vec::new();
         let mut problems = Vec::new();
-        let dir = self.dir.join(CLASSES_DIR);
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            return (records, problems);
-        };
-        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        paths.sort();
-        for path in paths
-            .into_iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        {
+        for path in disk::json_files(&self.dir.join(CLASSES_DIR)) {
             match disk::read_text(&path) {
                 Ok(Some(text)) => match decode_record(&text) {
                     Ok(record) => records.push(record),
