@@ -136,7 +136,28 @@ fn the_written_suite_passes_on_another_day_zone_locale_and_order() {
         "{class:#}"
     );
     assert!(count("time_zone") + combined >= 1, "zone(): {class:#}");
-    assert!(count("locale") + combined >= 1, "price(double): {class:#}");
+    // price(double) formats with the default locale: its assertions must have gone, unless
+    // no written test asserts a value of it at all (slimming or the search may leave none);
+    // the suite's run under another locale below checks what is left either way.
+    let price_vars: Vec<String> = test
+        .lines()
+        .filter(|l| l.contains(".price("))
+        .filter_map(|l| {
+            l.split('=')
+                .next()?
+                .split_whitespace()
+                .last()
+                .map(String::from)
+        })
+        .collect();
+    let price_asserted = test.lines().any(|l| {
+        l.contains("assert")
+            && (l.contains(".price(") || price_vars.iter().any(|v| l.contains(v.as_str())))
+    });
+    assert!(
+        count("locale") + combined >= 1 || !price_asserted,
+        "price(double): {class:#}"
+    );
     let dropped = class["dropped"].as_array().expect("dropped");
     let perturbed_drops = dropped
         .iter()
