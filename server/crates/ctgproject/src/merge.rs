@@ -21,75 +21,62 @@ pub struct StoreMerge {
 /// Copies into `target` each class's newest record among `sources` and `target` itself.
 pub fn merge_stores(target: &Store, sources: &[Store]) -> Result<StoreMerge, String> {
     let mut merge = StoreMerge::default();
-    let (existing, problems) = target.records();
-    merge
-        .problems
-        .extend(problems.iter().map(|p| p.to_string()));
-    let mut newest: BTreeMap<String, (u64, Option<ClassRecord>)> = existing
-        .into_iter()
-        .map(|r| (r.class.clone(), (last_run(&r), None)))
-        .collect();
-    for source in sources {
-        let (records, problems) = source.records();
-        merge
-            .problems
-            .extend(problems.iter().map(|p| p.to_string()));
-        for record in records {
-            let when = last_run(&record);
-            let entry = newest.entry(record.class.clone()).or_insert((0, None));
-            if entry.1.is_none() && entry.0 == 0 || when > entry.0 {
-                *entry = (when, Some(record));
-            }
-        }
+    let taken = newest(
+        target.records(),
+        sources.iter().map(Store::records),
+        |r: &ClassRecord| r.class.clone(),
+        last_run,
+        &mut merge.problems,
+    );
+    for (class, record) in taken {
+        target
+            .put_record(&record)
+            .map_err(|e| format!("cannot write the record of {class}: {e}"))?;
+        merge.taken.push(class);
     }
-    for (class, (_, record)) in newest {
-        if let Some(record) = record {
-            target
-                .put_record(&record)
-                .map_err(|e| format!("cannot write the record of {class}: {e}"))?;
-            merge.taken.push(class);
-        }
+    let taken = newest(
+        target.integration_records(),
+        sources.iter().map(Store::integration_records),
+        |r: &IntegrationRunRecord| (r.caller.clone(), r.callee.clone()),
+        |r| r.timestamp_ms,
+        &mut merge.problems,
+    );
+    for ((caller, callee), record) in taken {
+        target.save_integration(&record).map_err(|e| {
+            format!("cannot write the integration record of {caller} through {callee}: {e}")
+        })?;
+        merge.pairs_taken.push(format!("{caller}--{callee}"));
     }
-    merge_integration(target, sources, &mut merge)?;
     Ok(merge)
 }
 
-/// Copies into `target` each pair's newest integration record among `sources` and `target`.
-fn merge_integration(
-    target: &Store,
-    sources: &[Store],
-    merge: &mut StoreMerge,
-) -> Result<(), String> {
-    let pair = |r: &IntegrationRunRecord| (r.caller.clone(), r.callee.clone());
-    let (existing, problems) = target.integration_records();
-    merge
-        .problems
-        .extend(problems.iter().map(|p| p.to_string()));
-    let mut newest: BTreeMap<(String, String), (u64, Option<IntegrationRunRecord>)> = existing
-        .iter()
-        .map(|r| (pair(r), (r.timestamp_ms, None)))
-        .collect();
-    for source in sources {
-        let (records, problems) = source.integration_records();
-        merge
-            .problems
-            .extend(problems.iter().map(|p| p.to_string()));
+/// Of each key's records in the sources, the newest, when it is newer than the target's own
+/// (`existing`); the files that could not be read go to `problems`.
+fn newest<K: Ord, R, E: std::fmt::Display>(
+    existing: (Vec<R>, Vec<E>),
+    sources: impl Iterator<Item = (Vec<R>, Vec<E>)>,
+    key: impl Fn(&R) -> K,
+    when: impl Fn(&R) -> u64,
+    problems: &mut Vec<String>,
+) -> BTreeMap<K, R> {
+    let (existing, unreadable) = existing;
+    problems.extend(unreadable.iter().map(|p| p.to_string()));
+    let mut newest: BTreeMap<K, (u64, Option<R>)> =
+        existing.iter().map(|r| (key(r), (when(r), None))).collect();
+    for (records, unreadable) in sources {
+        problems.extend(unreadable.iter().map(|p| p.to_string()));
         for record in records {
-            let entry = newest.entry(pair(&record)).or_insert((0, None));
-            if entry.1.is_none() && entry.0 == 0 || record.timestamp_ms > entry.0 {
-                *entry = (record.timestamp_ms, Some(record));
+            let at = when(&record);
+            let entry = newest.entry(key(&record)).or_insert((0, None));
+            if entry.1.is_none() && entry.0 == 0 || at > entry.0 {
+                *entry = (at, Some(record));
             }
         }
     }
-    for ((caller, callee), (_, record)) in newest {
-        if let Some(record) = record {
-            target.save_integration(&record).map_err(|e| {
-                format!("cannot write the integration record of {caller} through {callee}: {e}")
-            })?;
-            merge.pairs_taken.push(format!("{caller}--{callee}"));
-        }
-    }
-    Ok(())
+    newest
+        .into_iter()
+        .filter_map(|(k, (_, record))| Some((k, record?)))
+        .collect()
 }
 
 fn last_run(record: &ClassRecord) -> u64 {
