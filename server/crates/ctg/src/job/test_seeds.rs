@@ -25,8 +25,14 @@ pub(crate) struct ExistingTest {
     pub text: String,
 }
 
-/// The existing tests of `class` under the layout's test root: the files that mention its
-/// simple name as a word, or when none does, the test files of its package. Files named like
+/// The existing tests of `class` under the layout's test root: its own test classes, named
+/// after it by the usual conventions (`<Simple>Test`, `<Simple>Tests`, `Test<Simple>`,
+/// `<Simple>IT`, `<Simple>TestCase`); when it has none, the files that mention its simple name
+/// as a word; when none does, the test files of its package. Its own test classes come first
+/// because they hold the inputs of its methods, while other tests that name it hold other
+/// classes' inputs: every literal more in the pool makes each one rarer, and the corpus's
+/// `JsonObject` lost coverage when the pool held its neighbours' tests too (docs/benchmarks.md,
+/// issue #19). Files named like
 /// or headed like a generated test are left out, and so are files that cannot be read (a
 /// missing test root is no error: the project has no tests). The editor's unsaved texts
 /// replace the files'. Files of the class's package are looked at first, so that the bounds
@@ -49,10 +55,11 @@ pub(crate) fn existing_tests_of(
     files.sort_by_key(|path| path.parent() != Some(package_dir.as_path()));
 
     let mut read = 0usize;
+    let mut own = Vec::new();
     let mut mentioning = Vec::new();
     let mut of_package = Vec::new();
     for path in files {
-        if mentioning.len() >= MAX_TEST_FILES {
+        if own.len() + mentioning.len() >= MAX_TEST_FILES {
             break;
         }
         let Some(text) = read_within(&path, overlays, MAX_BYTES_READ - read) else {
@@ -64,17 +71,29 @@ pub(crate) fn existing_tests_of(
         }
         let in_package = path.parent() == Some(package_dir.as_path());
         let test = ExistingTest { path, text };
-        if mentions_word(&test.text, simple) {
+        if named_after(&test.path, simple) {
+            own.push(test);
+        } else if mentions_word(&test.text, simple) {
             mentioning.push(test);
         } else if in_package && of_package.len() < MAX_TEST_FILES {
             of_package.push(test);
         }
     }
-    if mentioning.is_empty() {
-        of_package
-    } else {
-        mentioning
-    }
+    [own, mentioning, of_package]
+        .into_iter()
+        .find(|tests| !tests.is_empty())
+        .unwrap_or_default()
+}
+
+/// Whether the file's name says it tests the class `simple` (in any package: a test of a
+/// nested class, or one kept elsewhere, still counts).
+fn named_after(path: &Path, simple: &str) -> bool {
+    let Some(stem) = path.file_stem().and_then(|stem| stem.to_str()) else {
+        return false;
+    };
+    stem.strip_prefix(simple)
+        .is_some_and(|rest| ["Test", "Tests", "IT", "TestCase"].contains(&rest))
+        || stem.strip_prefix("Test") == Some(simple)
 }
 
 /// `GeneratedTest.java`, and the integration tests' `..._XIntegrationGeneratedTest.java`.
@@ -153,9 +172,20 @@ mod tests {
              class RenamedTest { Parser p; }",
         );
         let none = SourceOverlays::default();
-        assert_eq!(
-            chosen(&project, "p.Parser", &none),
-            ["p/ParserTest.java", "q/UsesTest.java"]
+        // The class's own test class is preferred to other tests that name it.
+        assert_eq!(chosen(&project, "p.Parser", &none), ["p/ParserTest.java"]);
+        project.write(
+            &format!("{t}p/TokenTest.java"),
+            "class TokenTest { Parser.Token t; }",
+        );
+        assert_eq!(chosen(&project, "p.Token", &none), ["p/TokenTest.java"]);
+        std::fs::remove_file(project.0.join(format!("{t}p/TokenTest.java"))).expect("rm");
+        // Without one, the tests that name it.
+        std::fs::remove_file(project.0.join(format!("{t}p/ParserTest.java"))).expect("rm");
+        assert_eq!(chosen(&project, "p.Parser", &none), ["q/UsesTest.java"]);
+        project.write(
+            &format!("{t}p/ParserTest.java"),
+            "class ParserTest { Parser p; String s = \"{}\"; }",
         );
         // No test names `Lexer`: the package's own tests, still not the generated ones.
         assert_eq!(
@@ -171,6 +201,18 @@ mod tests {
             chosen(&project, "p.Parser$Token", &overlays),
             ["p/OtherTest.java"]
         );
+        for (file, named) in [
+            ("ParserTest", true),
+            ("ParserTests", true),
+            ("TestParser", true),
+            ("ParserIT", true),
+            ("ParserTestCase", true),
+            ("ParserFactoryTest", false),
+            ("Parser", false),
+        ] {
+            let path = PathBuf::from(format!("{file}.java"));
+            assert_eq!(named_after(&path, "Parser"), named, "{file}");
+        }
         // A project without tests has none; that is no error.
         assert!(chosen(&project, "r.Absent", &none).is_empty());
         let bare = Scratch::new("test-seeds-bare");
