@@ -20,6 +20,8 @@ use javamodel::instrument::{
 use javamodel::JavaModel;
 use jvm::{CompileRequest, Diagnostic, DiagnosticKind, JvmError, SourceFile, Supervisor, UnitId};
 
+mod learned;
+
 /// Compile rounds before every instrumented file is compiled uninstrumented.
 const MAX_ROUNDS: u32 = 12;
 
@@ -285,8 +287,12 @@ pub fn compile_instrumented_with(
     for job in &mut jobs {
         job.options.mutants = mutants;
     }
+    // Where this process compiled the same files instrumented the same way before (the job,
+    // then emission's mutation analysis and slimming), the rounds javac already rejected are
+    // not run again: each is a javac run of seconds on a real class.
+    let context = learned::context(request);
+    let mut original_compiles = learned::recall(context, &mut jobs);
     let mut rounds = 0;
-    let mut original_compiles = false;
     for round in 0..=MAX_ROUNDS {
         if round == MAX_ROUNDS {
             for job in &mut jobs {
@@ -322,6 +328,7 @@ pub fn compile_instrumented_with(
         );
         if let Some(unit) = result.unit {
             tracing::debug!(rounds, "instrumented classes compiled");
+            learned::remember(context, &jobs);
             return Ok(CompiledUnit {
                 unit,
                 files: jobs.iter().map(|j| j.result(&request.sources)).collect(),

@@ -210,7 +210,12 @@ pub fn analyse(
             },
         )?;
     let unit = compiled.unit;
+    let compile_took = started.elapsed();
     let result = run_mutants(supervisor, unit, &compiled, spec, execute, bounds);
+    tracing::debug!(
+        "{class}: mutation analysis: compile {compile_took:?}, runs {:?}",
+        started.elapsed() - compile_took
+    );
     supervisor.release(unit);
     let jvm = |error| MutationError::Jvm {
         class: class.clone(),
@@ -314,6 +319,17 @@ fn run_mutants(
     let mut not_analysed = reached.len() - chosen.len();
     // The bound is on the mutated runs: the compile and the unmutated run are paid once.
     let runs_started = Instant::now();
+    tracing::debug!(
+        "mutation analysis: baseline of {} tests {:?}; {} mutants reached, {} chosen, {} test runs",
+        worker_tests.len(),
+        baseline.iter().map(|r| r.duration).sum::<Duration>(),
+        reached.len(),
+        chosen.len(),
+        chosen
+            .iter()
+            .map(|&m| mutants[m].reached_by.len())
+            .sum::<usize>()
+    );
     let durations: Vec<Duration> = baseline.iter().map(|r| r.duration).collect();
     let batch = MutantBatch {
         unit,

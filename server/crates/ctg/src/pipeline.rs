@@ -703,6 +703,7 @@ fn emit_verified(
     facts.add_parameter_names(model);
 
     let tests: Vec<_> = generation.tests.iter().map(|t| t.test.clone()).collect();
+    let observe_started = std::time::Instant::now();
     let execute = ExecuteOptions {
         timeout_per_test: request.test_timeout,
         test_package: Some(testcase::package_of(class).to_string()),
@@ -718,6 +719,7 @@ fn emit_verified(
         }));
     };
     emission_cancelled(verify, class)?;
+    tracing::debug!("{class}: observing took {:?}", observe_started.elapsed());
     let mut executed = Vec::new();
     // `executed[i]` is `generation.tests[executed_from[i]]`.
     let mut executed_from = Vec::new();
@@ -874,11 +876,13 @@ fn emit_verified(
         None => ProjectClasses::from_layout(&request.layout).with_overlays(&request.overlays),
     };
     on_phase(Phase::Verifying);
+    let verify_started = std::time::Instant::now();
     let suite = verify::verify_and_stabilise_from(&spec, initial, &project, &setup, verify);
     if let Some(dir) = &worker_classes {
         let _ = std::fs::remove_dir_all(dir);
     }
     let suite = suite.map_err(verify_error)?;
+    tracing::debug!("{class}: verification took {:?}", verify_started.elapsed());
     let mutation = scored(&suite.printed);
     if let Some(score) = &mutation {
         tracing::debug!(

@@ -87,6 +87,7 @@ pub fn slim_suite(
         return None;
     }
     let class = &spec.class_under_test;
+    let started = Instant::now();
     let compiled = match compile_instrumented_with(
         supervisor,
         request,
@@ -100,6 +101,11 @@ pub fn slim_suite(
         }
     };
     let unit = compiled.unit;
+    tracing::debug!(
+        "{class}: slimming: compile {:?}, {} candidates",
+        started.elapsed(),
+        candidates.len()
+    );
     let key = class_file(&compiled, class).map(|f| f.probes.key.clone());
     let slimmed = key.and_then(|key| {
         let runs = Runs {
@@ -113,6 +119,7 @@ pub fn slim_suite(
         };
         match runs.slim(supervisor, candidates) {
             Ok(slimmed) => {
+                tracing::debug!("{class}: slimming took {:?}", started.elapsed());
                 if let Some(slimmed) = &slimmed {
                     let removed: usize = slimmed
                         .tests

@@ -9,7 +9,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use ctg::compile::{compile_instrumented, CompileError, CompiledUnit, FileLevel};
+use ctg::compile::{
+    compile_instrumented, compile_instrumented_with, CompileError, CompiledUnit, FileLevel,
+};
 use javamodel::instrument::{FallbackReason, ProbeKind, ProbeLevel, SiteId};
 use javamodel::{DecisionKey, GoalKey, Outcome};
 use jvm::*;
@@ -795,6 +797,52 @@ fn probes_that_do_not_compile_fall_back_site_by_site() {
     assert_eq!(spin.fallbacks.len(), 1, "{:#?}", spin.fallbacks);
     assert_eq!(spin.fallbacks[0].site, SiteId::Decision(run(0)));
     assert_eq!(spin.fallbacks[0].level, ProbeLevel::None);
+
+    // The same compile again in this process starts from the state that compiled: one round,
+    // the same probes and fallbacks (emission compiles the class again twice).
+    let again = compile_instrumented(
+        &mut sup,
+        &request(project("fb")),
+        &["fb.Ladder".into(), "fb.Spin".into()],
+    )
+    .expect("the project compiles");
+    assert_eq!(again.rounds, 1, "javac's rejected rounds are not run again");
+    assert_eq!(again.files, compiled.files);
+    sup.release(again.unit);
+    // With mutants, from the same state: the probes javac rejected stay fallen back, and no
+    // probe round is paid again.
+    let mutated = compile_instrumented_with(
+        &mut sup,
+        &request(project("fb")),
+        &["fb.Ladder".into(), "fb.Spin".into()],
+        true,
+    )
+    .expect("the project compiles with its mutants");
+    assert!(
+        mutated.rounds < compiled.rounds,
+        "{} rounds with mutants after {} without",
+        mutated.rounds,
+        compiled.rounds
+    );
+    for file in &compiled.files {
+        let with = mutated.files.iter().find(|f| f.path == file.path).unwrap();
+        assert_eq!(with.fallbacks, file.fallbacks, "{}", file.path);
+        assert!(!with.probes.mutants.is_empty(), "{}", file.path);
+    }
+    sup.release(mutated.unit);
+    // Another text is another key: the loop runs from the start.
+    let mut edited = project("fb");
+    for source in &mut edited {
+        source.text.push_str("\n// edited\n");
+    }
+    let fresh = compile_instrumented(
+        &mut sup,
+        &request(edited),
+        &["fb.Ladder".into(), "fb.Spin".into()],
+    )
+    .expect("the project compiles");
+    assert_eq!(fresh.rounds, compiled.rounds);
+    sup.release(fresh.unit);
 
     // The fallen-back classes still run like the originals.
     let tests = vec![
