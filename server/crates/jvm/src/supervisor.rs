@@ -1,5 +1,6 @@
-//! The supervisor: owns at most one worker process, starts it lazily, restarts it after a
-//! timeout, crash or a restart request, and replays compiles so unit ids survive restarts.
+//! The supervisor: owns a worker process (and, parked, one of the other identity), starts it
+//! lazily, restarts it after a timeout, crash or a restart request, and replays compiles so
+//! unit ids survive restarts.
 //! Blocking API: every call returns within its deadline.
 
 use std::collections::{HashMap, HashSet};
@@ -48,6 +49,8 @@ pub struct Supervisor {
     jdk: Jdk,
     worker_classes: PathBuf,
     running: Option<Running>,
+    /// The worker of the other identity, kept while this one runs (see `set_identity`).
+    parked: Option<(Identity, Running)>,
     units: HashMap<UnitId, CompileRequest>,
     next_unit: u64,
     next_request: u64,
@@ -99,6 +102,7 @@ impl Supervisor {
             jdk,
             worker_classes: worker_classes.to_path_buf(),
             running: None,
+            parked: None,
             units: HashMap::new(),
             next_unit: 1,
             next_request: 1,
@@ -144,6 +148,7 @@ impl Supervisor {
         if paths != self.config.readable {
             self.config.readable = paths;
             self.running = None;
+            self.parked = None;
         }
     }
 
@@ -154,22 +159,35 @@ impl Supervisor {
         if patterns != self.config.pass_environment {
             self.config.pass_environment = patterns;
             self.running = None;
+            self.parked = None;
         }
     }
 
     /// The identity the worker shows code under test from now on ([`Identity::Alternate`] for
-    /// emission's second observation). A running worker with the other identity is replaced
-    /// before the next request (units are compiled again in the new one).
+    /// emission's second observation). The running worker, of the other identity, is parked:
+    /// the parked worker of this identity, if any, runs the next request with the units it has
+    /// (others are compiled in it on demand), else a new one starts. Emission switches to the
+    /// alternate identity and back once per class, so parking saves two JVM starts per class,
+    /// and the primary worker keeps its units, warm classes and in-memory compile cache for the
+    /// mutation analysis and verification that follow. The cost is a second, idle JVM.
     ///
     /// The alternate worker's reads are not confined (unless the sandbox is
     /// [`SandboxPolicy::Required`]): what a test computes from a file outside the project then
     /// differs from the primary, confined observation, and emission never asserts it. Its
     /// observations are only compared with the primary ones, never written.
     pub fn set_identity(&mut self, identity: Identity) {
-        if identity != self.config.identity {
-            self.config.identity = identity;
-            self.running = None;
+        if identity == self.config.identity {
+            return;
         }
+        let previous = std::mem::replace(&mut self.config.identity, identity);
+        let resumed = match self.parked.take() {
+            Some((parked, worker)) if parked == identity => Some(worker),
+            _ => None,
+        };
+        if let Some(worker) = self.running.take() {
+            self.parked = Some((previous, worker));
+        }
+        self.running = resumed;
     }
 
     /// The compile cache file in use, if any.
@@ -635,6 +653,11 @@ impl Supervisor {
     /// [`Supervisor::shutdown`], waiting up to `exit` for the process to end; whether it did
     /// (true when no worker was running).
     pub(crate) fn shutdown_within(&mut self, exit: Duration) -> bool {
+        if let Some((_, mut parked)) = self.parked.take() {
+            // Idle, so nothing to wait for: its input closed, it exits; the drop kills the
+            // process group in any case.
+            parked.process.close_input();
+        }
         if self.running.is_some() {
             let id = self.request_id();
             let _ = self.roundtrip(

@@ -207,9 +207,32 @@ fn code_under_test_sees_a_neutral_identity_and_no_variable_of_ours() {
     let primary = identity(&mut sup, unit);
     let report = sup.sandbox().unwrap();
     let scratch = sup.scratch_dir().unwrap();
+    let primary_pid = sup.worker_pid().unwrap();
     sup.set_identity(Identity::Alternate);
     let alternate = identity(&mut sup, unit);
     let alternate_scratch = sup.scratch_dir().unwrap();
+    let alternate_pid = sup.worker_pid().unwrap();
+    assert_ne!(
+        alternate_pid, primary_pid,
+        "each identity has its own worker"
+    );
+    // Back and forth: each identity's worker was parked, not replaced, and shows its own
+    // identity still.
+    let starts = sup.starts();
+    sup.set_identity(Identity::Primary);
+    assert_eq!(identity(&mut sup, unit), primary);
+    assert_eq!(sup.worker_pid(), Some(primary_pid));
+    sup.set_identity(Identity::Alternate);
+    assert_eq!(identity(&mut sup, unit), alternate);
+    assert_eq!(sup.worker_pid(), Some(alternate_pid));
+    assert_eq!(sup.starts(), starts, "no worker started again");
+    // A change of what code under test may read replaces both.
+    sup.confine_reads_to(vec![std::env::temp_dir()]);
+    assert_eq!(sup.worker_pid(), None);
+    sup.set_identity(Identity::Primary);
+    assert_eq!(sup.worker_pid(), None, "the parked worker was dropped too");
+    assert!(identity(&mut sup, unit).starts_with("user|"));
+    assert_ne!(sup.worker_pid(), Some(primary_pid));
     let fields: Vec<&str> = primary.split('|').collect();
     assert_eq!(fields[0], "user", "{primary}");
     assert_eq!(fields[1], scratch.join("home").display().to_string());
