@@ -6,13 +6,15 @@
 //! The estimate for a suite of `n` tests is
 //!
 //! ```text
-//! worker(n) + javac_rounds × javac(n) + junit_rounds × junit(n)
-//!     + perturbed_rounds × perturbed(n)
+//! worker(n) + min(mutation(n), mutation_cap) + javac_rounds × javac(n)
+//!     + junit_rounds × junit(n) + perturbed_rounds × perturbed(n)
 //!     each part = scale × (fixed + per_test × n)
 //! ```
 //!
 //! where `worker` is the emission work in the worker (compiling the original classes, writing
-//! them out for javac, describing, observing every test twice), `javac` compiles the test class
+//! them out for javac, describing, observing every test twice), `mutation` the mutation
+//! analysis of the suite and the slimming after it (`crate::mutation`, `crate::slim`; only when
+//! the analysis is on, and never more than its bounds allow), `javac` compiles the test class
 //! and `junit` is a round's two JUnit JVMs (forward and reversed), which run at the same time.
 //! Rounds are counted apart because a round whose test class
 //! javac rejects runs no JUnit. `perturbed` is the perturbed re-execution of a round that
@@ -85,6 +87,13 @@ pub struct EmissionCosts {
     /// Emission in the worker and the pipeline's own work (compile, write the class files,
     /// describe, observe each test twice, print).
     pub worker: PartCost,
+    /// The mutation analysis and the slimming (compiles, the unmutated and the mutated runs,
+    /// the candidates' runs and the confirming mutated runs).
+    pub mutation: PartCost,
+    /// The most the mutation analysis and the slimming can take under their bounds
+    /// ([`crate::mutation::MutationOptions::phase_cap`]); `None`: the analysis is off and
+    /// nothing is reserved for it. Set per run, never saved.
+    pub mutation_cap: Option<Duration>,
     /// One javac run of the test class: a JVM start, javac's warm-up, then per test.
     pub javac: PartCost,
     /// A round's two JUnit JVMs, forward and reversed, run at the same time: start and the
@@ -112,6 +121,11 @@ impl Default for EmissionCosts {
     fn default() -> Self {
         EmissionCosts {
             worker: PartCost::reference(500, 3),
+            // JsonObject's 33 tests after this session's compile memo and parked worker: the
+            // analysis's and the slimming's compiles 0.1-0.4 s each, 145 mutated runs in
+            // 2.2 s at load 10 (a debug build, 2026-11-27).
+            mutation: PartCost::reference(500, 30),
+            mutation_cap: None,
             javac: PartCost::reference(900, 4),
             junit: PartCost::reference(900, 4),
             javac_rounds: 1.25,
@@ -126,7 +140,11 @@ impl Default for EmissionCosts {
 impl EmissionCosts {
     /// Expected wall time of emission and verification for a suite of `tests` tests.
     pub fn estimate(&self, tests: usize) -> Duration {
+        let mutation = self
+            .mutation_cap
+            .map_or(Duration::ZERO, |cap| self.mutation.estimate(tests).min(cap));
         self.worker.estimate(tests)
+            + mutation
             + self
                 .javac
                 .estimate(tests)
@@ -142,9 +160,24 @@ impl EmissionCosts {
     }
 
     /// Learns from one emission: `total` is the pipeline's time from the end of the job to the
-    /// end of verification, `suite` what verification reported (`None` when JUnit did not
-    /// run, in which case only the worker's part is learnt).
-    pub fn learn(&mut self, tests: usize, total: Duration, suite: Option<&VerifiedSuite>) {
+    /// end of verification, `mutation` the part of it the mutation analysis and the slimming
+    /// took (`None` when the analysis did not run), `suite` what verification reported (`None`
+    /// when JUnit did not run, in which case only the worker's part and the mutation's are
+    /// learnt).
+    pub fn learn(
+        &mut self,
+        tests: usize,
+        total: Duration,
+        mutation: Option<Duration>,
+        suite: Option<&VerifiedSuite>,
+    ) {
+        let total = match mutation {
+            Some(took) => {
+                self.mutation.learn([(tests, took)]);
+                total.saturating_sub(took)
+            }
+            None => total,
+        };
         let Some(suite) = suite.filter(|s| s.rounds > 0 && !s.runs.is_empty()) else {
             self.worker.learn([(tests, total)]);
             return;
@@ -217,9 +250,15 @@ impl CostLedger {
         self.ledger().costs
     }
 
-    pub fn learn(&self, tests: usize, total: Duration, suite: Option<&VerifiedSuite>) {
+    pub fn learn(
+        &self,
+        tests: usize,
+        total: Duration,
+        mutation: Option<Duration>,
+        suite: Option<&VerifiedSuite>,
+    ) {
         let mut ledger = self.ledger();
-        ledger.costs.learn(tests, total, suite);
+        ledger.costs.learn(tests, total, mutation, suite);
         if let Some(path) = &ledger.saved_at {
             saved::save(path, &ledger.costs);
         }
@@ -303,6 +342,8 @@ mod tests {
     fn costs() -> EmissionCosts {
         EmissionCosts {
             worker: PartCost::reference(500, 10),
+            mutation: PartCost::reference(1000, 20),
+            mutation_cap: None,
             javac: PartCost::reference(1000, 10),
             junit: PartCost::reference(500, 5),
             javac_rounds: 1.0,
@@ -370,7 +411,7 @@ mod tests {
         // the last reached JUnit; its pair of JUnit runs took 2 × (the longer run counts, as
         // they ran at once), the worker exactly its reference.
         let verified = suite(3, 6.0, &[(100, 2.0), (100, 1.5)]);
-        c.learn(100, secs(1.5 + 3.0 * 6.0 + 2.0), Some(&verified));
+        c.learn(100, secs(1.5 + 3.0 * 6.0 + 2.0), None, Some(&verified));
         assert!((c.javac.scale - 2.0).abs() < 1e-9, "{c:?}");
         assert!((c.junit.scale - 1.5).abs() < 1e-9, "{c:?}");
         assert!((c.worker.scale - 1.0).abs() < 1e-9, "{c:?}");
@@ -398,7 +439,7 @@ mod tests {
                 causes: Default::default(),
             })
             .collect();
-        c.learn(100, secs(1.5 + 2.0 + 1.0 + 8.0), Some(&verified));
+        c.learn(100, secs(1.5 + 2.0 + 1.0 + 8.0), None, Some(&verified));
         assert!((c.perturbed.scale - 1.5).abs() < 1e-9, "{c:?}");
         assert!((c.perturbed_rounds - 1.5).abs() < 1e-9, "{c:?}");
         assert!(
@@ -408,12 +449,40 @@ mod tests {
     }
 
     #[test]
+    fn the_mutation_phase_is_reserved_within_its_cap_and_learnt_apart() {
+        let mut c = costs();
+        // Off: nothing reserved for it.
+        assert_eq!(c.estimate(100), secs(1.5 + 2.0 + 1.0));
+        // On: 100 tests, 1.0 + 2.0 s, under a cap of 5 s; then capped at 2 s.
+        c.mutation_cap = Some(secs(5.0));
+        assert_eq!(c.estimate(100), secs(1.5 + 3.0 + 2.0 + 1.0));
+        c.mutation_cap = Some(secs(2.0));
+        assert_eq!(c.estimate(100), secs(1.5 + 2.0 + 2.0 + 1.0));
+        // The analysis took twice its reference (6 s), the worker exactly its own: only the
+        // mutation part moves (halfway: 1.5), the worker's is not charged for the analysis.
+        let verified = suite(1, 2.0, &[(100, 1.0), (100, 1.0)]);
+        c.learn(
+            100,
+            secs(1.5 + 6.0 + 2.0 + 1.0),
+            Some(secs(6.0)),
+            Some(&verified),
+        );
+        assert!((c.mutation.scale - 1.5).abs() < 1e-9, "{c:?}");
+        assert!((c.worker.scale - 1.0).abs() < 1e-9, "{c:?}");
+        // Without JUnit too.
+        let mut c = costs();
+        c.learn(100, secs(1.5 + 6.0), Some(secs(6.0)), None);
+        assert!((c.mutation.scale - 1.5).abs() < 1e-9, "{c:?}");
+        assert!((c.worker.scale - 1.0).abs() < 1e-9, "{c:?}");
+    }
+
+    #[test]
     fn learning_is_bounded_and_ignores_empty_measurements() {
         let mut c = costs();
-        c.learn(10, Duration::ZERO, None);
+        c.learn(10, Duration::ZERO, None, None);
         assert_eq!(c, costs(), "nothing measured, nothing learnt");
         for _ in 0..20 {
-            c.learn(10, secs(1000.0), None);
+            c.learn(10, secs(1000.0), None, None);
         }
         assert!(c.worker.scale <= MAX_SCALE);
         assert_eq!(
@@ -427,7 +496,7 @@ mod tests {
     fn the_ledger_is_shared_by_its_clones() {
         let ledger = CostLedger::default();
         let clone = ledger.clone();
-        clone.learn(10, secs(100.0), None);
+        clone.learn(10, secs(100.0), None, None);
         assert!(ledger.costs().worker.scale > 1.0);
     }
 
@@ -439,7 +508,7 @@ mod tests {
         let first = CostLedger::persistent(path.clone());
         assert_eq!(first.costs(), EmissionCosts::default(), "a first session");
         // A slow machine: the worker's part took far longer than its reference.
-        first.learn(10, secs(20.0), None);
+        first.learn(10, secs(20.0), None, None);
         let learnt = first.costs();
         assert!(learnt.worker.scale > 1.0, "{learnt:?}");
         let next = CostLedger::persistent(path);

@@ -30,6 +30,10 @@ use crate::emit::{execution_from, NotPrintable};
 /// The shortest per-test deadline of a mutated run.
 pub const MIN_TEST_TIMEOUT: Duration = Duration::from_millis(200);
 
+/// The analysis's and the slimming's time besides their mutated runs: compiles, the unmutated
+/// run, the candidates' run (JsonObject: 0.1-0.4 s each, 2026-11-27).
+const PHASE_OVERHEAD: Duration = Duration::from_millis(1000);
+
 /// Whether and how much to analyse.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MutationOptions {
@@ -42,8 +46,8 @@ pub struct MutationOptions {
     /// At most this many mutants are run; `None`: ten per second of the class's budget, 40 to
     /// 400.
     pub max_mutants: Option<usize>,
-    /// At most this much wall time goes to the analysis; `None`: a fifth of the class's budget,
-    /// at least 1 s.
+    /// At most this much wall time goes to the analysis's mutated runs; `None`: a tenth of the
+    /// class's budget, at least 0.5 s. The slimming's confirming runs get half as much.
     pub time_limit: Option<Duration>,
 }
 
@@ -70,7 +74,11 @@ impl MutationOptions {
         }
     }
 
-    /// The bounds for a class run with `budget`.
+    /// The bounds for a class run with `budget`: mutants, and wall time of the mutated runs.
+    ///
+    /// The time is a tenth of the budget: every second here is one the search does not get,
+    /// and at 10 s the search's share is what decides coverage (issue #19's benchmark: with a
+    /// fifth for the analysis and another for the slimming, the search got 1-3 s of 10).
     pub fn bounds(&self, budget: Duration) -> (usize, Duration) {
         let seconds = budget.as_secs_f64();
         let mutants = self
@@ -78,8 +86,27 @@ impl MutationOptions {
             .unwrap_or(((seconds * 10.0) as usize).clamp(40, 400));
         let time = self
             .time_limit
-            .unwrap_or_else(|| Duration::from_secs_f64((seconds / 5.0).max(1.0)));
+            .unwrap_or_else(|| Duration::from_secs_f64((seconds / 10.0).max(0.5)));
         (mutants, time)
+    }
+
+    /// The bound of the slimming's confirming mutated runs (`crate::slim`): half the analysis's.
+    pub fn confirm_within(&self, budget: Duration) -> Duration {
+        self.bounds(budget).1 / 2
+    }
+
+    /// The most the analysis and the slimming take together, for the emission reserve
+    /// ([`crate::budget::EmissionCosts::mutation_cap`]); `None` when the analysis is off.
+    /// Besides the mutated runs' bounds: the two compiles of the class with its mutants (the
+    /// second one reused), the unmutated run, the candidates' run, and one batch of mutated
+    /// runs past each bound (a bound is checked between mutants).
+    /// Never more than half the budget, whatever bound was set (a test's, of minutes, to bound
+    /// the analysis by its mutant count only).
+    pub fn phase_cap(&self, budget: Duration) -> Option<Duration> {
+        self.analyse.then(|| {
+            let runs = self.bounds(budget).1;
+            (PHASE_OVERHEAD + runs + self.confirm_within(budget) + runs / 4).min(budget / 2)
+        })
     }
 }
 
@@ -511,5 +538,35 @@ pub fn score(
         assertions_per_test: kept_assertions as f64 / tests,
         assertions_per_test_all: all_assertions as f64 / tests,
         time: analysis.time,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secs(s: f64) -> Duration {
+        Duration::from_secs_f64(s)
+    }
+
+    #[test]
+    fn the_bounds_are_a_tenth_of_the_budget_and_half_that_for_the_slimming() {
+        let on = MutationOptions::enabled();
+        assert_eq!(on.bounds(secs(10.0)), (100, secs(1.0)));
+        assert_eq!(on.bounds(secs(60.0)), (400, secs(6.0)));
+        assert_eq!(on.bounds(secs(2.0)), (40, secs(0.5)), "the floors");
+        assert_eq!(on.confirm_within(secs(10.0)), secs(0.5));
+        // 10 s: 1 s of overhead, 1 s and 0.5 s of mutated runs, a quarter of 1 s past them.
+        assert_eq!(on.phase_cap(secs(10.0)), Some(secs(2.75)));
+        assert_eq!(MutationOptions::default().phase_cap(secs(10.0)), None);
+        let long = MutationOptions {
+            time_limit: Some(secs(120.0)),
+            ..MutationOptions::enabled()
+        };
+        assert_eq!(
+            long.phase_cap(secs(25.0)),
+            Some(secs(12.5)),
+            "half the budget"
+        );
     }
 }

@@ -19,7 +19,7 @@ mod integration;
 
 pub use integration::integration_record;
 
-use crate::budget::{CostLedger, EmissionReserve};
+use crate::budget::{CostLedger, EmissionCosts, EmissionReserve};
 use crate::cluster::DEFAULT_DESCRIBE_DEPTH;
 use crate::emit::{self, EmitError, NotPrintable, Written};
 use crate::job::{
@@ -194,7 +194,10 @@ pub fn generate_tests(
         }));
     }
     if let EmissionReserve::Estimated(_) = request.emission_reserve {
-        request.emission_reserve = EmissionReserve::Estimated(options.costs.costs());
+        request.emission_reserve = EmissionReserve::Estimated(EmissionCosts {
+            mutation_cap: options.mutation.phase_cap(request.budget),
+            ..options.costs.costs()
+        });
     }
     // Code under test reads the project's sources, resources and class path, and nothing else
     // of the machine but the JDK and the system's libraries (where Landlock confines reads).
@@ -262,19 +265,27 @@ pub fn generate_tests(
     // A failure here is not the class's: the search's results stand, marked unverified with
     // the reason, and no test is offered or written from them (issue #15: a run that reached
     // 90 of 93 branches must not end in "could not generate tests").
-    let (suite, verification, not_printable, mutation, slimmed) = match emitted {
+    let Emitted {
+        suite,
+        verification,
+        not_printable,
+        mutation,
+        slimmed,
+        mutation_phase,
+    } = match emitted {
         Ok(emitted) => emitted,
         Err(error) => {
             tracing::warn!("{class}: {error}");
-            (
-                unverified_suite(),
-                Verification::Failed {
+            Emitted {
+                suite: unverified_suite(),
+                verification: Verification::Failed {
                     reason: failure_reason(&error),
                 },
-                Vec::new(),
-                None,
-                BTreeMap::new(),
-            )
+                not_printable: Vec::new(),
+                mutation: None,
+                slimmed: BTreeMap::new(),
+                mutation_phase: None,
+            }
         }
     };
     // The written tests are the slimmed ones: the store (warm starts, the regression guard,
@@ -304,6 +315,7 @@ pub fn generate_tests(
         options.costs.learn(
             generation.tests.len(),
             took,
+            mutation_phase,
             (verification == Verification::JUnit).then_some(&suite),
         );
         restrict_coverage(&mut generation, &suite.kept_tests);
@@ -584,16 +596,19 @@ fn compile_and_emit(
     emitted
 }
 
-/// What emission hands back: the verified suite, how it was verified, the tests that could not
-/// be printed, the mutation score when the analysis ran, and the tests that lost statements
-/// (`crate::slim`), by index in the generation's tests.
-type Emitted = (
-    VerifiedSuite,
-    Verification,
-    Vec<String>,
-    Option<MutationScore>,
-    BTreeMap<usize, testcase::TestCase>,
-);
+/// What emission hands back.
+struct Emitted {
+    suite: VerifiedSuite,
+    verification: Verification,
+    /// The tests that could not be printed.
+    not_printable: Vec<String>,
+    /// The mutation score, when the analysis ran.
+    mutation: Option<MutationScore>,
+    /// The tests that lost statements (`crate::slim`), by index in the generation's tests.
+    slimmed: BTreeMap<usize, testcase::TestCase>,
+    /// How long the mutation analysis and the slimming took, when the analysis ran.
+    mutation_phase: Option<Duration>,
+}
 
 /// How emission compiles the class's mutants, and how much it analyses.
 struct MutantsFrom<'a> {
@@ -747,6 +762,7 @@ fn emit_verified(
     spec.generator_version = env!("CARGO_PKG_VERSION").to_string();
     spec.level = level;
     spec.reads_console = reads_console;
+    let phase_started = Instant::now();
     let analysis = mutation_analysis(supervisor, &spec, &execute, &mutants);
     emission_cancelled(verify, class)?;
     let initial = match &analysis {
@@ -770,13 +786,14 @@ fn emit_verified(
             &initial,
             analysis.as_ref(),
             &execute,
-            mutants.options.bounds(mutants.budget).1,
+            mutants.options.confirm_within(mutants.budget),
         )
     };
     let (spec, initial, slimmed) = match slimming {
         Some(slimmed) => (slimmed.spec, slimmed.suppressions, slimmed.tests),
         None => (spec, initial, BTreeMap::new()),
     };
+    let mutation_phase = analysis.is_some().then(|| phase_started.elapsed());
     // The score counts the analysis's kills, keyed by the assertions of the tests it ran: a
     // slimmed test's printed assertions are carried back to their counterparts (its kills
     // with them were confirmed against the slimmed test, `crate::slim`).
@@ -833,13 +850,14 @@ fn emit_verified(
                 "{error}; put JUnit on the project's classpath (--classpath) or set \
                  CTGLS_JUNIT_CLASSPATH to verify the tests"
             );
-            return Ok((
+            return Ok(Emitted {
                 suite,
-                Verification::WorkerOnly { reason },
+                verification: Verification::WorkerOnly { reason },
                 not_printable,
                 mutation,
-                slimmed_tests,
-            ));
+                slimmed: slimmed_tests,
+                mutation_phase,
+            });
         }
         Err(error) => return Err(verify_error(error)),
     };
@@ -898,13 +916,14 @@ fn emit_verified(
         kept_tests: suite.kept_tests.iter().map(|&i| executed_from[i]).collect(),
         ..suite
     };
-    Ok((
+    Ok(Emitted {
         suite,
-        Verification::JUnit,
+        verification: Verification::JUnit,
         not_printable,
         mutation,
-        slimmed_tests,
-    ))
+        slimmed: slimmed_tests,
+        mutation_phase,
+    })
 }
 
 /// The mutation analysis of the spec's tests, when asked for; a failure is logged and leaves

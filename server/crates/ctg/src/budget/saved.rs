@@ -14,8 +14,9 @@ use serde::{Deserialize, Serialize};
 use super::{EmissionCosts, MAX_SCALE, MIN_SCALE};
 use crate::store::{fnv1a64, write_atomic};
 
-/// The format's version; a file of another version is ignored.
-const VERSION: u32 = 1;
+/// The format's version; a file of another version is ignored. Version 2 has the mutation
+/// analysis's part apart: version 1's worker scale included it, and would overstate it now.
+const VERSION: u32 = 2;
 
 /// Upper bound on a saved number of rounds: verification stops after a few rounds anyway, and
 /// a corrupted file must not make the next reserve absurd.
@@ -25,6 +26,7 @@ const MAX_ROUNDS: f64 = 8.0;
 struct Saved {
     version: u32,
     worker: f64,
+    mutation: f64,
     javac: f64,
     junit: f64,
     perturbed: f64,
@@ -63,6 +65,7 @@ pub fn load(path: &Path) -> Option<EmissionCosts> {
     }
     let mut costs = EmissionCosts::default();
     costs.worker.scale = scale(saved.worker)?;
+    costs.mutation.scale = scale(saved.mutation)?;
     costs.javac.scale = scale(saved.javac)?;
     costs.junit.scale = scale(saved.junit)?;
     costs.perturbed.scale = scale(saved.perturbed)?;
@@ -78,6 +81,7 @@ pub fn save(path: &Path, costs: &EmissionCosts) {
     let saved = Saved {
         version: VERSION,
         worker: costs.worker.scale,
+        mutation: costs.mutation.scale,
         javac: costs.javac.scale,
         junit: costs.junit.scale,
         perturbed: costs.perturbed.scale,
@@ -109,6 +113,7 @@ mod tests {
         assert!(load(&path).is_none(), "nothing saved yet");
         let mut costs = EmissionCosts::default();
         costs.worker.scale = 2.5;
+        costs.mutation.scale = 1.75;
         costs.javac.scale = 0.5;
         costs.junit.scale = 3.0;
         costs.perturbed.scale = 4.0;
@@ -136,14 +141,17 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("scratch");
         let path = dir.join("costs.json");
         let mut good = serde_json::json!({
-            "version": VERSION, "worker": 1.0, "javac": 1.0, "junit": 1.0, "perturbed": 1.0,
-            "javac_rounds": 1.0, "junit_rounds": 1.0, "perturbed_rounds": 1.0
+            "version": VERSION, "worker": 1.0, "mutation": 1.0, "javac": 1.0, "junit": 1.0,
+            "perturbed": 1.0, "javac_rounds": 1.0, "junit_rounds": 1.0, "perturbed_rounds": 1.0
         });
         std::fs::write(&path, good.to_string()).expect("write");
         assert!(load(&path).is_some(), "the reference file is usable");
         for (key, value) in [
             ("version", serde_json::json!(VERSION + 1)),
+            // Version 1's worker scale included the mutation analysis.
+            ("version", serde_json::json!(1)),
             ("worker", serde_json::json!(1000.0)),
+            ("mutation", serde_json::json!(0.0)),
             ("javac_rounds", serde_json::json!(-1.0)),
             ("junit", serde_json::json!("fast")),
         ] {
