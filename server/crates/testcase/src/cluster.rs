@@ -521,6 +521,11 @@ impl Cluster {
         self.environment = environment;
     }
 
+    /// Gives the search the literals of the project's existing tests of the class.
+    pub fn set_test_constants(&mut self, constants: ConstantPool) {
+        self.pools.tests = constants;
+    }
+
     pub fn pools(&self) -> &ValuePools {
         &self.pools
     }

@@ -32,6 +32,14 @@ pub struct Config {
     /// comes from the observed values. Ours: EvoSuite has one dynamic pool. 0 switches dynamic
     /// seeding off (the compared pool is then not even a fallback).
     pub compared_share: f64,
+    /// Of the draws from the static pools, the share taken from the literals of the project's
+    /// existing tests of the class ([`crate::ValuePools::tests`]), when there are any of the
+    /// kind; the rest comes from the class's own literals. Ours (EvoSuite seeds no pool from
+    /// tests): a third, so that the class's own literals, which its branches compare with,
+    /// keep two thirds, while a test's JSON document or CSV record is still drawn often enough
+    /// (one static draw in 9 of every new value). Nothing is drawn when the pool has no value
+    /// of the kind, so runs without tests stay as they were. 0 switches it off.
+    pub test_constant_share: f64,
     /// Probability of taking an object from the seeded pool (objects other classes' tests
     /// built) when one of the wanted class is there: Campos et al., "Continuous Test
     /// Generation", section 3.2's "with a certain probability (e.g., 50%)". Nothing is drawn
@@ -73,6 +81,7 @@ impl Default for Config {
             pool_probability: 0.5,
             observed_probability: 1.0 / 3.0,
             compared_share: 0.5,
+            test_constant_share: 1.0 / 3.0,
             seeded_object_probability: 0.5,
             configuring_call: 0.5,
             max_int: 2048,
@@ -99,6 +108,7 @@ impl Config {
             &mut self.pool_probability,
             &mut self.observed_probability,
             &mut self.compared_share,
+            &mut self.test_constant_share,
             &mut self.seeded_object_probability,
             &mut self.configuring_call,
             &mut self.random_perturbation,

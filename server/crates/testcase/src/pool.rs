@@ -1,5 +1,6 @@
 //! Value pools for primitive statements: the constants found in the class's source (EvoSuite's
-//! static constant pool), values observed at run time (what statements and getters returned,
+//! static constant pool), the constants of the project's existing tests of the class
+//! ([`ValuePools::tests`]), values observed at run time (what statements and getters returned,
 //! fed through [`crate::Cluster::add_observed`]) and values the code under test compared its
 //! data with at run time (EvoSuite's dynamic pool, fed through [`crate::Cluster::add_compared`]).
 
@@ -149,6 +150,26 @@ impl ConstantPool {
         }
     }
 
+    /// A pool of the first `per_kind` distinct values of each kind of `values`, in order of
+    /// first appearance; later values of a full kind are left out (unlike [`Self::bounded`],
+    /// which keeps the most recent).
+    pub fn first_of(values: impl IntoIterator<Item = PrimitiveValue>, per_kind: usize) -> Self {
+        let mut pool = ConstantPool::new();
+        for value in values {
+            let filled = match &value {
+                PrimitiveValue::Boolean(_) => continue,
+                PrimitiveValue::Char(_) => pool.chars.len(),
+                PrimitiveValue::Float(_) | PrimitiveValue::Double(_) => pool.floats.len(),
+                PrimitiveValue::String(_) => pool.strings.len(),
+                _ => pool.integers.len(),
+            };
+            if filled < per_kind {
+                pool.add(value);
+            }
+        }
+        pool
+    }
+
     /// A uniformly chosen candidate of `kind`, if there is one.
     pub fn pick(&self, kind: LiteralKind, rng: &mut StdRng) -> Option<PrimitiveValue> {
         let mut candidates = self.candidates(kind);
@@ -201,6 +222,12 @@ pub struct ValuePools {
     /// it (EvoSuite has one dynamic pool) because the getters of every object would otherwise
     /// push a compared key out of a 50-value pool before a test draws it.
     pub compared: ConstantPool,
+    /// Literals of the project's existing (hand-written) tests of the class: the documents,
+    /// records and keys a parser or a map needs, which random strings almost never form.
+    /// Campos, Arcuri, Fraser and Abreu's "Continuous Test Generation" section 3.2 seeds the
+    /// search from earlier knowledge of the project; this seeds it from the developer's tests.
+    /// Drawn with [`crate::Config::test_constant_share`] of the static draws.
+    pub tests: ConstantPool,
 }
 
 impl ValuePools {
@@ -209,6 +236,7 @@ impl ValuePools {
             constants,
             observed: ConstantPool::bounded(OBSERVED_POOL_CAPACITY),
             compared: ConstantPool::bounded(OBSERVED_POOL_CAPACITY),
+            tests: ConstantPool::new(),
         }
     }
 }
@@ -255,6 +283,27 @@ mod tests {
         assert_eq!(
             pool.pick(LiteralKind::Primitive(PrimitiveKind::Boolean), &mut rng),
             None
+        );
+    }
+
+    #[test]
+    fn first_of_keeps_the_first_values_of_each_kind() {
+        let values = ["a", "b", "a", "c"]
+            .map(|s| PrimitiveValue::String(s.into()))
+            .into_iter()
+            .chain([1, 2, 3].map(PrimitiveValue::Int))
+            .chain([PrimitiveValue::Boolean(true)]);
+        let pool = ConstantPool::first_of(values, 2);
+        assert_eq!(
+            pool.candidates(LiteralKind::String),
+            vec![
+                PrimitiveValue::String("a".into()),
+                PrimitiveValue::String("b".into())
+            ]
+        );
+        assert_eq!(
+            pool.candidates(LiteralKind::Primitive(PrimitiveKind::Int)),
+            vec![PrimitiveValue::Int(1), PrimitiveValue::Int(2)]
         );
     }
 

@@ -32,6 +32,15 @@ pub fn new_value(
             && seeding
             && !pools.compared.candidates(kind).is_empty()
             && rng.gen_bool(config.compared_share);
+        let from_tests = !dynamic
+            && config.test_constant_share > 0.0
+            && !pools.tests.candidates(kind).is_empty()
+            && rng.gen_bool(config.test_constant_share);
+        if from_tests {
+            if let Some(v) = pools.tests.pick(kind, rng) {
+                return v;
+            }
+        }
         let order = if compared {
             [&pools.compared, &pools.observed, &pools.constants]
         } else if dynamic {
@@ -306,6 +315,52 @@ mod tests {
         assert!(
             (0..2000).all(|_| new_value(LiteralKind::String, &pools, &off, &mut rng)
                 != PrimitiveValue::String("compared".into()))
+        );
+    }
+
+    #[test]
+    fn literals_of_the_existing_tests_take_their_share_of_the_static_draws() {
+        let mut pools = ValuePools::new(ConstantPool::new());
+        pools.constants.add(PrimitiveValue::String("own".into()));
+        let document = "{\"k\":[1,2]}";
+        pools.tests = ConstantPool::first_of([PrimitiveValue::String(document.into())], 10);
+        let config = Config::default();
+        let mut rng = StdRng::seed_from_u64(5);
+        let n = 6000;
+        let mut from_tests = 0;
+        let mut own = 0;
+        for _ in 0..n {
+            match new_value(LiteralKind::String, &pools, &config, &mut rng) {
+                PrimitiveValue::String(s) if s == document => from_tests += 1,
+                PrimitiveValue::String(s) if s == "own" => own += 1,
+                _ => {}
+            }
+        }
+        let fixed = config.pool_probability * (1.0 - config.observed_probability);
+        let expected = fixed * config.test_constant_share;
+        let (t, o) = (from_tests as f64 / n as f64, own as f64 / n as f64);
+        assert!((t - expected).abs() < 0.03, "{t} vs {expected}");
+        // The class's own literals keep priority: the rest of the static draws, and the
+        // fallback of the run-time draws (both run-time pools are empty).
+        assert!(o > t, "{o} vs {t}");
+        // A kind the tests have no literal of spends no draw on them; switched off, the
+        // tests' pool gives nothing.
+        assert!(matches!(
+            new_value(
+                LiteralKind::Primitive(PrimitiveKind::Int),
+                &pools,
+                &config,
+                &mut rng
+            ),
+            PrimitiveValue::Int(_)
+        ));
+        let off = Config {
+            test_constant_share: 0.0,
+            ..Config::default()
+        };
+        assert!(
+            (0..2000).all(|_| new_value(LiteralKind::String, &pools, &off, &mut rng)
+                != PrimitiveValue::String(document.into()))
         );
     }
 

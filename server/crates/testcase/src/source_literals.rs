@@ -1,5 +1,6 @@
 //! The constants of a class's source (numbers, characters, strings) read from its tree-sitter
-//! tree, to seed the constant pool as EvoSuite seeds it from the class file's constant pool.
+//! tree, to seed the constant pool as EvoSuite seeds it from the class file's constant pool;
+//! and those of the project's existing tests of the class, for the tests' pool.
 
 use std::ops::Range;
 
@@ -27,6 +28,31 @@ impl ConstantPool {
             pool.add(v);
         }
         pool
+    }
+}
+
+/// Distinct values of each kind the tests' pool keeps, the first found: enough for the
+/// documents and keys of a few test classes, few enough that one of them is drawn often.
+pub const TEST_CONSTANT_CAPACITY: usize = 200;
+
+/// Longer string literals of tests are left out rather than cut: a cut JSON document or CSV
+/// record is no longer valid input, and a long one is mostly expected output.
+pub const MAX_TEST_STRING_CHARS: usize = 2000;
+
+impl ConstantPool {
+    /// The literals of the project's existing tests of the class (`sources`, in the order
+    /// given), for [`crate::ValuePools::tests`]: at most [`TEST_CONSTANT_CAPACITY`] of each
+    /// kind, strings up to [`MAX_TEST_STRING_CHARS`] characters, whole.
+    pub fn from_tests<'a>(sources: impl IntoIterator<Item = &'a str>) -> ConstantPool {
+        let literals = sources.into_iter().flat_map(|source| {
+            let tree = syntax::parse_java(source, None);
+            literals_in(source, &tree, 0..source.len())
+        });
+        let kept = literals.filter(|value| match value {
+            PrimitiveValue::String(s) => s.chars().count() <= MAX_TEST_STRING_CHARS,
+            _ => true,
+        });
+        ConstantPool::first_of(kept, TEST_CONSTANT_CAPACITY)
     }
 }
 
@@ -207,6 +233,25 @@ mod tests {
             PrimitiveValue::String("\u{1F600}".into()),
         ];
         assert_eq!(literals(src), expected);
+    }
+
+    #[test]
+    fn the_tests_pool_keeps_whole_documents_in_order_and_leaves_out_overlong_strings() {
+        let long = "x".repeat(MAX_TEST_STRING_CHARS + 1);
+        let first = r#"class ParserTest { void t() { parse("{\"k\":[1,2]}"); parse("a"); } }"#;
+        let second = format!("class MoreTest {{ String s = \"{long}\", t = \"a\", u = \"b\"; }}");
+        let pool = ConstantPool::from_tests([first, second.as_str()]);
+        assert_eq!(
+            pool.candidates(crate::value::LiteralKind::String),
+            ["{\"k\":[1,2]}", "a", "b"]
+                .map(|s| PrimitiveValue::String(s.into()))
+                .to_vec()
+        );
+        let many: String = (0..TEST_CONSTANT_CAPACITY + 5)
+            .map(|i| format!("int f{i} = {i};"))
+            .collect();
+        let pool = ConstantPool::from_tests([format!("class T {{ {many} }}").as_str()]);
+        assert_eq!(pool.len(), TEST_CONSTANT_CAPACITY);
     }
 
     #[test]

@@ -15,7 +15,8 @@
 //! Module map: `request`, `result` (public values), `observer` (phases and progress), `setup`
 //! (sources, model, compile), `widen` (describe, with the unit widened by project subtypes the
 //! cluster needs), `trace_mapping` (worker results in goal terms), `executor` (the
-//! JVM-backed `search::Executor`), `variation` (the search's operators on test cases),
+//! JVM-backed `search::Executor`), `test_seeds` (the existing tests whose literals seed the
+//! search), `variation` (the search's operators on test cases),
 //! `minimise` (Fraser and Arcuri, "Whole Test Suites" IV-A), `report` (coverage, exceptions and tests of the result).
 
 mod executor;
@@ -27,6 +28,7 @@ pub(crate) use report::member_of_class;
 mod request;
 mod result;
 mod setup;
+mod test_seeds;
 mod trace_mapping;
 mod variation;
 mod widen;
@@ -208,6 +210,14 @@ pub fn generate_keeping_sources(
             .set_environment(EnvironmentInputs::from_source(
                 &sources[cut.index].file.text,
                 &cut.tree,
+            ));
+        // The literals of the developer's tests of the class (its JSON documents, CSV records,
+        // map keys), as a pool of their own: the class's literals keep priority.
+        let tests = test_seeds::existing_tests_of(&request.layout, &request.overlays, class);
+        described
+            .cluster
+            .set_test_constants(ConstantPool::from_tests(
+                tests.iter().map(|test| test.text.as_str()),
             ));
         clock.timings.compile += described.compile_time;
         roots.extend(described.added_roots.iter().cloned());

@@ -1,6 +1,6 @@
 //! Shared set-up of the end-to-end pipeline tests (`pipeline_*.rs`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use ctg::job::GenerationRequest;
 use ctg::project::{LayoutOverrides, ProjectLayout};
@@ -24,9 +24,7 @@ pub fn supervisor() -> Supervisor {
 /// its tests, when written, go to a temporary directory of the fixture's name.
 #[allow(dead_code)]
 pub fn fixture_request(fixture: &str, class: &str) -> GenerationRequest {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/job")
-        .join(fixture);
+    let root = fixture_root(fixture);
     let layout = ProjectLayout::discover(
         &root,
         &LayoutOverrides {
@@ -37,4 +35,11 @@ pub fn fixture_request(fixture: &str, class: &str) -> GenerationRequest {
     let mut request = GenerationRequest::new(layout, class);
     request.seed = 1;
     request
+}
+
+/// The fixture project `tests/fixtures/job/<fixture>`.
+pub fn fixture_root(fixture: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/job")
+        .join(fixture)
 }

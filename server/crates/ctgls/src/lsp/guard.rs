@@ -162,6 +162,11 @@ impl Guard {
             self.clean_hash = Some(update.hash.clone());
         } else {
             self.clean_run = None;
+            // The check's first report (the stored tests, no change) may have found this text
+            // clean before the project's tests reported failures on it: it is not clean.
+            if self.clean_hash.as_deref() == Some(update.hash.as_str()) {
+                self.clean_hash = None;
+            }
         }
         let failures = match update.failures {
             Some(failures) => failures,

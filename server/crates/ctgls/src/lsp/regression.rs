@@ -224,6 +224,7 @@ mod tests {
 
     use super::*;
     use crate::lsp::actions::{self, ListInput};
+    use crate::lsp::guard::GuardUpdate;
     use crate::lsp::protocol::command;
     use crate::lsp::protocol::settings::{DiagnosticSeverities, SeverityLevel};
 
@@ -378,18 +379,21 @@ mod tests {
         assert_eq!(line(&guard), 3, "deposit's line");
     }
 
-    #[test]
-    fn a_failing_project_test_is_diagnosed_on_the_class_and_in_its_test_file() {
-        let file = OpenFile::open(ACCOUNT, 1);
-        let test_file = PathBuf::from("/nonexistent-ctgls-guard/src/test/java/p/AccountTest.java");
-        let failure = ProjectTestFailure {
-            file: test_file.clone(),
+    fn failure(test_file: &std::path::Path) -> ProjectTestFailure {
+        ProjectTestFailure {
+            file: test_file.to_path_buf(),
             test_class: "p.AccountTest".into(),
             test: "depositAdds".into(),
             line: Some(12),
             message: "AssertionFailedError: expected: <100> but was: <101>".into(),
-        };
-        let guard = guard(vec![], vec![failure]);
+        }
+    }
+
+    #[test]
+    fn a_failing_project_test_is_diagnosed_on_the_class_and_in_its_test_file() {
+        let file = OpenFile::open(ACCOUNT, 1);
+        let test_file = PathBuf::from("/nonexistent-ctgls-guard/src/test/java/p/AccountTest.java");
+        let guard = guard(vec![], vec![failure(&test_file)]);
         let out = compute(&file, &guard, &DiagnosticSeverities::default());
         assert_eq!(out.len(), 1, "{out:?}");
         assert_eq!(out[0].range.start.line, 1, "the class name");
@@ -440,6 +444,40 @@ mod tests {
             command.arguments.as_ref().unwrap()[0],
             serde_json::json!({ "test": test_uri.as_str(), "line": 11 })
         );
+    }
+
+    #[test]
+    fn a_project_test_failing_after_the_stored_tests_passed_is_shown_on_the_class() {
+        // A check reports twice: the stored tests (here: no change, so far a clean text), then
+        // the project's tests, which fail on the same text. The failure is shown on the class.
+        let file = OpenFile::open(ACCOUNT, 2);
+        let test_file = PathBuf::from("/nonexistent-ctgls-guard/src/test/java/p/AccountTest.java");
+        let layout = ctg::project::ProjectLayout::discover(
+            std::path::Path::new("/nonexistent-ctgls-guard"),
+            &ctg::project::LayoutOverrides::default(),
+        );
+        let report = |failures| GuardUpdate {
+            run: 2,
+            uri: account_uri(),
+            hash: ctg::pipeline::source_hash(ACCOUNT),
+            class: "p.Account".into(),
+            layout: layout.clone(),
+            changes: Vec::new(),
+            failures,
+        };
+        let mut guard = Guard::default();
+        guard.apply(report(None), Vec::new());
+        let severities = DiagnosticSeverities::default();
+        assert!(compute(&file, &guard, &severities).is_empty());
+        guard.apply(report(Some(vec![failure(&test_file)])), Vec::new());
+        let out = compute(&file, &guard, &severities);
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!(
+            out[0].code,
+            Some(NumberOrString::String("project-test-failed".into()))
+        );
+        // Nor is the failing run the clean one, whose record would become the reference.
+        assert_eq!(guard.clean_run, None);
     }
 
     #[test]

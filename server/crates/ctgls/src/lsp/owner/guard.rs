@@ -93,6 +93,15 @@ impl Owner {
                 })
                 .unwrap_or_default(),
         };
+        tracing::debug!(
+            "run {}: the guard reports {} behaviour changes and {}",
+            update.run,
+            update.changes.len(),
+            match &update.failures {
+                Some(failures) => format!("{} failing project tests", failures.len()),
+                None => "no report of the project's tests (yet)".into(),
+            }
+        );
         let before = shown.guard.failure_files();
         shown.guard.apply(update, edited);
         let after = shown.guard.failure_files();
