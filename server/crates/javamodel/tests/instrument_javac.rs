@@ -19,6 +19,17 @@ fn manifest() -> &'static Path {
 
 /// Instruments `files` into `dir` and compiles them with the probe runtime.
 fn compile_instrumented(release: u32, files: &[PathBuf], dir: &Path, mutants: bool) {
+    compile_instrumented_at(release, files, dir, mutants, None);
+}
+
+/// [`compile_instrumented`], instrumented for the language level `java_level`.
+fn compile_instrumented_at(
+    release: u32,
+    files: &[PathBuf],
+    dir: &Path,
+    mutants: bool,
+    java_level: Option<u32>,
+) {
     let Some(javac) = common::find_javac(release) else {
         assert!(release > 17, "no javac for --release {release}");
         eprintln!("Java {release} fixtures not compiled: no JDK {release}+ on this machine");
@@ -33,6 +44,7 @@ fn compile_instrumented(release: u32, files: &[PathBuf], dir: &Path, mutants: bo
         let model = JavaModel::build(&src, &tree);
         let options = InstrumentOptions {
             mutants,
+            java_level,
             ..InstrumentOptions::default()
         };
         let out = instrument(&src, &tree, &model, &options);
@@ -48,20 +60,33 @@ fn compile_instrumented(release: u32, files: &[PathBuf], dir: &Path, mutants: bo
         args.push(target);
     }
     let runtime = manifest().join("../../java/ctgls/rt");
-    for name in [
+    let runtime: Vec<PathBuf> = [
         "Probe.java",
         "DeadlineExceeded.java",
         "Environment.java",
         "Mutants.java",
-    ] {
-        args.push(runtime.join(name));
+    ]
+    .iter()
+    .map(|name| runtime.join(name))
+    .collect();
+    let mut javac_command = Command::new(&javac);
+    javac_command.args(["--release", &release.to_string(), "-Xmaxerrs", "20", "-d"]);
+    javac_command.arg(dir.join("classes"));
+    if release < 8 {
+        // The probe runtime needs a newer Java (lambdas, `StackWalker`): compiled apart at
+        // 17, as the worker's class path has it, then on the class path of the older level.
+        let compiled = Command::new(&javac)
+            .args(["--release", "17", "-d"])
+            .arg(dir.join("rt"))
+            .args(&runtime)
+            .output()
+            .expect("javac runs");
+        assert!(compiled.status.success(), "{compiled:?}");
+        javac_command.arg("-cp").arg(dir.join("rt"));
+    } else {
+        args.extend(runtime);
     }
-    let result = Command::new(&javac)
-        .args(["--release", &release.to_string(), "-Xmaxerrs", "20", "-d"])
-        .arg(dir.join("classes"))
-        .args(&args)
-        .output()
-        .expect("javac runs");
+    let result = javac_command.args(&args).output().expect("javac runs");
     assert!(
         result.status.success(),
         "instrumented fixtures do not compile with {} --release {release}:\n{}",
@@ -117,4 +142,30 @@ fn instrumented_fixtures_with_mutants_compile_with_java_17() {
         std::process::id()
     ));
     compile_instrumented(17, &files, &dir, true);
+}
+
+/// At Java 7 a diamond wrapped in the allocation probe's call infers `Object` for its type
+/// arguments and javac rejects the line; instrumented for level 7, the file compiles at
+/// `--release 7` the first time (and still counts its other allocations).
+#[test]
+fn diamonds_compile_at_java_7() {
+    let file = manifest().join("tests/instrument/java7/Diamonds.java");
+    let src = std::fs::read_to_string(&file).unwrap();
+    let tree = syntax::parse_java(&src, None);
+    let model = JavaModel::build(&src, &tree);
+    let at = |java_level| {
+        let options = InstrumentOptions {
+            java_level,
+            ..InstrumentOptions::default()
+        };
+        instrument(&src, &tree, &model, &options).source
+    };
+    assert_eq!(
+        at(Some(7)).matches(".alloc(").count(),
+        1,
+        "new Object() only"
+    );
+    assert_eq!(at(None).matches(".alloc(").count(), 4);
+    let dir = std::env::temp_dir().join(format!("javamodel-instrument-7-{}", std::process::id()));
+    compile_instrumented_at(7, &[file], &dir, false, Some(7));
 }

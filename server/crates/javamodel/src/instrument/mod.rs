@@ -81,6 +81,9 @@ pub struct InstrumentOptions {
     /// Also compile the file's mutants in, switched off (mutant schemata; docs/instrumentation.md,
     /// "Mutants"); the table lists them in [`ProbeTable::mutants`].
     pub mutants: bool,
+    /// The Java language level the file is compiled at (`--release`, `-source`); `None`: the
+    /// JDK's own. Below 8 a probe that would wrap a diamond (`new HashSet<>()`) is left out.
+    pub java_level: Option<u32>,
 }
 
 /// The result of [`instrument`].
