@@ -17,6 +17,8 @@
 # CTGLS_ARGS_A, CTGLS_ARGS_B (extra flags of each arm, split on spaces; default none),
 # CTGLS_BENCH_BUDGET (seconds per class, default 10), CTGLS_BENCH_SEEDS (default "1 2 3"),
 # CTGLS_BENCH_MAX_EXECUTIONS (`--max-executions`, default none: time-bounded),
+# CTGLS_BENCH_ARMS (default "A B", alternating: "B" runs one arm only, whose rows can be
+# joined to an earlier run's other arm and tabled with CTGLS_BENCH_TABLE_ONLY),
 # CTGLS_BENCH_CLASSES (space-separated PROJECT:CLASS, default ten classes of json-simple,
 # java-diff-utils and commons-csv), CTGLS_CORPUS (default target/corpus),
 # CTGLS_BENCH_RESULTS (default $CTGLS_CORPUS/bench/strength-<UTC time>).
@@ -211,6 +213,7 @@ for seed in $seeds; do
     arms=(A B)
     [ $((turn % 2)) = 1 ] && arms=(B A)
     turn=$((turn + 1))
+    [ -n "${CTGLS_BENCH_ARMS:-}" ] && read -r -a arms <<<"$CTGLS_BENCH_ARMS"
     for arm in "${arms[@]}"; do
       run_arm "$arm" "$project" "$seed" "${mine[@]}"
     done
