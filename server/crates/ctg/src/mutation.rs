@@ -279,12 +279,19 @@ fn run_mutants(
         ..execute.clone()
     };
     // The unmutated run: which lines each test reaches, and how long it takes.
+    let baseline_started = Instant::now();
     let baseline = match supervisor.execute(unit, &worker_tests, &observe)? {
         ExecutionOutcome::Finished(r) => r,
         ExecutionOutcome::Timeout { completed } | ExecutionOutcome::Crashed { completed, .. } => {
             completed
         }
     };
+    // What a test costs in a batch besides its own run (the request, a fresh thread and class
+    // loader, the observations): the batch's wall time over its tests' runs, shared evenly.
+    let overhead = baseline_started
+        .elapsed()
+        .saturating_sub(baseline.iter().map(|r| r.duration).sum())
+        / u32::try_from(baseline.len().max(1)).unwrap_or(u32::MAX);
     let lines: Vec<BTreeSet<u32>> = baseline
         .iter()
         .map(|r| {
@@ -348,7 +355,8 @@ fn run_mutants(
     // The bound is on the mutated runs: the compile and the unmutated run are paid once.
     let runs_started = Instant::now();
     tracing::debug!(
-        "mutation analysis: baseline of {} tests {:?}; {} mutants reached, {} chosen, {} test runs",
+        "mutation analysis: baseline of {} tests {:?} ({overhead:?} a test besides); {} mutants \
+         reached, {} chosen, {} test runs",
         worker_tests.len(),
         baseline.iter().map(|r| r.duration).sum::<Duration>(),
         reached.len(),
@@ -381,7 +389,11 @@ fn run_mutants(
         // needs a fresh class loader (commons-csv's `CSVFormat`, 34 ms a test), a mutant in
         // the constructor reached by all 55 tests took the whole bound and more, and the
         // analysis ran one mutant.
-        let cost: Duration = tests.iter().filter_map(|&t| durations.get(t)).sum();
+        let cost: Duration = tests
+            .iter()
+            .filter_map(|&t| durations.get(t))
+            .map(|&d| d + overhead)
+            .sum();
         if cost > left {
             not_analysed += 1;
             continue;
