@@ -71,6 +71,10 @@ fn the_written_suite_passes_on_another_day_zone_locale_and_order() {
         &[
             "--budget",
             "30",
+            // The exception criterion would keep the search going to the end of the budget;
+            // the bound ends it sooner (deterministically) and leaves perturbation its time.
+            "--max-executions",
+            "1500",
             "--seed",
             "3",
             "--class",
