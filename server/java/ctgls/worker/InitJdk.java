@@ -40,11 +40,11 @@ final class InitJdk {
      * or of primitives. (Boxes and String are final, so a value typed so is exactly that; a
      * {@code String[]} holds only strings.)
      */
-    static boolean inert(InitScan.Value v) {
-        if (v.kind != InitScan.Value.REF) {
-            return v.kind != InitScan.Value.TOP;
+    static boolean inert(InitValue v) {
+        if (v.kind != InitValue.REF) {
+            return v.kind != InitValue.TOP;
         }
-        if (v.nullness == InitScan.NULL) {
+        if (v.nullness == InitValue.NULL) {
             return true;
         }
         String d = v.type;
@@ -81,8 +81,8 @@ final class InitJdk {
      * {@code owner}) on {@code receiver} (null for a static call) with {@code args} (one value
      * per slot).
      */
-    static boolean call(String owner, String name, String descriptor, InitScan.Value receiver,
-            List<InitScan.Value> args) {
+    static boolean call(String owner, String name, String descriptor, InitValue receiver,
+            List<InitValue> args) {
         // No user code through the arguments: primitives, strings, primitive arrays, or inert values.
         boolean safeParams = true;
         int slot = 0;

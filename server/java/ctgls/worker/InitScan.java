@@ -19,7 +19,7 @@ import java.util.Set;
  * fixpoint; Nielson, Nielson and Hankin, "Principles of Program Analysis", chapter 2), once per
  * distinct list of abstract arguments it is called with, so a call is judged with what its
  * caller passes (the analysis is context-sensitive by full inlining, which the absence of
- * recursion and the code budget keep finite). An abstract {@link Value} of a reference says
+ * recursion and the code budget keep finite). An abstract {@link InitValue} of a reference says
  * what the JVM guarantees about it: an upper bound of its class (exact when the class is final
  * or the value came from {@code new}), whether it is null, non-null or either, and whether the
  * initialiser itself created it. Two things follow:
@@ -35,176 +35,17 @@ import java.util.Set;
  * Everything else is as the rule says: it is sound to reject what the analysis cannot prove.
  */
 final class InitScan {
-    /** Nullness of a reference. */
-    static final int NULL = 0;
-    static final int NONNULL = 1;
-    static final int MAYBE = 2;
-
-    /**
-     * An abstract value in a local variable or stack slot. A long or double takes two slots, a
-     * {@link #WIDE} one and a {@link #HALF}.
-     */
-    static final class Value {
-        static final char PRIM = 'P';
-        static final char WIDE = 'W';
-        static final char HALF = 'H';
-        static final char REF = 'R';
-        /** Nothing known: a slot no path has set, or set differently on different paths. */
-        static final char TOP = 'T';
-
-        static final Value P = new Value(PRIM, null, false, MAYBE, false);
-        static final Value W = new Value(WIDE, null, false, MAYBE, false);
-        static final Value H = new Value(HALF, null, false, MAYBE, false);
-        static final Value UNKNOWN = new Value(TOP, null, false, MAYBE, false);
-        static final Value NULL_REF = new Value(REF, null, false, NULL, false);
-        static final Value ANY_REF = new Value(REF, null, false, MAYBE, false);
-
-        final char kind;
-        /** A reference's class as a field descriptor ({@code Ljava/lang/String;}, {@code [I}), or null: unknown. */
-        final String type;
-        /** The value's class is {@link #type} itself, not a subclass. */
-        final boolean exact;
-        final int nullness;
-        /** The initialiser created the object ({@code new}), so nothing outside it has seen it. */
-        final boolean fresh;
-
-        Value(char kind, String type, boolean exact, int nullness, boolean fresh) {
-            this.kind = kind;
-            this.type = type;
-            this.exact = exact;
-            this.nullness = nullness;
-            this.fresh = fresh;
-        }
-
-        static Value ref(String type, boolean exact, int nullness, boolean fresh) {
-            return new Value(REF, type, exact, nullness, fresh);
-        }
-
-        Value nonNull() {
-            return kind == REF && nullness != NONNULL ? ref(type, exact, NONNULL, fresh) : this;
-        }
-
-        /** The least value both may be (the null reference has no class, so joins any). */
-        static Value join(Value a, Value b) {
-            if (a.equals(b)) {
-                return a;
-            }
-            if (a.kind != b.kind) {
-                return UNKNOWN;
-            }
-            if (a.kind != REF) {
-                return a;
-            }
-            if (a.nullness == NULL) {
-                return ref(b.type, b.exact, MAYBE, b.fresh);
-            }
-            if (b.nullness == NULL) {
-                return ref(a.type, a.exact, MAYBE, a.fresh);
-            }
-            boolean same = a.type != null && a.type.equals(b.type);
-            return ref(same ? a.type : null, same && a.exact && b.exact, a.nullness == b.nullness ? a.nullness : MAYBE,
-                    a.fresh && b.fresh);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            if (!(o instanceof Value)) {
-                return false;
-            }
-            Value v = (Value) o;
-            return kind == v.kind && exact == v.exact && nullness == v.nullness && fresh == v.fresh
-                    && (type == null ? v.type == null : type.equals(v.type));
-        }
-
-        @Override
-        public int hashCode() {
-            return kind + 31 * (type == null ? 0 : type.hashCode()) + (exact ? 7 : 0) + 11 * nullness + (fresh ? 13 : 0);
-        }
-
-        @Override
-        public String toString() {
-            return kind == REF ? (nullness == NULL ? "null" : type + (exact ? "!" : "") + (nullness == NONNULL ? "+" : "?")
-                    + (fresh ? "*" : "")) : String.valueOf(kind);
-        }
-    }
-
-    /** Locals and operand stack at one instruction. */
-    private static final class Frame {
-        Value[] locals;
-        final ArrayList<Value> stack;
-
-        Frame(Value[] locals, ArrayList<Value> stack) {
-            this.locals = locals;
-            this.stack = stack;
-        }
-
-        Frame copy() {
-            return new Frame(locals.clone(), new ArrayList<>(stack));
-        }
-
-        Value local(int n) {
-            return n < locals.length ? locals[n] : Value.UNKNOWN;
-        }
-
-        void store(int n, Value v) {
-            if (n >= locals.length) {
-                int old = locals.length;
-                locals = Arrays.copyOf(locals, n + 2);
-                Arrays.fill(locals, old, locals.length, Value.UNKNOWN);
-            }
-            locals[n] = v;
-        }
-
-        void push(Value v) {
-            stack.add(v);
-            if (v.kind == Value.WIDE) {
-                stack.add(Value.H);
-            }
-        }
-
-        Value pop() {
-            return stack.remove(stack.size() - 1);
-        }
-
-        void pop(int slots) {
-            for (int k = 0; k < slots; k++) {
-                pop();
-            }
-        }
-
-        /** The joined frame, or null when {@code other} adds nothing. */
-        Frame joined(Frame other) throws StaticState.Reject {
-            if (other.stack.size() != stack.size()) {
-                throw new StaticState.Reject("its initialisation has inconsistent stack heights");
-            }
-            boolean changed = false;
-            int n = Math.max(locals.length, other.locals.length);
-            Value[] l = new Value[n];
-            for (int k = 0; k < n; k++) {
-                l[k] = Value.join(local(k), other.local(k));
-                changed |= !l[k].equals(local(k));
-            }
-            ArrayList<Value> s = new ArrayList<>(stack.size());
-            for (int k = 0; k < stack.size(); k++) {
-                Value v = Value.join(stack.get(k), other.stack.get(k));
-                changed |= !v.equals(stack.get(k));
-                s.add(v);
-            }
-            return changed ? new Frame(l, s) : null;
-        }
-    }
-
     private final StaticState rule;
     private final String root;
     private final Set<String> onPath = new HashSet<>();
     /** What each method returns for each list of abstract arguments already checked ({@link #NEVER} if nothing). */
-    private final Map<String, Value> checked = new HashMap<>();
+    private final Map<String, InitValue> checked = new HashMap<>();
     private int budget = StaticState.MAX_INIT_CODE;
     /** A backward jump or handler was reached: termination is not proved by the scan. */
     boolean loops;
 
     /** The return value of a method that never returns normally. */
-    private static final Value NEVER = new Value(Value.TOP, "never", false, MAYBE, false);
+    private static final InitValue NEVER = new InitValue(InitValue.TOP, "never", false, InitValue.MAYBE, false);
 
     InitScan(StaticState rule, String root) {
         this.rule = rule;
@@ -213,16 +54,16 @@ final class InitScan {
 
     /** Checks the static initialiser {@code clinit} of the root class. */
     void initialiser(ClassFile cf, ClassFile.Member clinit) throws StaticState.Reject {
-        method(cf, clinit, new ArrayList<Value>());
+        method(cf, clinit, new ArrayList<InitValue>());
     }
 
     /**
      * Checks {@code m} called with {@code args} (one per slot, the receiver first); returns what
      * it may return ({@link #NEVER} if it never returns, null for void).
      */
-    private Value method(ClassFile owner, ClassFile.Member m, List<Value> args) throws StaticState.Reject {
+    private InitValue method(ClassFile owner, ClassFile.Member m, List<InitValue> args) throws StaticState.Reject {
         String key = owner.name + "." + m.name + m.descriptor;
-        Value known = checked.get(key + args);
+        InitValue known = checked.get(key + args);
         if (known != null) {
             return known;
         }
@@ -241,21 +82,21 @@ final class InitScan {
                 loops = true; // an exception handler before its range
             }
         }
-        Value result = interpret(owner, m, args);
+        InitValue result = interpret(owner, m, args);
         onPath.remove(key);
         checked.put(key + args, result);
         return result;
     }
 
     /** The fixpoint over the method's instructions; the join of what it returns. */
-    private Value interpret(ClassFile cf, ClassFile.Member m, List<Value> args) throws StaticState.Reject {
+    private InitValue interpret(ClassFile cf, ClassFile.Member m, List<InitValue> args) throws StaticState.Reject {
         byte[] c = m.code;
-        Map<Integer, Frame> in = new HashMap<>();
+        Map<Integer, InitFrame> in = new HashMap<>();
         ArrayDeque<Integer> work = new ArrayDeque<>();
-        Value[] locals = args.toArray(new Value[0]);
-        in.put(0, new Frame(locals, new ArrayList<Value>()));
+        InitValue[] locals = args.toArray(new InitValue[0]);
+        in.put(0, new InitFrame(locals, new ArrayList<InitValue>()));
         work.add(0);
-        Value[] result = {NEVER};
+        InitValue[] result = {NEVER};
         Set<Integer> handlersReached = new HashSet<>();
         while (!work.isEmpty()) {
             int pc = work.poll();
@@ -266,13 +107,13 @@ final class InitScan {
                 int[] h = m.handlers[k];
                 if (h[0] <= pc && pc < h[1] && handlersReached.add(k)) {
                     // Any local may hold anything where the exception is caught.
-                    ArrayList<Value> stack = new ArrayList<>();
+                    ArrayList<InitValue> stack = new ArrayList<>();
                     String caught = h[3] == 0 ? "java/lang/Throwable" : cf.className(h[3]);
-                    stack.add(Value.ref("L" + caught + ";", false, NONNULL, false));
-                    flow(in, work, h[2], new Frame(new Value[0], stack));
+                    stack.add(InitValue.ref("L" + caught + ";", false, InitValue.NONNULL, false));
+                    flow(in, work, h[2], new InitFrame(new InitValue[0], stack));
                 }
             }
-            Frame f = in.get(pc).copy();
+            InitFrame f = in.get(pc).copy();
             int next = step(cf, c, pc, f, in, work, result);
             if (next >= 0) {
                 flow(in, work, next, f);
@@ -282,12 +123,12 @@ final class InitScan {
         return returns.equals("V") && result[0] != NEVER ? null : result[0];
     }
 
-    private static void flow(Map<Integer, Frame> in, ArrayDeque<Integer> work, int pc, Frame f) throws StaticState.Reject {
-        Frame old = in.get(pc);
+    private static void flow(Map<Integer, InitFrame> in, ArrayDeque<Integer> work, int pc, InitFrame f) throws StaticState.Reject {
+        InitFrame old = in.get(pc);
         if (old == null) {
             in.put(pc, f);
         } else {
-            Frame j = old.joined(f);
+            InitFrame j = old.joined(f);
             if (j == null) {
                 return;
             }
@@ -303,22 +144,22 @@ final class InitScan {
      * jumps to their targets, and returns the next instruction's offset (-1 when control does
      * not fall through).
      */
-    private int step(ClassFile cf, byte[] c, int pc, Frame f, Map<Integer, Frame> in, ArrayDeque<Integer> work,
-            Value[] result) throws StaticState.Reject {
+    private int step(ClassFile cf, byte[] c, int pc, InitFrame f, Map<Integer, InitFrame> in, ArrayDeque<Integer> work,
+            InitValue[] result) throws StaticState.Reject {
         int op = c[pc] & 0xff;
         if (op == 0x00) {
             return pc + 1;
         } else if (op == 0x01) {
-            f.push(Value.NULL_REF);
+            f.push(InitValue.NULL_REF);
             return pc + 1;
         } else if (op <= 0x08 || op >= 0x0b && op <= 0x0d) {
-            f.push(Value.P);
+            f.push(InitValue.P);
             return pc + 1;
         } else if (op <= 0x0f) {
-            f.push(Value.W);
+            f.push(InitValue.W);
             return pc + 1;
         } else if (op == 0x10 || op == 0x11) {
-            f.push(Value.P);
+            f.push(InitValue.P);
             return pc + (op == 0x10 ? 2 : 3);
         } else if (op <= 0x14) {
             int index = op == 0x12 ? c[pc + 1] & 0xff : u2(c, pc + 1);
@@ -331,13 +172,13 @@ final class InitScan {
             load(f, (op - 0x1a) / 4, (op - 0x1a) % 4);
             return pc + 1;
         } else if (op <= 0x35) {
-            Value array = f.stack.get(f.stack.size() - 2);
+            InitValue array = f.stack.get(f.stack.size() - 2);
             f.pop(2);
             if (op == 0x32) {
                 f.push(array.type != null && array.type.startsWith("[") ? declared(array.type.substring(1))
-                        : Value.ANY_REF);
+                        : InitValue.ANY_REF);
             } else {
-                f.push(op == 0x2f || op == 0x31 ? Value.W : Value.P);
+                f.push(op == 0x2f || op == 0x31 ? InitValue.W : InitValue.P);
             }
             return pc + 1;
         } else if (op <= 0x3a) {
@@ -362,7 +203,7 @@ final class InitScan {
             return pc + 1;
         } else if (op <= 0x98) {
             f.pop(op == 0x94 || op >= 0x97 ? 4 : 2);
-            f.push(Value.P);
+            f.push(InitValue.P);
             return pc + 1;
         } else if (op <= 0xa6 || op == 0xc6 || op == 0xc7) {
             int target = pc + (short) u2(c, pc + 1);
@@ -371,8 +212,8 @@ final class InitScan {
             if (op == 0xc6 || op == 0xc7) {
                 // ifnull / ifnonnull: a value the analysis knows decides the branch.
                 int n = f.pop().nullness;
-                if (n != MAYBE) {
-                    taken = (n == NULL) == (op == 0xc6);
+                if (n != InitValue.MAYBE) {
+                    taken = (n == InitValue.NULL) == (op == 0xc6);
                     fallsThrough = !taken;
                 }
             } else {
@@ -406,14 +247,14 @@ final class InitScan {
             return -1;
         } else if (op <= 0xb0) {
             boolean wide = op == 0xad || op == 0xaf;
-            Value v = wide ? Value.W : f.pop();
+            InitValue v = wide ? InitValue.W : f.pop();
             if (wide) {
                 f.pop(2);
             }
-            result[0] = result[0] == NEVER ? v : Value.join(result[0], v);
+            result[0] = result[0] == NEVER ? v : InitValue.join(result[0], v);
             return -1;
         } else if (op == 0xb1) {
-            result[0] = Value.UNKNOWN;
+            result[0] = InitValue.UNKNOWN;
             return -1;
         } else if (op == 0xb2 || op == 0xb3) {
             ClassFile.Ref r = cf.ref(u2(c, pc + 1));
@@ -437,8 +278,8 @@ final class InitScan {
             return pc + 3;
         } else if (op >= 0xb6 && op <= 0xb9) {
             ClassFile.Ref r = cf.ref(u2(c, pc + 1));
-            List<Value> args = arguments(f, r.descriptor, op != 0xb8);
-            Value v = invoke(r, op, args);
+            List<InitValue> args = arguments(f, r.descriptor, op != 0xb8);
+            InitValue v = invoke(r, op, args);
             if (v == NEVER) {
                 return -1;
             }
@@ -448,40 +289,40 @@ final class InitScan {
             return pc + (op == 0xb9 ? 5 : 3);
         } else if (op == 0xba) {
             ClassFile.Ref r = cf.invokeDynamic(u2(c, pc + 1));
-            List<Value> args = arguments(f, r.descriptor, false);
+            List<InitValue> args = arguments(f, r.descriptor, false);
             invokeDynamic(r, args);
             f.push(declared(returnType(r.descriptor)).nonNull());
             return pc + 5;
         } else if (op == 0xbb) {
             String type = cf.className(u2(c, pc + 1));
             create(type);
-            f.push(Value.ref("L" + type + ";", true, NONNULL, true));
+            f.push(InitValue.ref("L" + type + ";", true, InitValue.NONNULL, true));
             return pc + 3;
         } else if (op == 0xbc) {
             f.pop();
-            f.push(Value.ref("[" + "ZCFDBSIJ".charAt((c[pc + 1] & 0xff) - 4), true, NONNULL, true));
+            f.push(InitValue.ref("[" + "ZCFDBSIJ".charAt((c[pc + 1] & 0xff) - 4), true, InitValue.NONNULL, true));
             return pc + 2;
         } else if (op == 0xbd) {
             f.pop();
             String e = cf.className(u2(c, pc + 1));
-            f.push(Value.ref("[" + (e.startsWith("[") ? e : "L" + e + ";"), true, NONNULL, true));
+            f.push(InitValue.ref("[" + (e.startsWith("[") ? e : "L" + e + ";"), true, InitValue.NONNULL, true));
             return pc + 3;
         } else if (op == 0xbe) {
             f.pop();
-            f.push(Value.P);
+            f.push(InitValue.P);
             return pc + 1;
         } else if (op == 0xbf) {
             return -1;
         } else if (op == 0xc0) {
             // checkcast: a class does not get initialised; the value keeps what is known of it.
-            Value v = f.pop();
+            InitValue v = f.pop();
             String e = cf.className(u2(c, pc + 1));
             String type = e.startsWith("[") ? e : "L" + e + ";";
-            f.push(v.nullness == NULL || v.exact ? v : Value.ref(type, exact(type), v.nullness, v.fresh));
+            f.push(v.nullness == InitValue.NULL || v.exact ? v : InitValue.ref(type, exact(type), v.nullness, v.fresh));
             return pc + 3;
         } else if (op == 0xc1) {
             f.pop();
-            f.push(Value.P);
+            f.push(InitValue.P);
             return pc + 3;
         } else if (op == 0xc2 || op == 0xc3) {
             f.pop();
@@ -502,14 +343,14 @@ final class InitScan {
         } else if (op == 0xc5) {
             String type = cf.className(u2(c, pc + 1));
             f.pop(c[pc + 3] & 0xff);
-            f.push(Value.ref(type, true, NONNULL, true));
+            f.push(InitValue.ref(type, true, InitValue.NONNULL, true));
             return pc + 4;
         }
         throw new StaticState.Reject("its initialisation uses opcode 0x" + Integer.toHexString(op)
                 + " (subroutine or unknown)");
     }
 
-    private void jump(Map<Integer, Frame> in, ArrayDeque<Integer> work, Frame f, int pc, int offset)
+    private void jump(Map<Integer, InitFrame> in, ArrayDeque<Integer> work, InitFrame f, int pc, int offset)
             throws StaticState.Reject {
         forward(offset);
         flow(in, work, pc + offset, f.copy());
@@ -523,28 +364,28 @@ final class InitScan {
     }
 
     /** A load of local {@code n}; {@code kind} 0 int, 1 long, 2 float, 3 double, 4 reference. */
-    private static void load(Frame f, int kind, int n) {
+    private static void load(InitFrame f, int kind, int n) {
         if (kind == 4) {
-            Value v = f.local(n);
-            f.push(v.kind == Value.REF ? v : Value.ANY_REF);
+            InitValue v = f.local(n);
+            f.push(v.kind == InitValue.REF ? v : InitValue.ANY_REF);
         } else {
-            f.push(kind == 1 || kind == 3 ? Value.W : Value.P);
+            f.push(kind == 1 || kind == 3 ? InitValue.W : InitValue.P);
         }
     }
 
-    private static void store(Frame f, int kind, int n) {
+    private static void store(InitFrame f, int kind, int n) {
         if (kind == 1 || kind == 3) {
             f.pop(2);
-            f.store(n, Value.W);
-            f.store(n + 1, Value.H);
+            f.store(n, InitValue.W);
+            f.store(n + 1, InitValue.H);
         } else {
             f.store(n, f.pop());
         }
     }
 
     /** pop, pop2, dup and friends, swap: on slots, which the verifier keeps whole. */
-    private static void stackOp(Frame f, int op) {
-        ArrayList<Value> s = f.stack;
+    private static void stackOp(InitFrame f, int op) {
+        ArrayList<InitValue> s = f.stack;
         int n = s.size();
         switch (op) {
             case 0x57: f.pop(1); break;
@@ -555,11 +396,11 @@ final class InitScan {
             case 0x5c: s.add(s.get(n - 2)); s.add(s.get(n - 1)); break;
             case 0x5d: s.addAll(n - 3, Arrays.asList(s.get(n - 2), s.get(n - 1))); break;
             case 0x5e: s.addAll(n - 4, Arrays.asList(s.get(n - 2), s.get(n - 1))); break;
-            default: Value top = s.get(n - 1); s.set(n - 1, s.get(n - 2)); s.set(n - 2, top); break;
+            default: InitValue top = s.get(n - 1); s.set(n - 1, s.get(n - 2)); s.set(n - 2, top); break;
         }
     }
 
-    private static void arithmetic(Frame f, int op) {
+    private static void arithmetic(InitFrame f, int op) {
         boolean wide;
         int popped;
         if (op <= 0x77) {
@@ -575,14 +416,14 @@ final class InitScan {
             popped = wide ? 4 : 2;
         }
         f.pop(popped);
-        f.push(wide ? Value.W : Value.P);
+        f.push(wide ? InitValue.W : InitValue.P);
     }
 
-    private static void convert(Frame f, int op) {
+    private static void convert(InitFrame f, int op) {
         int k = op - 0x85;
         f.pop(k >= 3 && k <= 5 || k >= 9 && k <= 11 ? 2 : 1);
         boolean wide = op == 0x85 || op == 0x87 || op == 0x8a || op == 0x8c || op == 0x8d || op == 0x8f;
-        f.push(wide ? Value.W : Value.P);
+        f.push(wide ? InitValue.W : InitValue.P);
     }
 
     private static int slots(String descriptor) {
@@ -594,25 +435,25 @@ final class InitScan {
     }
 
     /** Pops a call's arguments (and receiver): one value per slot, in order. */
-    private static List<Value> arguments(Frame f, String descriptor, boolean receiver) {
+    private static List<InitValue> arguments(InitFrame f, String descriptor, boolean receiver) {
         int n = receiver ? 1 : 0;
         for (String p : InitJdk.parameters(descriptor)) {
             n += slots(p);
         }
-        List<Value> args = new ArrayList<>(f.stack.subList(f.stack.size() - n, f.stack.size()));
+        List<InitValue> args = new ArrayList<>(f.stack.subList(f.stack.size() - n, f.stack.size()));
         f.pop(n);
         return args;
     }
 
     /** What a value of a declared type may be: its class is exact only when nothing can extend it. */
-    private Value declared(String d) {
+    private InitValue declared(String d) {
         if (d.equals("V")) {
             return null;
         }
         if (d.length() == 1) {
-            return slots(d) == 2 ? Value.W : Value.P;
+            return slots(d) == 2 ? InitValue.W : InitValue.P;
         }
-        return Value.ref(d, exact(d), MAYBE, false);
+        return InitValue.ref(d, exact(d), InitValue.MAYBE, false);
     }
 
     private boolean exact(String d) {
@@ -630,19 +471,19 @@ final class InitScan {
         return cf != null && cf.is(ClassFile.ACC_FINAL) && !cf.is(ClassFile.ACC_INTERFACE);
     }
 
-    private Value constant(ClassFile cf, int index) throws StaticState.Reject {
+    private InitValue constant(ClassFile cf, int index) throws StaticState.Reject {
         int tag = cf.tag(index);
         switch (tag) {
             case ClassFile.CONSTANT_INTEGER:
             case ClassFile.CONSTANT_FLOAT:
-                return Value.P;
+                return InitValue.P;
             case ClassFile.CONSTANT_LONG:
             case ClassFile.CONSTANT_DOUBLE:
-                return Value.W;
+                return InitValue.W;
             case ClassFile.CONSTANT_STRING:
-                return Value.ref("Ljava/lang/String;", true, NONNULL, false);
+                return InitValue.ref("Ljava/lang/String;", true, InitValue.NONNULL, false);
             case ClassFile.CONSTANT_CLASS:
-                return Value.ref("Ljava/lang/Class;", true, NONNULL, false);
+                return InitValue.ref("Ljava/lang/Class;", true, InitValue.NONNULL, false);
             default:
                 throw new StaticState.Reject("its initialisation loads a method handle or dynamic constant");
         }
@@ -731,9 +572,9 @@ final class InitScan {
      * Checks a call; returns what it returns (null for void, {@link #NEVER} when it cannot
      * return). {@code args} has the receiver first for an instance call.
      */
-    private Value invoke(ClassFile.Ref r, int op, List<Value> args) throws StaticState.Reject {
-        Value declared = declared(returnType(r.descriptor));
-        Value receiver = op == 0xb8 ? null : args.get(0);
+    private InitValue invoke(ClassFile.Ref r, int op, List<InitValue> args) throws StaticState.Reject {
+        InitValue declared = declared(returnType(r.descriptor));
+        InitValue receiver = op == 0xb8 ? null : args.get(0);
         if (r.owner.startsWith("[")) {
             if (r.name.equals("clone")) {
                 return receiver.nonNull(); // values() of an enum, copies of the initialiser's arrays
@@ -762,7 +603,7 @@ final class InitScan {
         for (String k = start; k != null; ) {
             ClassFile cf = rule.parsed(k);
             if (cf == null) {
-                List<Value> params = op == 0xb8 ? args : args.subList(1, args.size());
+                List<InitValue> params = op == 0xb8 ? args : args.subList(1, args.size());
                 if (!InitJdk.call(k, r.name, r.descriptor, receiver, params)) {
                     throw new StaticState.Reject("its initialisation calls " + StaticState.dotted(k) + "." + r.name
                             + r.descriptor);
@@ -780,19 +621,19 @@ final class InitScan {
                 if (op == 0xb8 || op == 0xb7) {
                     rule.dependency(root, k);
                 }
-                List<Value> slots = new ArrayList<>(args);
+                List<InitValue> slots = new ArrayList<>(args);
                 if (receiver != null) {
                     slots.set(0, receiver.nonNull());
                 }
-                Value v = method(cf, m, slots);
-                return v == null || v == NEVER ? v : v.kind == Value.TOP ? declared : v;
+                InitValue v = method(cf, m, slots);
+                return v == null || v == NEVER ? v : v.kind == InitValue.TOP ? declared : v;
             }
             k = cf.superName;
         }
         throw new StaticState.Reject("its initialisation calls an unresolvable " + r.name);
     }
 
-    private void invokeDynamic(ClassFile.Ref r, List<Value> args) throws StaticState.Reject {
+    private void invokeDynamic(ClassFile.Ref r, List<InitValue> args) throws StaticState.Reject {
         if (r.owner.equals("java/lang/invoke/LambdaMetafactory")) {
             // Makes an object of a generated class holding the captured values; the lambda's
             // body only runs when it is called (through an interface call on a value whose
