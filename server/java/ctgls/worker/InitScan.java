@@ -38,7 +38,10 @@ final class InitScan {
     private final StaticState rule;
     private final String root;
     private final Set<String> onPath = new HashSet<>();
-    /** What each method returns for each list of abstract arguments already checked ({@link #NEVER} if nothing). */
+    /**
+     * What each method returns for each list of abstract arguments already checked
+     * ({@link #NEVER} if it cannot return, {@link #VOID} if it returns nothing).
+     */
     private final Map<String, InitValue> checked = new HashMap<>();
     private int budget = StaticState.MAX_INIT_CODE;
     /** A backward jump or handler was reached: termination is not proved by the scan. */
@@ -46,6 +49,8 @@ final class InitScan {
 
     /** The return value of a method that never returns normally. */
     private static final InitValue NEVER = new InitValue(InitValue.TOP, "never", false, InitValue.MAYBE, false);
+    /** What {@link #checked} holds for a void method that may return. */
+    private static final InitValue VOID = new InitValue(InitValue.TOP, "void", false, InitValue.MAYBE, false);
 
     InitScan(StaticState rule, String root) {
         this.rule = rule;
@@ -65,7 +70,7 @@ final class InitScan {
         String key = owner.name + "." + m.name + m.descriptor;
         InitValue known = checked.get(key + args);
         if (known != null) {
-            return known;
+            return known == VOID ? null : known;
         }
         if (m.code == null) {
             throw new StaticState.Reject("its initialisation calls " + StaticState.dotted(key) + ", which has no code");
@@ -84,7 +89,7 @@ final class InitScan {
         }
         InitValue result = interpret(owner, m, args);
         onPath.remove(key);
-        checked.put(key + args, result);
+        checked.put(key + args, result == null ? VOID : result);
         return result;
     }
 
@@ -229,6 +234,8 @@ final class InitScan {
             forward(offset);
             flow(in, work, pc + offset, f);
             return -1;
+        } else if (op == 0xa8 || op == 0xa9) {
+            throw new StaticState.Reject("its initialisation uses a subroutine (opcode 0x" + Integer.toHexString(op) + ")");
         } else if (op == 0xaa || op == 0xab) {
             f.pop();
             int p = (pc + 4) & ~3;
@@ -291,7 +298,10 @@ final class InitScan {
             ClassFile.Ref r = cf.invokeDynamic(u2(c, pc + 1));
             List<InitValue> args = arguments(f, r.descriptor, false);
             invokeDynamic(r, args);
-            f.push(declared(returnType(r.descriptor)).nonNull());
+            InitValue made = declared(returnType(r.descriptor));
+            if (made != null) {
+                f.push(made.nonNull());
+            }
             return pc + 5;
         } else if (op == 0xbb) {
             String type = cf.className(u2(c, pc + 1));

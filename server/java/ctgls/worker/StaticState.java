@@ -28,9 +28,11 @@ import java.util.Set;
  *       constants, locals, arithmetic, objects and arrays it creates itself, reads of final static
  *       fields (of other classes only of immutable kinds), writes of its own static fields, calls
  *       of project code that obeys the same rule through exact (static, special, private or
- *       final) calls, lambdas, probes, and calls of a short list of JDK methods without side
- *       effects or dependence on mutable global state ({@link #jdkCall});</li>
- *   <li>that code has no recursion and is small; a loop ({@link Verdict#loops}) leaves
+ *       final) calls or on values whose class is known exactly, lambdas, probes, and calls of a
+ *       short list of JDK methods without side effects, dependence on mutable global state or
+ *       calls of user code through their arguments ({@link InitJdk}); only code the
+ *       initialisation can reach counts ({@link InitScan}, an abstract interpretation);</li>
+ *   <li>that code has no recursion and is small; a reachable loop ({@link Verdict#loops}) leaves
  *       termination to be witnessed on a pristine copy before the worker initialises the class
  *       outside a test ({@link Loaders});</li>
  *   <li>the project classes its initialisation touches (including its supertypes) are reusable,
