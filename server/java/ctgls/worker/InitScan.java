@@ -157,14 +157,17 @@ final class InitScan {
         } else if (op == 0x01) {
             f.push(InitValue.NULL_REF);
             return pc + 1;
-        } else if (op <= 0x08 || op >= 0x0b && op <= 0x0d) {
+        } else if (op <= 0x08) {
+            f.push(InitValue.constant(op - 0x03));
+            return pc + 1;
+        } else if (op >= 0x0b && op <= 0x0d) {
             f.push(InitValue.P);
             return pc + 1;
         } else if (op <= 0x0f) {
             f.push(InitValue.W);
             return pc + 1;
         } else if (op == 0x10 || op == 0x11) {
-            f.push(InitValue.P);
+            f.push(InitValue.constant(op == 0x10 ? c[pc + 1] : (short) u2(c, pc + 1)));
             return pc + (op == 0x10 ? 2 : 3);
         } else if (op <= 0x14) {
             int index = op == 0x12 ? c[pc + 1] & 0xff : u2(c, pc + 1);
@@ -221,8 +224,22 @@ final class InitScan {
                     taken = (n == InitValue.NULL) == (op == 0xc6);
                     fallsThrough = !taken;
                 }
+            } else if (op <= 0x9e) {
+                // if<cond> against zero: a known int (a probe's answer, say) decides it.
+                Integer v = f.pop().known();
+                if (v != null) {
+                    taken = compare(op - 0x99, v, 0);
+                    fallsThrough = !taken;
+                }
+            } else if (op <= 0xa4) {
+                Integer b = f.pop().known();
+                Integer a = f.pop().known();
+                if (a != null && b != null) {
+                    taken = compare(op - 0x9f, a, b);
+                    fallsThrough = !taken;
+                }
             } else {
-                f.pop(op <= 0x9e ? 1 : 2);
+                f.pop(2);
             }
             if (taken) {
                 forward(target - pc);
@@ -358,6 +375,18 @@ final class InitScan {
         }
         throw new StaticState.Reject("its initialisation uses opcode 0x" + Integer.toHexString(op)
                 + " (subroutine or unknown)");
+    }
+
+    /** {@code a op b} for the conditions eq, ne, lt, ge, gt, le in the order of their opcodes. */
+    private static boolean compare(int op, int a, int b) {
+        switch (op) {
+            case 0: return a == b;
+            case 1: return a != b;
+            case 2: return a < b;
+            case 3: return a >= b;
+            case 4: return a > b;
+            default: return a <= b;
+        }
     }
 
     private void jump(Map<Integer, InitFrame> in, ArrayDeque<Integer> work, InitFrame f, int pc, int offset)
@@ -591,12 +620,13 @@ final class InitScan {
             }
             throw new StaticState.Reject("its initialisation calls " + r.name + " on an array");
         }
-        if (r.owner.equals("ctgls/rt/Probe") || r.owner.equals("ctgls/rt/Mutants")) {
-            // Probe: register is idempotent per key; the other probes only record, and the
-            // worker replays what an initialiser recorded for every test that would have run
-            // it (Loaders, Probe.recordInitialisation). Mutants: register is idempotent per
-            // key, the rest are functions of their arguments and the active mutant, which is
-            // none but in a mutated request, whose tests each get a fresh loader.
+        if (r.owner.equals("ctgls/rt/Probe")) {
+            return probe(r, args, declared);
+        }
+        if (r.owner.equals("ctgls/rt/Mutants")) {
+            // Register is idempotent per key, the rest are functions of their arguments and
+            // the active mutant, which is none but in a mutated request, whose tests each get
+            // a fresh loader.
             return declared;
         }
         // A virtual or interface call on a value of exact class runs that class's method.
@@ -641,6 +671,42 @@ final class InitScan {
             k = cf.superName;
         }
         throw new StaticState.Reject("its initialisation calls an unresolvable " + r.name);
+    }
+
+    /**
+     * A probe of instrumented code (docs/instrumentation.md): register is idempotent per key;
+     * the other probes only record, and the worker replays what an initialiser recorded for
+     * every test that would have run it (Loaders, Probe.recordInitialisation). What a probe
+     * returns is what the expression it wraps gives, so the analysis sees through it: the
+     * value it passes on ({@code alloc}, {@code seed}, {@code instOfOperand}, {@code branch})
+     * or the null test it makes ({@code isNull}, {@code cmpRef} against null).
+     */
+    private static InitValue probe(ClassFile.Ref r, List<InitValue> args, InitValue declared) {
+        switch (r.name) {
+            case "alloc":
+                return args.get(0);
+            case "seed":
+            case "instOfOperand":
+            case "branch":
+                return args.get(1);
+            case "isNull": {
+                int n = args.get(1).nullness;
+                return n == InitValue.MAYBE ? declared : InitValue.constant(n == InitValue.NULL ? 1 : 0);
+            }
+            case "cmpRef": {
+                Integer op = args.get(1).known();
+                int a = args.get(2).nullness;
+                int b = args.get(3).nullness;
+                boolean decided = a == InitValue.NULL && b != InitValue.MAYBE || b == InitValue.NULL && a != InitValue.MAYBE;
+                if (op == null || !decided || op != 0 && op != 1) {
+                    return declared;
+                }
+                boolean same = a == b; // both null, or one null and the other not
+                return InitValue.constant(same == (op == 0) ? 1 : 0);
+            }
+            default:
+                return declared;
+        }
     }
 
     private void invokeDynamic(ClassFile.Ref r, List<InitValue> args) throws StaticState.Reject {

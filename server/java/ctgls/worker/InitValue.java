@@ -25,7 +25,10 @@ final class InitValue {
     static final InitValue ANY_REF = new InitValue(REF, null, false, MAYBE, false);
 
     final char kind;
-    /** A reference's class as a field descriptor ({@code Ljava/lang/String;}, {@code [I}), or null: unknown. */
+    /**
+     * A reference's class as a field descriptor ({@code Ljava/lang/String;}, {@code [I}), or null:
+     * unknown; an int's value in decimal when it is a known constant, else null.
+     */
     final String type;
     /** The value's class is {@link #type} itself, not a subclass. */
     final boolean exact;
@@ -39,6 +42,16 @@ final class InitValue {
         this.exact = exact;
         this.nullness = nullness;
         this.fresh = fresh;
+    }
+
+    /** The int (or boolean) constant {@code v}. */
+    static InitValue constant(int v) {
+        return new InitValue(PRIM, Integer.toString(v), false, MAYBE, false);
+    }
+
+    /** The value of a known int constant, or null. */
+    Integer known() {
+        return kind == PRIM && type != null ? Integer.valueOf(type) : null;
     }
 
     static InitValue ref(String type, boolean exact, int nullness, boolean fresh) {
@@ -58,7 +71,7 @@ final class InitValue {
             return UNKNOWN;
         }
         if (a.kind != REF) {
-            return a;
+            return a.kind == PRIM ? P : a; // two different constants
         }
         if (a.nullness == NULL) {
             return ref(b.type, b.exact, MAYBE, b.fresh);
@@ -89,6 +102,6 @@ final class InitValue {
     @Override
     public String toString() {
         return kind == REF ? (nullness == NULL ? "null" : type + (exact ? "!" : "") + (nullness == NONNULL ? "+" : "?")
-                + (fresh ? "*" : "")) : String.valueOf(kind);
+                + (fresh ? "*" : "")) : kind + (type == null ? "" : type);
     }
 }
