@@ -30,7 +30,8 @@ import java.util.Set;
  *       argument ({@code Objects.toString(Object, String)}, {@code StringBuilder.append(Object)},
  *       {@code HashSet.add}) is pure when every such argument is <em>inert</em>: null, a String,
  *       a box, or an array of those ({@link InitJdk}); a virtual or interface call on a value of
- *       exact class is resolved to that class's method.</li>
+ *       exact class is resolved to that class's method;</li>
+ *   <li>the probes of instrumented code do not hide what they wrap ({@link #probe}).</li>
  * </ul>
  * Everything else is as the rule says: it is sound to reject what the analysis cannot prove.
  */
