@@ -103,6 +103,22 @@ pub(crate) const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../java/ctgls/worker/StaticState.java"),
     ),
     (
+        "ctgls/worker/InitScan.java",
+        include_str!("../../../java/ctgls/worker/InitScan.java"),
+    ),
+    (
+        "ctgls/worker/InitValue.java",
+        include_str!("../../../java/ctgls/worker/InitValue.java"),
+    ),
+    (
+        "ctgls/worker/InitFrame.java",
+        include_str!("../../../java/ctgls/worker/InitFrame.java"),
+    ),
+    (
+        "ctgls/worker/InitJdk.java",
+        include_str!("../../../java/ctgls/worker/InitJdk.java"),
+    ),
+    (
         "ctgls/worker/StaticValues.java",
         include_str!("../../../java/ctgls/worker/StaticValues.java"),
     ),

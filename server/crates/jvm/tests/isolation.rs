@@ -38,6 +38,7 @@ fn library(sup: &Supervisor) -> PathBuf {
                 .arg("-d")
                 .arg(&out)
                 .arg(fixtures().join("statics-lib/lib/Slot.java"))
+                .arg(fixtures().join("statics-lib/lib/Seen.java"))
                 .status()
                 .unwrap();
             assert!(status.success());
@@ -219,6 +220,100 @@ fn pure_initialisers_immutable_constants_and_enum_switches_are_reused() {
         assert_eq!(text_value(r, 0), "pure-42/d/0");
         assert_eq!(int_value(r, 2), 1);
     }
+}
+
+/// Regression: commons-csv's `CSVFormat` needed a fresh loader for every test because its
+/// initialiser's scan met `Objects.toString` in a loop over an array that is null there, then
+/// `StringBuilder.append(Object)` of a `Character`, the setters of a builder it had just made and
+/// a `HashSet` of strings of its own. `Formats` has that shape (checked to fail before the scan
+/// interpreted values).
+#[test]
+fn an_initialiser_that_builds_its_constants_through_a_builder_and_null_arrays_is_reused() {
+    let mut sup = supervisor();
+    let unit = statics(&mut sup);
+    let t = test(vec![call_static("statics.Formats", "both", &[], &[])]);
+    let r = run(&mut sup, unit, &[t.clone(), t]);
+    for r in &r {
+        assert_eq!(r.status, TestStatus::Ok, "{r:#?}");
+        assert_eq!(r.loader_dropped, None, "{r:#?}");
+        assert_eq!(text_value(r, 0), ",|\"x\"|null|null/\t|nullxnull|null|null");
+    }
+    assert_eq!(fresh(&r), vec![true, false]);
+}
+
+/// The same helper as `Formats` given a value whose `toString` reads a system property, a
+/// virtual call whose override reads one, and a library's set an initialiser adds to: each
+/// leaves state that differs between runs, so each class gets a fresh loader with the reason.
+#[test]
+fn initialisers_whose_calls_reach_run_dependent_state_are_run_again_for_every_test() {
+    let mut sup = supervisor();
+    let unit = statics(&mut sup);
+    let set = |key: &str, value: &str| {
+        vec![
+            string(key),
+            string(value),
+            call_static(
+                "statics.Props",
+                "set",
+                &["java.lang.String", "java.lang.String"],
+                &[0, 1],
+            ),
+        ]
+    };
+    let with = |mut first: Vec<Statement>, class: &str, method: &str| {
+        first.push(call_static(class, method, &[], &[]));
+        test(first)
+    };
+    let cases = [
+        (
+            "statics.Stamped",
+            "first",
+            set("statics.stamp", "a"),
+            ("a", "unset"),
+            "java.util.Objects.toString",
+        ),
+        (
+            "statics.Greeting",
+            "text",
+            set("statics.greeting", "hi"),
+            ("hi", "HELLO"),
+            "virtual call of statics.Greeting$Greeter.greet",
+        ),
+    ];
+    for (class, method, setter, (changed, pristine), reason) in cases {
+        let r = run(
+            &mut sup,
+            unit,
+            &[with(setter, class, method), with(vec![], class, method)],
+        );
+        assert_eq!(text_value(&r[0], 3), changed, "{class}: {r:#?}");
+        assert!(
+            dropped(&r[0]).contains(class) && dropped(&r[0]).contains(reason),
+            "{class}: {:?}",
+            r[0].loader_dropped
+        );
+        // The worker put the property back; a fresh copy of the class reads it again.
+        assert!(r[1].fresh_loader, "{class}");
+        assert_eq!(text_value(&r[1], 0), pristine, "{class}");
+    }
+    let first = test(vec![call_static("statics.FirstSeen", "first", &[], &[])]);
+    let r = run(&mut sup, unit, &[first.clone(), first]);
+    assert!(
+        dropped(&r[0]).contains("statics.FirstSeen")
+            && dropped(&r[0]).contains("java.util.HashSet.add"),
+        "{:?}",
+        r[0].loader_dropped
+    );
+    // The library's set outlives the test: the second copy of FirstSeen finds the name there.
+    assert_eq!(fresh(&r), vec![true, true]);
+    let seen = |r: &TestResult| value(r, 0).value.clone();
+    assert_eq!(
+        (seen(&r[0]), seen(&r[1])),
+        (
+            Some(ObservedValue::Bool(true)),
+            Some(ObservedValue::Bool(false))
+        )
+    );
 }
 
 #[test]

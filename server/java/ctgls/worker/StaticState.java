@@ -28,9 +28,11 @@ import java.util.Set;
  *       constants, locals, arithmetic, objects and arrays it creates itself, reads of final static
  *       fields (of other classes only of immutable kinds), writes of its own static fields, calls
  *       of project code that obeys the same rule through exact (static, special, private or
- *       final) calls, lambdas, probes, and calls of a short list of JDK methods without side
- *       effects or dependence on mutable global state ({@link #jdkCall});</li>
- *   <li>that code has no recursion and is small; a loop ({@link Verdict#loops}) leaves
+ *       final) calls or on values whose class is known exactly, lambdas, probes, and calls of a
+ *       short list of JDK methods without side effects, dependence on mutable global state or
+ *       calls of user code through their arguments ({@link InitJdk}); only code the
+ *       initialisation can reach counts ({@link InitScan}, an abstract interpretation);</li>
+ *   <li>that code has no recursion and is small; a reachable loop ({@link Verdict#loops}) leaves
  *       termination to be witnessed on a pristine copy before the worker initialises the class
  *       outside a test ({@link Loaders});</li>
  *   <li>the project classes its initialisation touches (including its supertypes) are reusable,
@@ -72,14 +74,14 @@ final class StaticState {
     }
 
     /** Upper bound on the bytecode an initialiser may run, counted over every call path. */
-    private static final int MAX_INIT_CODE = 64 * 1024;
+    static final int MAX_INIT_CODE = 64 * 1024;
 
-    private static final Set<String> BOXES = new HashSet<>(Arrays.asList(
+    static final Set<String> BOXES = new HashSet<>(Arrays.asList(
             "java/lang/Integer", "java/lang/Long", "java/lang/Short", "java/lang/Byte", "java/lang/Character",
             "java/lang/Boolean", "java/lang/Float", "java/lang/Double"));
 
     private final Map<String, byte[]> classes;
-    private final ClassLoader libraries;
+    final ClassLoader libraries;
     private final Map<String, ClassFile> parsed = new HashMap<>();
     private final Map<String, Verdict> verdicts = new HashMap<>();
     private final Set<String> inProgress = new HashSet<>();
@@ -101,11 +103,11 @@ final class StaticState {
         return verdictOf(binaryName.replace('.', '/'));
     }
 
-    private boolean isProject(String internalName) {
+    boolean isProject(String internalName) {
         return classes.containsKey(internalName.replace('/', '.'));
     }
 
-    private ClassFile parsed(String internalName) {
+    ClassFile parsed(String internalName) {
         ClassFile cf = parsed.get(internalName);
         if (cf == null) {
             byte[] b = classes.get(internalName.replace('/', '.'));
@@ -118,7 +120,7 @@ final class StaticState {
         return cf;
     }
 
-    private static String dotted(String internalName) {
+    static String dotted(String internalName) {
         return internalName.replace('/', '.');
     }
 
@@ -149,7 +151,7 @@ final class StaticState {
     }
 
     /** Why a class or its initialiser is not provably free of static state. */
-    private static final class Reject extends Exception {
+    static final class Reject extends Exception {
         private static final long serialVersionUID = 1L;
 
         Reject(String message) {
@@ -170,8 +172,8 @@ final class StaticState {
         ClassFile.Member clinit = cf.method("<clinit>", "()V");
         boolean loops = false;
         if (clinit != null) {
-            InitScan scan = new InitScan(name);
-            scan.method(cf, clinit);
+            InitScan scan = new InitScan(this, name);
+            scan.initialiser(cf, clinit);
             loops = scan.loops;
         }
         return new Verdict(true, null, resettable, valueChecked, loops || loopingDependencies.contains(name));
@@ -224,7 +226,7 @@ final class StaticState {
      * Immutable JDK value types: a final field of one holds the same value for ever (a project
      * subclass of one with state of its own is caught when its holder's values are checked).
      */
-    private static boolean jdkValueType(String d) {
+    static boolean jdkValueType(String d) {
         if (!d.startsWith("L") || !d.endsWith(";")) {
             return false;
         }
@@ -267,7 +269,7 @@ final class StaticState {
      * no code of its own when initialised, only its supertypes' initialisers, so it cannot make an
      * order of initialisation observable: only its own fields and its supertypes are checked.
      */
-    private void dependency(String from, String to) throws Reject {
+    void dependency(String from, String to) throws Reject {
         if (to.equals(from) || !isProject(to)) {
             return;
         }
@@ -292,11 +294,11 @@ final class StaticState {
 
     // ------------------------------------------------------------------ immutable kinds
 
-    private static boolean isPrimitive(String d) {
+    static boolean isPrimitive(String d) {
         return d.length() == 1 && "ZBCSIJFD".indexOf(d.charAt(0)) >= 0;
     }
 
-    private static String typeName(String d) {
+    static String typeName(String d) {
         int dims = 0;
         while (d.startsWith("[")) {
             dims++;
@@ -321,7 +323,7 @@ final class StaticState {
         return b.toString();
     }
 
-    private boolean immutableType(String d) {
+    boolean immutableType(String d) {
         if (isPrimitive(d)) {
             return true;
         }
@@ -392,376 +394,5 @@ final class StaticState {
             }
         }
         return true;
-    }
-
-    // ------------------------------------------------------------------ initialiser scan
-
-    /** Checks the code a class's initialisation runs, following project calls. */
-    private final class InitScan {
-        private final String root;
-        private final Set<String> onPath = new HashSet<>();
-        private int budget = MAX_INIT_CODE;
-        /** A backward jump or handler was seen: termination is not proved by the scan. */
-        boolean loops;
-
-        InitScan(String root) {
-            this.root = root;
-        }
-
-        void method(ClassFile owner, ClassFile.Member m) throws Reject {
-            String key = owner.name + "." + m.name + m.descriptor;
-            if (m.code == null) {
-                throw new Reject("its initialisation calls " + dotted(key) + ", which has no code");
-            }
-            if (!onPath.add(key)) {
-                throw new Reject("its initialisation is recursive (" + dotted(key) + ")");
-            }
-            budget -= m.code.length;
-            if (budget < 0) {
-                throw new Reject("its initialisation is too large to check");
-            }
-            for (int[] h : m.handlers) {
-                if (h[2] <= h[0]) {
-                    loops = true; // an exception handler before its range
-                }
-            }
-            code(owner, m.code);
-            onPath.remove(key);
-        }
-
-        private void code(ClassFile cf, byte[] c) throws Reject {
-            int pc = 0;
-            while (pc < c.length) {
-                int op = c[pc] & 0xff;
-                int len;
-                if (op <= 0x0f || (op >= 0x1a && op <= 0x35) || (op >= 0x3b && op <= 0x83)
-                        || (op >= 0x85 && op <= 0x98) || (op >= 0xac && op <= 0xb1) || op == 0xbe || op == 0xbf
-                        || op == 0xc2 || op == 0xc3) {
-                    len = 1; // constants, loads, stores, array access, stack, arithmetic, returns, throw, monitors
-                } else if (op == 0x10 || (op >= 0x15 && op <= 0x19) || (op >= 0x36 && op <= 0x3a) || op == 0xbc) {
-                    len = 2;
-                } else if (op == 0x11 || op == 0x84) {
-                    len = 3;
-                } else if (op == 0x12 || op == 0x13 || op == 0x14) {
-                    int index = op == 0x12 ? c[pc + 1] & 0xff : u2(c, pc + 1);
-                    constant(cf, index);
-                    len = op == 0x12 ? 2 : 3;
-                } else if ((op >= 0x99 && op <= 0xa7) || op == 0xc6 || op == 0xc7) {
-                    forward((short) u2(c, pc + 1));
-                    len = 3;
-                } else if (op == 0xc8) {
-                    forward(u4(c, pc + 1));
-                    len = 5;
-                } else if (op == 0xaa || op == 0xab) {
-                    len = switchLength(c, pc, op == 0xaa);
-                } else if (op == 0xb2 || op == 0xb3) {
-                    staticField(cf.ref(u2(c, pc + 1)), op == 0xb3);
-                    len = 3;
-                } else if (op == 0xb4 || op == 0xb5) {
-                    len = 3; // instance fields of objects: only objects this code created or immutable ones
-                } else if (op == 0xb6 || op == 0xb7 || op == 0xb8) {
-                    invoke(cf.ref(u2(c, pc + 1)), op);
-                    len = 3;
-                } else if (op == 0xba) {
-                    invokeDynamic(cf.invokeDynamic(u2(c, pc + 1)));
-                    len = 5;
-                } else if (op == 0xbb) {
-                    create(cf.className(u2(c, pc + 1)));
-                    len = 3;
-                } else if (op == 0xbd || op == 0xc0 || op == 0xc1) {
-                    len = 3; // anewarray, checkcast, instanceof load a class but do not initialise it
-                } else if (op == 0xc5) {
-                    len = 4;
-                } else if (op == 0xc4) {
-                    int inner = c[pc + 1] & 0xff;
-                    len = inner == 0x84 ? 6 : 4;
-                } else {
-                    throw new Reject("its initialisation uses opcode 0x" + Integer.toHexString(op)
-                            + " (interface call, subroutine or unknown)");
-                }
-                pc += len;
-            }
-        }
-
-        /** A jump by {@code offset} bytes; a backward one makes a loop. */
-        private void forward(int offset) {
-            if (offset <= 0) {
-                loops = true;
-            }
-        }
-
-        private int switchLength(byte[] c, int pc, boolean table) throws Reject {
-            int p = (pc + 4) & ~3;
-            forward(u4(c, p));
-            if (table) {
-                int low = u4(c, p + 4);
-                int high = u4(c, p + 8);
-                int n = high - low + 1;
-                for (int k = 0; k < n; k++) {
-                    forward(u4(c, p + 12 + 4 * k));
-                }
-                return p + 12 + 4 * n - pc;
-            }
-            int n = u4(c, p + 4);
-            for (int k = 0; k < n; k++) {
-                forward(u4(c, p + 12 + 8 * k));
-            }
-            return p + 8 + 8 * n - pc;
-        }
-
-        private void constant(ClassFile cf, int index) throws Reject {
-            int tag = cf.tag(index);
-            if (tag == ClassFile.CONSTANT_METHOD_HANDLE || tag == ClassFile.CONSTANT_METHOD_TYPE
-                    || tag == ClassFile.CONSTANT_DYNAMIC) {
-                throw new Reject("its initialisation loads a method handle or dynamic constant");
-            }
-        }
-
-        private void staticField(ClassFile.Ref r, boolean write) throws Reject {
-            String declaring = declaringProjectField(r.owner, r.name);
-            if (declaring != null) {
-                if (declaring.equals(root)) {
-                    return; // its own fields, being initialised
-                }
-                if (write) {
-                    throw new Reject("its initialisation writes " + dotted(declaring) + "." + r.name);
-                }
-                ClassFile.Member f = parsed(declaring).field(r.name);
-                if (!f.is(ClassFile.ACC_FINAL)) {
-                    throw new Reject("its initialisation reads the non-final field " + dotted(declaring) + "."
-                            + r.name + ", which a test may have changed");
-                }
-                if (!immutableType(f.descriptor) && !jdkValueType(f.descriptor) && !f.is(ClassFile.ACC_SYNTHETIC)) {
-                    // The worker puts such values back after a test, but it may initialise this
-                    // class before it has (Loaders.settle), and then it would read what the test left.
-                    throw new Reject("its initialisation reads " + dotted(declaring) + "." + r.name
-                            + ", whose contents a test may have changed");
-                }
-                dependency(root, declaring);
-                return;
-            }
-            if (write) {
-                throw new Reject("its initialisation writes " + dotted(r.owner) + "." + r.name);
-            }
-            if (!finalLibraryField(r.owner, r.name)) {
-                throw new Reject("its initialisation reads " + dotted(r.owner) + "." + r.name
-                        + ", which is not a final field");
-            }
-        }
-
-        /** The project class that declares static field {@code name} as seen from {@code owner}, or null. */
-        private String declaringProjectField(String owner, String name) {
-            ClassFile cf = parsed(owner);
-            if (cf == null) {
-                return null;
-            }
-            if (cf.field(name) != null) {
-                return owner;
-            }
-            for (String i : cf.interfaces) {
-                String d = declaringProjectField(i, name);
-                if (d != null) {
-                    return d;
-                }
-            }
-            return cf.superName == null ? null : declaringProjectField(cf.superName, name);
-        }
-
-        private boolean finalLibraryField(String owner, String name) {
-            try {
-                for (Class<?> k = Class.forName(dotted(owner), false, libraries); k != null; k = k.getSuperclass()) {
-                    for (Field f : k.getDeclaredFields()) {
-                        if (f.getName().equals(name)) {
-                            return Modifier.isStatic(f.getModifiers()) && Modifier.isFinal(f.getModifiers());
-                        }
-                    }
-                }
-            } catch (ClassNotFoundException | LinkageError | SecurityException e) {
-                return false;
-            }
-            return false;
-        }
-
-        private void create(String type) throws Reject {
-            if (isProject(type)) {
-                dependency(root, type);
-                return;
-            }
-            if (!type.equals("java/lang/StringBuilder") && !type.equals("java/lang/StringBuffer")
-                    && !type.equals("java/lang/String") && !BOXES.contains(type) && !type.equals("java/lang/Object")
-                    && !type.equals("java/math/BigInteger") && !type.equals("java/math/BigDecimal")
-                    && !type.equals("java/math/MathContext") && !jdkThrowable(type)) {
-                throw new Reject("its initialisation creates a " + dotted(type));
-            }
-        }
-
-        private void invoke(ClassFile.Ref r, int op) throws Reject {
-            if (r.owner.startsWith("[")) {
-                if (r.name.equals("clone")) {
-                    return; // values() of an enum
-                }
-                throw new Reject("its initialisation calls " + r.name + " on an array");
-            }
-            if (r.owner.equals("ctgls/rt/Probe")) {
-                // register is idempotent per key; the other probes only record, and the worker
-                // replays what an initialiser recorded for every test that would have run it
-                // (Loaders, Probe.recordInitialisation).
-                return;
-            }
-            if (r.owner.equals("ctgls/rt/Mutants")) {
-                // register is idempotent per key, the rest are functions of their arguments and
-                // the active mutant, which is none but in a mutated request, whose tests each get
-                // a fresh loader.
-                return;
-            }
-            // Resolve through the project superclasses; the first JDK or library class ends the walk.
-            for (String k = r.owner; k != null; ) {
-                ClassFile cf = parsed(k);
-                if (cf == null) {
-                    if (!jdkCall(k, r.name, r.descriptor)) {
-                        throw new Reject("its initialisation calls " + dotted(k) + "." + r.name + r.descriptor);
-                    }
-                    return;
-                }
-                ClassFile.Member m = cf.method(r.name, r.descriptor);
-                if (m != null) {
-                    boolean exact = op != 0xb6 || m.is(ClassFile.ACC_PRIVATE) || m.is(ClassFile.ACC_FINAL)
-                            || cf.is(ClassFile.ACC_FINAL) || m.is(ClassFile.ACC_STATIC);
-                    if (!exact) {
-                        throw new Reject("its initialisation makes a virtual call of " + dotted(k) + "." + r.name);
-                    }
-                    if (op == 0xb8 || op == 0xb7) {
-                        dependency(root, k);
-                    }
-                    method(cf, m);
-                    return;
-                }
-                k = cf.superName;
-            }
-            throw new Reject("its initialisation calls an unresolvable " + r.name);
-        }
-
-        private void invokeDynamic(ClassFile.Ref r) throws Reject {
-            if (r.owner.equals("java/lang/invoke/LambdaMetafactory")) {
-                // Makes an object of a generated class holding the captured values; the lambda's
-                // body only runs when it is called (through an interface call, which this scan
-                // rejects). The captured values are checked as values (StaticValues).
-                return;
-            }
-            if (!r.owner.equals("java/lang/invoke/StringConcatFactory")) {
-                throw new Reject("its initialisation uses invokedynamic (" + dotted(r.owner) + "." + r.name + ")");
-            }
-            // Concatenation converts its operands with toString(): only of values without user code.
-            for (String p : parameters(r.descriptor)) {
-                if (!isPrimitive(p) && !p.equals("Ljava/lang/String;")
-                        && !(p.startsWith("L") && BOXES.contains(p.substring(1, p.length() - 1)))) {
-                    throw new Reject("its initialisation concatenates a " + typeName(p));
-                }
-            }
-        }
-    }
-
-    /** An exception or error class of {@code java.lang}, which an initialiser may make and throw. */
-    private static boolean jdkThrowable(String type) {
-        return type.startsWith("java/lang/") && type.indexOf('/', 10) < 0
-                && (type.endsWith("Exception") || type.endsWith("Error"));
-    }
-
-    /**
-     * JDK methods an initialiser may call: they have no side effects outside the objects the
-     * initialiser made, read no mutable global state (default locale, system properties, time,
-     * random numbers) and call no user code (so no Object or CharSequence parameters).
-     */
-    static boolean jdkCall(String owner, String name, String descriptor) {
-        boolean safeParams = true;
-        for (String p : parameters(descriptor)) {
-            if (!isPrimitive(p) && !p.equals("Ljava/lang/String;") && !(p.startsWith("[") && isPrimitive(p.substring(1)))) {
-                safeParams = false;
-            }
-        }
-        if (jdkThrowable(owner)) {
-            return name.equals("<init>") && safeParams;
-        }
-        switch (owner) {
-            case "java/lang/Object":
-            case "java/lang/Number":
-            case "java/io/InputStream":
-            case "java/io/OutputStream":
-                // Constructors of JDK base classes without state of their own.
-                return name.equals("<init>") && descriptor.equals("()V");
-            case "java/lang/Enum":
-                return name.equals("<init>") || name.equals("ordinal") || name.equals("name");
-            case "java/lang/Record":
-                return name.equals("<init>");
-            case "java/lang/Class":
-                return name.equals("desiredAssertionStatus") || name.equals("getName");
-            case "java/util/Objects":
-                return name.equals("requireNonNull") && (descriptor.equals("(Ljava/lang/Object;)Ljava/lang/Object;")
-                        || descriptor.equals("(Ljava/lang/Object;Ljava/lang/String;)Ljava/lang/Object;"));
-            case "java/lang/String":
-                if (name.equals("format") || name.equals("formatted") || name.equals("toLowerCase")
-                        || name.equals("toUpperCase")) {
-                    return false; // the default locale
-                }
-                return safeParams || name.equals("equals") && descriptor.equals("(Ljava/lang/Object;)Z");
-            case "java/lang/StringBuilder":
-            case "java/lang/StringBuffer":
-                return safeParams;
-            case "java/lang/Math":
-            case "java/lang/StrictMath":
-                return safeParams && !name.equals("random");
-            case "java/util/Arrays":
-                // fill, copyOf, sort and friends on the initialiser's own primitive arrays.
-                return safeParams;
-            case "java/math/BigInteger":
-            case "java/math/BigDecimal":
-            case "java/math/MathContext":
-                // Immutable numbers (BigInteger(int, Random) takes a Random, so is not safe).
-                return safeParams || name.equals("equals") && descriptor.equals("(Ljava/lang/Object;)Z")
-                        || (name.equals("add") || name.equals("subtract") || name.equals("multiply")
-                                || name.equals("divide") || name.equals("pow") || name.equals("shiftLeft")
-                                || name.equals("negate") || name.equals("setScale") || name.equals("compareTo"))
-                                && !descriptor.contains("Ljava/lang/Object;");
-            case "java/nio/charset/Charset":
-                // A charset by name: the JDK's providers, the same answer whenever it is asked.
-                return name.equals("forName") && descriptor.equals("(Ljava/lang/String;)Ljava/nio/charset/Charset;")
-                        || name.equals("name") && descriptor.equals("()Ljava/lang/String;");
-            case "java/util/regex/Pattern":
-                return (name.equals("compile") || name.equals("quote")) && safeParams;
-            default:
-                if (BOXES.contains(owner)) {
-                    if (name.equals("getInteger") || name.equals("getLong") || name.equals("getBoolean")) {
-                        return false; // system properties
-                    }
-                    return safeParams || name.equals("equals") && descriptor.equals("(Ljava/lang/Object;)Z");
-                }
-                return false;
-        }
-    }
-
-    /** Parameter descriptors of a method descriptor. */
-    static List<String> parameters(String descriptor) {
-        List<String> out = new ArrayList<>();
-        int p = 1;
-        while (p < descriptor.length() && descriptor.charAt(p) != ')') {
-            int start = p;
-            while (descriptor.charAt(p) == '[') {
-                p++;
-            }
-            if (descriptor.charAt(p) == 'L') {
-                p = descriptor.indexOf(';', p);
-            }
-            p++;
-            out.add(descriptor.substring(start, p));
-        }
-        return out;
-    }
-
-    private static int u2(byte[] c, int p) {
-        return ((c[p] & 0xff) << 8) | (c[p + 1] & 0xff);
-    }
-
-    private static int u4(byte[] c, int p) {
-        return ((c[p] & 0xff) << 24) | ((c[p + 1] & 0xff) << 16) | ((c[p + 2] & 0xff) << 8) | (c[p + 3] & 0xff);
     }
 }
