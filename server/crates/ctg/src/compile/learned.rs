@@ -66,10 +66,10 @@ pub(super) fn recall(context: u64, jobs: &mut [FileJob]) -> bool {
     };
     let mut all = !jobs.is_empty();
     for job in jobs.iter_mut() {
-        // A compile with mutants starts, failing its own state, from the file's state without
-        // them: the probes javac rejected there it rejects with mutants too (a mutant's own
-        // rejection then costs one round). Not the other way: a mutant's rejection must not
-        // cost the search's compile a probe.
+        // A compile with mutants that has no state of its own starts from the file's state
+        // without them: the probes javac rejected there it rejects with mutants too (a
+        // mutant's own rejection then costs one round). Not the other way: a mutant's
+        // rejection must not cost the search's compile a probe.
         let mutants = job.options.mutants;
         let learned = memo.get(&key(context, job, mutants)).or_else(|| {
             mutants
