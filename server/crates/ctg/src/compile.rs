@@ -284,7 +284,7 @@ pub fn compile_instrumented_with(
     mutants: bool,
 ) -> Result<CompiledUnit, CompileError> {
     let mut jobs = select_files(&request.sources, classes_under_test)?;
-    let level = java_level(&request.options);
+    let level = crate::levels::java_level(&request.options);
     for job in &mut jobs {
         job.options.mutants = mutants;
         job.options.java_level = level;
@@ -369,24 +369,6 @@ pub fn compile_instrumented_with(
     Err(CompileError::Jvm(JvmError::Protocol(
         "uninstrumented sources failed to compile after the original compiled".into(),
     )))
-}
-
-/// The language level javac's `options` choose (`--release 7`, `--release=7`, `-source 1.7`,
-/// `--source 7`); `None` when they choose none (the JDK's own). The last one counts, as in javac.
-fn java_level(options: &[String]) -> Option<u32> {
-    let mut level = None;
-    let mut options = options.iter();
-    while let Some(option) = options.next() {
-        let value = match option.as_str() {
-            "--release" | "-source" | "--source" => options.next().map(String::as_str),
-            other => other.strip_prefix("--release="),
-        };
-        if let Some(value) = value {
-            let value = value.strip_prefix("1.").unwrap_or(value);
-            level = value.parse().ok().or(level);
-        }
-    }
-    level
 }
 
 /// Finds the files declaring the classes under test and parses them.
@@ -539,24 +521,6 @@ fn byte_offset(source: &str, utf16: u64) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_language_level_is_read_from_javacs_options() {
-        let level = |options: &[&str]| {
-            java_level(&options.iter().map(|o| o.to_string()).collect::<Vec<_>>())
-        };
-        assert_eq!(level(&[]), None);
-        assert_eq!(level(&["-g", "--release", "7"]), Some(7));
-        assert_eq!(level(&["--release=11"]), Some(11));
-        assert_eq!(level(&["-source", "1.7", "-target", "1.7"]), Some(7));
-        assert_eq!(level(&["--source", "8"]), Some(8));
-        assert_eq!(
-            level(&["--release", "17", "-source", "1.6"]),
-            Some(6),
-            "the last counts"
-        );
-        assert_eq!(level(&["-encoding", "UTF-8"]), None);
-    }
 
     #[test]
     fn utf16_offsets_map_to_bytes() {

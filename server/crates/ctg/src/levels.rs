@@ -5,13 +5,35 @@
 
 use jvm::Jdk;
 
-use crate::project::{JUnitVersion, JavaLevels, ProjectLayout};
+use crate::project::{parse_java_version, JUnitVersion, JavaLevels, ProjectLayout};
 use crate::verify::{supported_releases, SupportedReleases};
 
 /// JUnit 5 is a Java 8 library: below 8 javac cannot resolve its assertions' overloads (they
 /// take `java.util.function.Supplier`s), so a project's JUnit 5 tests compile at 8 at least,
 /// as the project's own build must.
 pub const JUNIT5_MINIMUM: u32 = 8;
+
+/// javac's options that take the language level as their next argument (`--release=N` is the
+/// one-argument form).
+const LANGUAGE_LEVEL_OPTIONS: [&str; 3] = ["--release", "-source", "--source"];
+
+/// The language level javac's `options` choose (`--release 7`, `--release=7`, `-source 1.7`,
+/// `--source 7`); `None` when they choose none (the JDK's own). The last one counts, as in javac.
+pub fn java_level(options: &[String]) -> Option<u32> {
+    let mut level = None;
+    let mut options = options.iter();
+    while let Some(option) = options.next() {
+        let value = if LANGUAGE_LEVEL_OPTIONS.contains(&option.as_str()) {
+            options.next().map(String::as_str)
+        } else {
+            option.strip_prefix("--release=")
+        };
+        if let Some(value) = value {
+            level = parse_java_version(value).or(level);
+        }
+    }
+    level
+}
 
 /// The levels of one project on one JDK.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,10 +144,9 @@ impl CompileLevels {
     pub fn javac_options(&self, user: &[String]) -> Vec<String> {
         let mut options = user.to_vec();
         let chosen = user.iter().any(|o| {
-            matches!(
-                o.as_str(),
-                "--release" | "-source" | "--source" | "-target" | "--target"
-            ) || o.starts_with("--release=")
+            LANGUAGE_LEVEL_OPTIONS.contains(&o.as_str())
+                || matches!(o.as_str(), "-target" | "--target")
+                || o.starts_with("--release=")
         });
         if let (Some(main), false) = (self.main, chosen) {
             options.push("--release".into());
@@ -138,6 +159,24 @@ impl CompileLevels {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_language_level_is_read_from_javacs_options() {
+        let level = |options: &[&str]| {
+            java_level(&options.iter().map(|o| o.to_string()).collect::<Vec<_>>())
+        };
+        assert_eq!(level(&[]), None);
+        assert_eq!(level(&["-g", "--release", "7"]), Some(7));
+        assert_eq!(level(&["--release=11"]), Some(11));
+        assert_eq!(level(&["-source", "1.7", "-target", "1.7"]), Some(7));
+        assert_eq!(level(&["--source", "8"]), Some(8));
+        assert_eq!(
+            level(&["--release", "17", "-source", "1.6"]),
+            Some(6),
+            "the last counts"
+        );
+        assert_eq!(level(&["-encoding", "UTF-8"]), None);
+    }
 
     const JDK17: SupportedReleases = SupportedReleases {
         oldest: 7,

@@ -286,12 +286,13 @@ fn run_mutants(
             completed
         }
     };
+    let durations: Vec<Duration> = baseline.iter().map(|r| r.duration).collect();
     // What a test costs in a batch besides its own run (the request, a fresh thread and class
     // loader, the observations): the batch's wall time over its tests' runs, shared evenly.
     let overhead = baseline_started
         .elapsed()
-        .saturating_sub(baseline.iter().map(|r| r.duration).sum())
-        / u32::try_from(baseline.len().max(1)).unwrap_or(u32::MAX);
+        .saturating_sub(durations.iter().sum())
+        / u32::try_from(durations.len().max(1)).unwrap_or(u32::MAX);
     let lines: Vec<BTreeSet<u32>> = baseline
         .iter()
         .map(|r| {
@@ -358,7 +359,7 @@ fn run_mutants(
         "mutation analysis: baseline of {} tests {:?} ({overhead:?} a test besides); {} mutants \
          reached, {} chosen, {} test runs",
         worker_tests.len(),
-        baseline.iter().map(|r| r.duration).sum::<Duration>(),
+        durations.iter().sum::<Duration>(),
         reached.len(),
         chosen.len(),
         chosen
@@ -366,7 +367,6 @@ fn run_mutants(
             .map(|&m| mutants[m].reached_by.len())
             .sum::<usize>()
     );
-    let durations: Vec<Duration> = baseline.iter().map(|r| r.duration).collect();
     let batch = MutantBatch {
         unit,
         key: &key,

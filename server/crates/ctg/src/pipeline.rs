@@ -718,7 +718,7 @@ fn emit_verified(
     facts.add_parameter_names(model);
 
     let tests: Vec<_> = generation.tests.iter().map(|t| t.test.clone()).collect();
-    let observe_started = std::time::Instant::now();
+    let observe_started = Instant::now();
     let execute = ExecuteOptions {
         timeout_per_test: request.test_timeout,
         test_package: Some(testcase::package_of(class).to_string()),
@@ -894,7 +894,7 @@ fn emit_verified(
         None => ProjectClasses::from_layout(&request.layout).with_overlays(&request.overlays),
     };
     on_phase(Phase::Verifying);
-    let verify_started = std::time::Instant::now();
+    let verify_started = Instant::now();
     let suite = verify::verify_and_stabilise_from(&spec, initial, &project, &setup, verify);
     if let Some(dir) = &worker_classes {
         let _ = std::fs::remove_dir_all(dir);

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 mod levels;
 
+pub(crate) use levels::parse_java_version;
 pub use levels::JavaLevels;
 
 /// Files whose presence marks a project root, nearest first when walking up from a file.
